@@ -1,0 +1,32 @@
+# oms_add_plugin(<id> SOURCES <files>... [LIBRARIES <libs>...])
+#
+# Builds the shared library oms-<id>.so that oms loads: hidden visibility so
+# only the entry symbol `oms_plugin_entry` is exported, linked against
+# oms::sdk. The file lands in OMS_PLUGIN_OUTPUT_DIRECTORY when that is set
+# (the default place oms searches in a build tree), and installs into
+# OMS_PLUGIN_INSTALL_DIR when that is set.
+include_guard(GLOBAL)
+
+function(oms_add_plugin id)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES" ${ARGN})
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "oms_add_plugin(${id}): SOURCES is required")
+  endif()
+  set(target oms-plugin-${id})
+  add_library(${target} MODULE ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE oms::sdk ${ARG_LIBRARIES})
+  set_target_properties(${target} PROPERTIES
+    PREFIX ""
+    OUTPUT_NAME "oms-${id}"
+    C_VISIBILITY_PRESET hidden
+    CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON)
+  if(OMS_PLUGIN_OUTPUT_DIRECTORY)
+    set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${OMS_PLUGIN_OUTPUT_DIRECTORY})
+  endif()
+  if(OMS_PLUGIN_INSTALL_DIR)
+    install(TARGETS ${target} LIBRARY DESTINATION ${OMS_PLUGIN_INSTALL_DIR})
+  endif()
+  # Plugins may not leave symbols unresolved: a missing one would only fail at load time.
+  target_link_options(${target} PRIVATE -Wl,--no-undefined)
+endfunction()

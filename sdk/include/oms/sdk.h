@@ -1,0 +1,339 @@
+/*
+ * oms/sdk.h: the plugin ABI of oms, the only stable contract between the
+ * `oms` host and the shared-library plugins it loads.
+ *
+ * Rules that hold for every declaration below:
+ *
+ *  VERSIONING  The ABI has a major and a minor number. The host loads a plugin
+ *              when the majors are equal and the plugin's minor is not newer
+ *              than the host's. A minor bump only appends fields at the END of
+ *              structs and appends enum values; a major bump may change anything.
+ *  SIZES       Every struct that crosses the boundary starts with `struct_size`,
+ *              set by whoever fills it to sizeof() as that side compiled it. A
+ *              reader never touches a field that lies beyond `struct_size`.
+ *  OWNERSHIP   Every pointer handed to a call is BORROWED for that call only,
+ *              unless its comment says otherwise. Nothing allocated on one side
+ *              is freed on the other: results travel back through sinks
+ *              (callbacks that copy what they are given).
+ *  ERRORS      Functions return an oms_status. On failure they may write a
+ *              NUL-terminated, human-readable reason into the caller-owned
+ *              oms_error buffer (truncated to fit). No exception, longjmp or
+ *              C++ type ever crosses the boundary.
+ *  THREADING   The host calls a plugin from one thread at a time, except where a
+ *              function says "any thread". Host services (oms_host_api) may be
+ *              called from any thread.
+ *  STRINGS     Text is UTF-8 (paths are bytes, passed through unchanged).
+ *              `const char*` is NUL-terminated; oms_str is {data, size} and is
+ *              NOT NUL-terminated unless stated.
+ */
+#ifndef OMS_SDK_H
+#define OMS_SDK_H
+
+#include <stddef.h> /* size_t */
+#include <stdint.h> /* fixed-width integers: the ABI never uses int/long */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- versions */
+
+/* Major ABI version: a plugin built for another major is rejected. */
+#define OMS_ABI_MAJOR 1
+/* Minor ABI version: a plugin built for a newer minor than the host is rejected. */
+#define OMS_ABI_MINOR 0
+
+/* The one symbol every plugin exports (see oms_plugin_entry_fn at the end). */
+#define OMS_PLUGIN_ENTRY_SYMBOL "oms_plugin_entry"
+
+/* Interface ids, versioned strings compared byte for byte by the host. */
+#define OMS_KIND_BACKEND "oms.backend/1" /* descriptor.interface is oms_backend_api */
+#define OMS_KIND_POLICY "oms.policy/1"   /* descriptor.interface is oms_policy_api */
+
+/* ------------------------------------------------------------------ basics */
+
+/* Result of every fallible call. Values are fixed forever; new ones only appended. */
+typedef int32_t oms_status;
+#define OMS_OK 0              /* success */
+#define OMS_ERR_FAILED 1      /* generic failure; the reason is in oms_error */
+#define OMS_ERR_INVALID 2     /* bad argument or configuration */
+#define OMS_ERR_UNAVAILABLE 3 /* the mechanism cannot run on this machine */
+#define OMS_ERR_UNSUPPORTED 4 /* the request cannot be expressed exactly */
+#define OMS_ERR_INTERNAL 5    /* a bug or an exception caught inside the plugin */
+
+/* A borrowed byte string that need not be NUL-terminated. */
+typedef struct oms_str {
+    const char* data; /* first byte; may be NULL only when size is 0 */
+    size_t size;      /* number of bytes */
+} oms_str;
+
+/* A borrowed list of NUL-terminated strings. */
+typedef struct oms_strings {
+    const char* const* items; /* `count` pointers, each NUL-terminated; NULL when count is 0 */
+    size_t count;             /* number of items */
+} oms_strings;
+
+/* A caller-owned buffer that receives a failure reason. */
+typedef struct oms_error {
+    char* buffer;    /* owned by the caller; the callee writes a NUL-terminated text */
+    size_t capacity; /* bytes available in buffer, including the NUL; 0 means "no room" */
+} oms_error;
+
+/* Log levels understood by oms_host_api.log (mapped onto the host's logger). */
+typedef int32_t oms_log_level;
+#define OMS_LOG_DEBUG 0 /* detail for developers */
+#define OMS_LOG_INFO 1  /* normal progress */
+#define OMS_LOG_WARN 2  /* something the user should know; the run goes on */
+#define OMS_LOG_ERROR 3 /* something failed */
+
+/* ------------------------------------------------------------ configuration */
+
+/* Type of a configuration key a plugin declares. */
+typedef uint32_t oms_config_type;
+#define OMS_CONFIG_STRING 1        /* TOML string */
+#define OMS_CONFIG_INTEGER 2       /* TOML integer (64-bit) */
+#define OMS_CONFIG_BOOLEAN 3       /* TOML boolean */
+#define OMS_CONFIG_STRING_ARRAY 4  /* TOML array of strings */
+#define OMS_CONFIG_INTEGER_ARRAY 5 /* TOML array of integers */
+
+/* Flags of a configuration key. */
+#define OMS_CONFIG_NARROWS 1u /* the key only ever narrows the policy, so a worktree's own
+                                 .oms/config.toml may set it; arrays are then appended to
+                                 the user's values. Keys without it are refused there. */
+
+/* One key of the plugin's table `[plugin.<id>]`. The host validates the
+ * user's files against this list before any plugin is created: an unknown
+ * key or a wrong type stops oms with the file, line and key named. */
+typedef struct oms_config_key {
+    uint32_t struct_size;        /* sizeof(oms_config_key) */
+    const char* name;            /* key name inside the plugin's table; static storage */
+    oms_config_type type;        /* one of OMS_CONFIG_* types */
+    uint32_t flags;              /* OMS_CONFIG_NARROWS or 0 */
+    const char* description;     /* one line for `oms policy --keys` and the docs; static */
+} oms_config_key;
+
+/* ------------------------------------------------------------ host services */
+
+/* Services the host lends to a plugin instance. The table lives at least as
+ * long as the instance created with it. Any thread may call these. */
+typedef struct oms_host_api {
+    uint32_t struct_size; /* sizeof(oms_host_api) as the host compiled it */
+    uint16_t abi_major;   /* host's OMS_ABI_MAJOR */
+    uint16_t abi_minor;   /* host's OMS_ABI_MINOR */
+    void* host_data;      /* opaque; pass back as the first argument of every service */
+
+    /* Write one log line attributed to the calling plugin. */
+    void (*log)(void* host_data, oms_log_level level, const char* message);
+
+    /* Look up a key of the plugin's own config table. Each returns OMS_OK and
+     * sets *out when the key is present with that type, OMS_ERR_INVALID
+     * otherwise (absent keys leave *out untouched, so preset your default).
+     * Returned strings belong to the host and live as long as this table. */
+    oms_status (*config_string)(void* host_data, const char* key, const char** out);
+    oms_status (*config_integer)(void* host_data, const char* key, int64_t* out);
+    oms_status (*config_boolean)(void* host_data, const char* key, int32_t* out);
+    /* Arrays: *out receives a host-owned list valid as long as this table. */
+    oms_status (*config_strings)(void* host_data, const char* key, oms_strings* out);
+    oms_status (*config_integers)(void* host_data, const char* key, const int64_t** out,
+                                  size_t* count);
+} oms_host_api;
+
+/* ----------------------------------------------------------- run context */
+
+/* Flags of a run (oms_run_context.flags). */
+#define OMS_RUN_BEST_EFFORT 1u /* the user accepts a backend that cannot enforce every rule;
+                                  without it such a backend must refuse to launch */
+#define OMS_RUN_INTERACTIVE 2u /* stdin is a terminal */
+
+/* Everything known about one command before policy assembly. Built by the
+ * host, borrowed by plugins for the duration of each call. All paths are
+ * absolute; worktree and home are canonical (symlinks resolved). */
+typedef struct oms_run_context {
+    uint32_t struct_size;      /* sizeof(oms_run_context) */
+    const char* platform;      /* "linux" or "macos" (tests may inject another) */
+    const char* home;          /* the user's real HOME */
+    const char* worktree;      /* the task's worktree, where the command runs */
+    const char* private_home;  /* per-run HOME (0700), created before, removed after */
+    const char* temp_dir;      /* per-run TMPDIR inside private_home */
+    const char* state_dir;     /* oms's state folder ($XDG_STATE_HOME/oms) */
+    oms_strings parent_env;    /* the caller's environment, "NAME=value" entries */
+    oms_strings read_only;     /* extra read-only mounts (--ro, config) */
+    oms_strings read_write;    /* extra read-write mounts (--rw, config) */
+    oms_strings pinned;        /* pinned verifier files, never writable */
+    const char* surfpool;      /* the trusted Surfpool binary, or NULL */
+    oms_strings argv;          /* the command; argv.items[0] is the program */
+    uint32_t flags;            /* OMS_RUN_* */
+} oms_run_context;
+
+/* ----------------------------------------------------------------- policy */
+
+/* What one rule says. A policy is a list of rules; every backend renders the
+ * same list, none derives its own. Values are fixed forever. */
+typedef uint32_t oms_rule_kind;
+#define OMS_RULE_READ_DENY_TREE 1  /* path: deny reads below this folder (HOME) */
+#define OMS_RULE_READ_ALLOW_TREE 2 /* path: reopen reads below it (worktree, toolchain) */
+#define OMS_RULE_READ_DENY 3       /* path: deny reads of this file or folder again */
+#define OMS_RULE_READ_DENY_SUFFIX 4 /* text: deny reads of any path ending with it
+                                       ("-keypair.json", "/id.json") */
+#define OMS_RULE_WRITE_ALLOW_TREE 5 /* path: allow writes below it */
+#define OMS_RULE_WRITE_DENY 6       /* path: deny writes to it again (.git, pinned files) */
+#define OMS_RULE_ENV_PASS 7         /* text: this variable name may reach the command */
+#define OMS_RULE_NET_CONNECT_LOOPBACK 8 /* number: TCP port on loopback the command may reach */
+#define OMS_RULE_NET_LISTEN_LOOPBACK 9  /* path: only this trusted binary may listen on
+                                           loopback (number: the port, 0 for any allowed) */
+#define OMS_RULE_IPC_DENY_SERVICE 10    /* text: a named IPC service to deny (macOS mach
+                                           global-name, e.g. com.apple.securityd) */
+
+/* One rule. `value` is a path, a text or empty, per kind. */
+typedef struct oms_rule {
+    uint32_t struct_size; /* sizeof(oms_rule) */
+    oms_rule_kind kind;   /* OMS_RULE_* */
+    oms_str value;        /* path or text; borrowed */
+    int64_t number;       /* port, or 0 */
+    oms_str origin;       /* why: the plugin and reason, e.g. "toolchain-roots: PATH entry" */
+} oms_rule;
+
+/* The assembled policy handed to a backend: rules in the order they were
+ * contributed (policy plugins run in a fixed, documented order). */
+typedef struct oms_policy {
+    uint32_t struct_size;  /* sizeof(oms_policy) */
+    const oms_rule* rules; /* rule_count rules; borrowed for the call */
+    size_t rule_count;     /* number of rules */
+    oms_strings env;       /* the command's final environment, "NAME=value" */
+} oms_policy;
+
+/* Where a policy plugin puts its rules. The host copies each rule. */
+typedef struct oms_policy_sink {
+    uint32_t struct_size; /* sizeof(oms_policy_sink) */
+    void* host_data;      /* pass back as the first argument */
+    /* Add one rule. Returns OMS_ERR_INVALID for an unknown kind or a relative path. */
+    oms_status (*add)(void* host_data, const oms_rule* rule);
+} oms_policy_sink;
+
+/* The interface of a plugin whose kind is OMS_KIND_POLICY. */
+typedef struct oms_policy_api {
+    uint32_t struct_size; /* sizeof(oms_policy_api) */
+    /* Contribute this plugin's rules for one run. Must not touch the
+     * filesystem beyond reading it (stat, readlink, listing). */
+    oms_status (*contribute)(void* instance, const oms_run_context* context,
+                             const oms_policy_sink* sink, oms_error* error);
+} oms_policy_api;
+
+/* ---------------------------------------------------------------- reports */
+
+/* What a line of a backend report is. */
+typedef uint32_t oms_report_kind;
+#define OMS_REPORT_SUMMARY 1  /* the one line doctor prints for the active confinement,
+                                 e.g. "host (no sandbox; unrestricted network)" */
+#define OMS_REPORT_SETTINGS 2 /* the one line the settings view shows */
+#define OMS_REPORT_DETAIL 3   /* any number of "name: value" facts (daemon version, flags) */
+#define OMS_REPORT_MISSING 4  /* a guarantee this machine cannot give (one per line) */
+#define OMS_REPORT_WARN_ONCE 5 /* a warning the host prints once per state folder */
+#define OMS_REPORT_TEXT 6     /* rendered output (profile, argv, ruleset) */
+
+/* Where a plugin writes report lines; the host copies each one. */
+typedef struct oms_report_sink {
+    uint32_t struct_size; /* sizeof(oms_report_sink) */
+    void* host_data;      /* pass back as the first argument */
+    void (*emit)(void* host_data, oms_report_kind kind, oms_str text);
+} oms_report_sink;
+
+/* ---------------------------------------------------------------- backend */
+
+/* Backend flags (oms_backend_api.flags). */
+#define OMS_BACKEND_NEEDS_APPROVAL 1u /* every command needs the user's approval (no
+                                         confinement: host-null) */
+#define OMS_BACKEND_CONFINES 2u       /* the backend enforces the policy with the OS */
+
+/* Launch I/O: the command inherits these descriptors as its 0, 1, 2. */
+typedef struct oms_stdio {
+    int32_t in;  /* descriptor for the command's stdin */
+    int32_t out; /* descriptor for the command's stdout */
+    int32_t err; /* descriptor for the command's stderr */
+} oms_stdio;
+
+/* The interface of a plugin whose kind is OMS_KIND_BACKEND. Lifecycle of one
+ * run: render (optional, for `oms policy`), then spawn, then any number of
+ * signal calls, then wait exactly once, which also releases the run. */
+typedef struct oms_backend_api {
+    uint32_t struct_size; /* sizeof(oms_backend_api) */
+    uint32_t flags;       /* OMS_BACKEND_* */
+    /* Rank for automatic choice: the usable backend with the highest strength
+     * wins. host-null is 0, a kernel sandbox 100, a container 50. */
+    uint32_t strength;
+    /* Platforms it serves, comma-separated ("linux", "macos", "linux,macos"). */
+    const char* platforms;
+
+    /* Can this backend run here? Emits SUMMARY, SETTINGS, DETAIL, MISSING
+     * and WARN_ONCE lines. Returns OMS_OK when usable, OMS_ERR_UNAVAILABLE with
+     * the reason otherwise. Must be quick (doctor calls it for every backend). */
+    oms_status (*probe)(void* instance, const oms_report_sink* report, oms_error* error);
+
+    /* Render the policy the way this backend would enforce it (TEXT lines),
+     * without running anything. */
+    oms_status (*render)(void* instance, const oms_run_context* context,
+                         const oms_policy* policy, const oms_report_sink* report,
+                         oms_error* error);
+
+    /* Start the command under confinement. The child's signal mask and
+     * dispositions must be the defaults; its environment is exactly
+     * policy->env; its working directory is context->worktree. On success
+     * *out_run is an opaque handle for signal/wait. A backend that cannot
+     * enforce the whole policy fails with OMS_ERR_UNSUPPORTED unless
+     * context->flags has OMS_RUN_BEST_EFFORT. */
+    oms_status (*spawn)(void* instance, const oms_run_context* context,
+                        const oms_policy* policy, oms_stdio stdio, void** out_run,
+                        oms_error* error);
+
+    /* Deliver a signal (SIGINT, SIGTERM, SIGHUP) to the running command. Any
+     * thread, concurrently with wait. */
+    oms_status (*signal)(void* instance, void* run, int32_t signal_number);
+
+    /* Wait for the command and release the run handle. *exit_code is the
+     * command's exit status, or 128+N when signal N ended it. */
+    oms_status (*wait)(void* instance, void* run, int32_t* exit_code, oms_error* error);
+
+    /* Optional (may be NULL): the task that owns this worktree has ended; drop
+     * whatever the backend keeps per task (warm containers). */
+    oms_status (*end_task)(void* instance, const oms_run_context* context,
+                           const oms_report_sink* report, oms_error* error);
+} oms_backend_api;
+
+/* --------------------------------------------------------------- descriptor */
+
+/* What the entry symbol hands to the host. Static storage: it must stay valid
+ * while the library is loaded. */
+typedef struct oms_plugin_descriptor {
+    uint32_t struct_size;  /* sizeof(oms_plugin_descriptor); the host rejects a smaller one
+                              than the ABI version it declares, or one larger than 64 KiB */
+    uint16_t abi_major;    /* OMS_ABI_MAJOR the plugin was built against */
+    uint16_t abi_minor;    /* OMS_ABI_MINOR the plugin was built against */
+    const char* id;        /* unique short name, [a-z0-9-]+, e.g. "landlock" */
+    const char* kind;      /* OMS_KIND_BACKEND or OMS_KIND_POLICY */
+    const char* version;   /* the plugin's own version, e.g. "1.2.0" */
+    const char* summary;   /* one line saying what it does */
+    const oms_config_key* config_keys; /* keys of [plugin.<id>]; static storage */
+    size_t config_key_count;           /* number of config_keys */
+
+    /* Make an instance. `host` lives as long as the instance. On failure the
+     * plugin is reported as rejected with the reason and never used. */
+    oms_status (*create)(const oms_host_api* host, void** out_instance, oms_error* error);
+    /* Destroy an instance made by create; the host unloads the library only
+     * after every instance is destroyed. */
+    void (*destroy)(void* instance);
+    /* The kind's interface (oms_backend_api or oms_policy_api); static storage. */
+    const void* interface;
+} oms_plugin_descriptor;
+
+/* The exported entry: the host passes its own ABI version; the plugin sets
+ * *out to its descriptor and returns OMS_OK, or fails with a reason. Called
+ * once, right after loading. */
+typedef oms_status (*oms_plugin_entry_fn)(uint16_t host_abi_major, uint16_t host_abi_minor,
+                                          const oms_plugin_descriptor** out,
+                                          oms_error* error);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* OMS_SDK_H */

@@ -1,0 +1,31 @@
+// Run a program (usually the built `oms`) and capture what it did.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace oms::test {
+
+struct ProcessResult {
+    int exit_code = -1;  // exit status, or 128+N when killed by signal N
+    std::string out;     // everything written to stdout
+    std::string err;     // everything written to stderr
+};
+
+struct ProcessOptions {
+    // Full environment of the child ("NAME=value"); empty means inherit ours.
+    std::vector<std::string> env;
+    std::optional<std::string> stdin_text;  // nullopt: stdin is /dev/null
+    std::string cwd;                        // empty: inherit
+    int timeout_seconds = 120;              // then SIGKILL and exit_code = 137
+};
+
+ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
+
+// The built oms binary (OMS_BIN, set by CTest).
+std::string oms_binary();
+// Our own environment plus/over the given entries, as "NAME=value".
+std::vector<std::string> environment_with(const std::map<std::string, std::string>& overrides);
+
+}  // namespace oms::test
