@@ -1,1 +1,3 @@
-int main() { return 0; }
+#include "oms/core/cli.hpp"
+
+int main(int argc, char** argv) { return oms::core::run_cli(argc, argv); }

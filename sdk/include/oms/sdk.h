@@ -254,7 +254,7 @@ typedef struct oms_stdio {
 
 /* The interface of a plugin whose kind is OMS_KIND_BACKEND. Lifecycle of one
  * run: render (optional, for `oms policy`), then spawn, then any number of
- * signal calls, then wait exactly once, which also releases the run. */
+ * signal calls, then wait once, then release. */
 typedef struct oms_backend_api {
     uint32_t struct_size; /* sizeof(oms_backend_api) */
     uint32_t flags;       /* OMS_BACKEND_* */
@@ -289,9 +289,14 @@ typedef struct oms_backend_api {
      * thread, concurrently with wait. */
     oms_status (*signal)(void* instance, void* run, int32_t signal_number);
 
-    /* Wait for the command and release the run handle. *exit_code is the
-     * command's exit status, or 128+N when signal N ended it. */
+    /* Wait for the command to end. *exit_code is the command's exit status,
+     * or 128+N when signal N ended it. Called once per run. */
     oms_status (*wait)(void* instance, void* run, int32_t* exit_code, oms_error* error);
+
+    /* Release the run handle (after wait, or instead of it when the host gives
+     * up); no signal call follows. Separate from wait so that a signal racing
+     * the command's end never meets a freed handle. */
+    void (*release)(void* instance, void* run);
 
     /* Optional (may be NULL): the task that owns this worktree has ended; drop
      * whatever the backend keeps per task (warm containers). */

@@ -222,6 +222,8 @@ public:
     virtual ~Run() = default;
     virtual void signal(int signal_number) = 0;
     // Blocks until the command ends; returns its exit code (128+N for signal N).
+    // The destructor runs at release, after wait (or without it when the host
+    // gives up): it must not leave the command running.
     virtual int wait() = 0;
 };
 
@@ -288,16 +290,17 @@ struct BackendTrampolines : Common<P> {
         return guarded(nullptr, [&] { static_cast<Run*>(run)->signal(signal_number); });
     }
     static oms_status wait(void*, void* run, int32_t* exit_code, oms_error* error) noexcept {
-        std::unique_ptr<Run> owned(static_cast<Run*>(run));
-        return guarded(error, [&] { *exit_code = owned->wait(); });
+        return guarded(error, [&] { *exit_code = static_cast<Run*>(run)->wait(); });
     }
+    static void release(void*, void* run) noexcept { delete static_cast<Run*>(run); }
     static oms_status end_task(void* instance, const oms_run_context* context, const oms_report_sink* report,
                                oms_error* error) noexcept {
         return guarded(error, [&] { Common<P>::self(instance).end_task(Context(context), Report(report)); });
     }
     static const oms_backend_api* api() {
         static const oms_backend_api value{sizeof(oms_backend_api), P::flags, P::strength, P::platforms,
-                                           &probe, &render, &spawn, &signal, &wait, &end_task};
+                                           &probe, &render, &spawn, &signal, &wait, &release,
+                                           &end_task};
         return &value;
     }
 };
@@ -310,9 +313,15 @@ const oms_plugin_descriptor* descriptor(const char* kind, const void* interface)
     return &value;
 }
 
+// A host older than the plugin's minor lacks what the plugin may use.
+inline bool host_minor_suffices(unsigned host_minor) {
+    const unsigned needed = OMS_ABI_MINOR;
+    return host_minor >= needed;
+}
+
 inline oms_status entry(uint16_t host_major, uint16_t host_minor, const oms_plugin_descriptor* d,
                         const oms_plugin_descriptor** out, oms_error* error) noexcept {
-    if (host_major != OMS_ABI_MAJOR || host_minor < OMS_ABI_MINOR) {
+    if (host_major != OMS_ABI_MAJOR || !host_minor_suffices(host_minor)) {
         write_error(error, "plugin needs oms ABI " + std::to_string(OMS_ABI_MAJOR) + "." +
                                std::to_string(OMS_ABI_MINOR) + ", host has " + std::to_string(host_major) +
                                "." + std::to_string(host_minor));

@@ -1,0 +1,41 @@
+// Choosing the backend and asking it about itself. The choice: --sandbox,
+// else OMS_SANDBOX, else the config's sandbox.backend, else the strongest
+// loaded backend that probes as usable on this platform.
+#pragma once
+#include "oms/core/config.hpp"
+#include "oms/core/registry.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace oms::core {
+
+struct BackendReport {
+    bool usable = false;
+    std::string reason;  // why not usable
+    std::string summary, settings;
+    std::vector<std::string> details, missing, warn_once, text;
+};
+
+BackendReport probe_backend(const PluginRecord& record, const PluginInstance& instance);
+
+struct BackendChoice {
+    const PluginRecord* record = nullptr;
+    PluginInstance* instance = nullptr;
+    BackendReport report;
+    std::string chosen_by;  // "--sandbox", "OMS_SANDBOX", "config", "auto"
+};
+
+// Throws UserError when a named backend does not exist or failed to load, or
+// when no backend at all can run (auto). A named backend that exists but
+// probes as unusable is returned with report.usable == false.
+BackendChoice choose_backend(const Registry& registry, const Config& config, const std::optional<std::string>& flag);
+
+// Does this backend say it serves the platform oms runs on?
+bool serves_current_platform(const PluginRecord& record);
+
+// Collects report lines from a plugin into a BackendReport.
+oms_report_sink report_sink_into(BackendReport& report);
+
+}  // namespace oms::core

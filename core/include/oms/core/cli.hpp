@@ -1,0 +1,20 @@
+// The `oms` command line: one function per subcommand, each returning the
+// process exit status. UserError escapes to run_cli, which prints it.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace oms::core {
+
+using Args = std::vector<std::string>;
+
+int run_cli(int argc, char** argv);
+
+int command_run(const Args& args);
+int command_doctor(const Args& args);
+int command_policy(const Args& args);
+int command_plugins(const Args& args);
+int command_settings(const Args& args);
+int command_task(const Args& args);
+
+}  // namespace oms::core

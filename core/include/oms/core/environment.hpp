@@ -1,0 +1,18 @@
+// The command's environment: only names the policy passes, with HOME and
+// TMPDIR pointing at the run's private folders. Whatever a plugin or the
+// config says, cloud credentials and API keys never pass.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace oms::core {
+
+// AWS_*, and names that carry keys, tokens, secrets or passwords.
+bool never_passes(std::string_view name);
+
+std::vector<std::string> command_environment(const std::vector<std::string>& parent_env,
+                                             const std::vector<std::string>& allowed_names,
+                                             const std::string& private_home, const std::string& temp_dir);
+
+}  // namespace oms::core

@@ -1,0 +1,67 @@
+// One plugin file as the loader found it: its descriptor when it loaded, or
+// the reason it was rejected. Instances keep their library loaded.
+#pragma once
+#include "oms/core/config.hpp"
+
+#include <oms/sdk.h>
+
+#include <memory>
+#include <string>
+
+namespace boost::dll {
+class shared_library;
+}
+
+namespace oms::core {
+
+class HostServices;
+
+enum class PluginStatus { Loaded, Rejected };
+
+struct PluginRecord {
+    std::string file;
+    PluginStatus status = PluginStatus::Rejected;
+    std::string reason;  // why it was rejected
+    std::string id, kind, version, summary;
+    uint16_t abi_major = 0, abi_minor = 0;
+    Schema schema;  // its declared [plugin.<id>] keys
+    const oms_plugin_descriptor* descriptor = nullptr;
+    std::shared_ptr<boost::dll::shared_library> library;
+
+    bool is_backend() const { return kind == OMS_KIND_BACKEND; }
+    bool is_policy() const { return kind == OMS_KIND_POLICY; }
+    const oms_backend_api* backend() const { return backend_of(descriptor); }
+    const oms_policy_api* policy() const { return policy_of(descriptor); }
+    static const oms_backend_api* backend_of(const oms_plugin_descriptor* d) {
+        return static_cast<const oms_backend_api*>(d->interface);
+    }
+    static const oms_policy_api* policy_of(const oms_plugin_descriptor* d) {
+        return static_cast<const oms_policy_api*>(d->interface);
+    }
+    void reject(std::string why) {
+        status = PluginStatus::Rejected;
+        reason = std::move(why);
+    }
+};
+
+// A live instance made by the plugin's create(); destroyed before its library unloads.
+class PluginInstance {
+public:
+    PluginInstance(const PluginRecord& record, const Config& config);  // throws UserError on failure
+    ~PluginInstance();
+    PluginInstance(const PluginInstance&) = delete;
+    PluginInstance& operator=(const PluginInstance&) = delete;
+    void* handle() const { return instance_; }
+    const PluginRecord& record() const { return record_; }
+
+private:
+    const PluginRecord& record_;
+    std::shared_ptr<boost::dll::shared_library> library_;  // declared first: destroyed last
+    std::unique_ptr<HostServices> host_;
+    void* instance_ = nullptr;
+};
+
+// Load one file: never throws; a bad plugin comes back Rejected with the reason.
+PluginRecord load_plugin(const std::string& file);
+
+}  // namespace oms::core

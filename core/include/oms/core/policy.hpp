@@ -1,0 +1,48 @@
+// One assembled policy: the rules every policy plugin contributed, in plugin
+// id order, and the command's final environment. Backends only render it.
+#pragma once
+#include "oms/core/registry.hpp"
+#include "oms/core/run_context.hpp"
+
+#include <oms/sdk.h>
+
+#include <string>
+#include <vector>
+
+namespace oms::core {
+
+struct PolicyRule {
+    oms_rule_kind kind;
+    std::string value;
+    int64_t number = 0;
+    std::string origin;
+};
+
+class Policy {
+public:
+    Policy() = default;
+    Policy(const Policy&) = delete;
+    Policy& operator=(const Policy&) = delete;
+
+    std::vector<PolicyRule> rules;
+    std::vector<std::string> env;  // "NAME=value", sorted
+    // The ABI view; valid until the policy changes or dies.
+    const oms_policy* view();
+
+private:
+    std::vector<oms_rule> rule_views_;
+    std::vector<const char*> env_views_;
+    oms_policy view_{};
+};
+
+// Plugins that must be present for any command to run (fail closed: without
+// them a secret would not be denied, or the environment not scrubbed).
+const std::vector<std::string>& required_policy_plugins();
+
+// Run every policy plugin; throws UserError when one fails or a required one
+// is missing or broken. Never partially succeeds.
+void assemble_policy(const Registry& registry, const RunContext& context, Policy& policy);
+
+const char* rule_kind_name(oms_rule_kind kind);
+
+}  // namespace oms::core

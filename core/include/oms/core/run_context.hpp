@@ -1,0 +1,36 @@
+// The owned data behind an oms_run_context, and the view plugins borrow.
+#pragma once
+#include <oms/sdk.h>
+
+#include <string>
+#include <vector>
+
+namespace oms::core {
+
+struct RunInputs {
+    std::string platform;
+    std::string home, worktree, private_home, temp_dir, state_dir, surfpool;
+    std::vector<std::string> parent_env, read_only, read_write, pinned, argv;
+    uint32_t flags = 0;
+};
+
+class RunContext {
+public:
+    explicit RunContext(RunInputs inputs);
+    RunContext(const RunContext&) = delete;
+    RunContext& operator=(const RunContext&) = delete;
+    const RunInputs& inputs() const { return inputs_; }
+    const oms_run_context* view() const { return &view_; }
+
+private:
+    RunInputs inputs_;
+    std::vector<const char*> env_, ro_, rw_, pinned_, argv_;
+    oms_run_context view_{};
+};
+
+// "linux" or "macos": the platform oms was built for.
+const char* current_platform();
+// The caller's environment as "NAME=value" entries.
+std::vector<std::string> current_environment();
+
+}  // namespace oms::core

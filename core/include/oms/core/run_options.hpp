@@ -1,0 +1,32 @@
+// The options shared by `oms run` and `oms policy`, and how they become the
+// inputs of a run (flags over config over defaults).
+#pragma once
+#include "oms/core/run_context.hpp"
+#include "oms/core/run_dir.hpp"
+#include "oms/core/session.hpp"
+
+#include <boost/program_options/options_description.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace oms::core {
+
+struct RunOptions {
+    std::optional<std::string> sandbox;
+    std::string worktree;
+    std::vector<std::string> read_only, read_write, pinned;
+    bool yes = false;
+    bool best_effort = false;
+    bool json = false;
+    std::vector<std::string> command;
+};
+
+// Adds --sandbox, --worktree, --ro, --rw, --pinned, --best-effort to `options`.
+void add_run_options(boost::program_options::options_description& options, RunOptions& values);
+// Expands comma lists in --pinned and checks --worktree is a folder.
+void finish_run_options(RunOptions& values);
+
+RunInputs make_run_inputs(const Session& session, const RunOptions& options, const RunDir& run_dir);
+
+}  // namespace oms::core

@@ -1,0 +1,89 @@
+#include "oms/core/backend.hpp"
+
+#include "oms/core/error.hpp"
+#include "oms/core/paths.hpp"
+#include "oms/core/run_context.hpp"
+
+namespace oms::core {
+
+namespace {
+
+void collect(void* data, oms_report_kind kind, oms_str text) {
+    auto& report = *static_cast<BackendReport*>(data);
+    std::string line(text.data ? text.data : "", text.size);
+    switch (kind) {
+        case OMS_REPORT_SUMMARY: report.summary = line; break;
+        case OMS_REPORT_SETTINGS: report.settings = line; break;
+        case OMS_REPORT_DETAIL: report.details.push_back(line); break;
+        case OMS_REPORT_MISSING: report.missing.push_back(line); break;
+        case OMS_REPORT_WARN_ONCE: report.warn_once.push_back(line); break;
+        default: report.text.push_back(line); break;
+    }
+}
+
+BackendChoice named(const Registry& registry, const std::string& id, const std::string& by) {
+    const PluginRecord* record = registry.find(id);
+    PluginInstance* instance = record ? registry.instance(id) : nullptr;
+    if (!record || !instance) {
+        const PluginRecord* broken = registry.find_any(id);
+        std::string why = broken ? "its plugin was rejected: " + broken->reason : "no plugin with this id was found";
+        throw UserError(kExitUnavailable, "backend '" + id + "' (chosen by " + by + ") cannot be used: " + why);
+    }
+    if (!record->is_backend())
+        throw UserError(kExitUnavailable, "'" + id + "' (chosen by " + by + ") is a policy plugin, not a backend");
+    BackendChoice choice{record, instance, probe_backend(*record, *instance), by};
+    return choice;
+}
+
+}  // namespace
+
+oms_report_sink report_sink_into(BackendReport& report) {
+    return oms_report_sink{sizeof(oms_report_sink), &report, &collect};
+}
+
+BackendReport probe_backend(const PluginRecord& record, const PluginInstance& instance) {
+    BackendReport report;
+    oms_report_sink sink = report_sink_into(report);
+    char message[1024] = {0};
+    oms_error error{message, sizeof message};
+    oms_status status = OMS_ERR_INTERNAL;
+    try {
+        status = record.backend()->probe(instance.handle(), &sink, &error);
+    } catch (...) {
+        std::snprintf(message, sizeof message, "probe threw an exception");
+    }
+    report.usable = status == OMS_OK;
+    if (!report.usable) report.reason = message[0] ? message : "probe failed (status " + std::to_string(status) + ")";
+    return report;
+}
+
+bool serves_current_platform(const PluginRecord& record) {
+    const char* platforms = record.backend()->platforms;
+    if (!platforms) return false;
+    for (auto& p : split_list(platforms, ','))
+        if (p == current_platform()) return true;
+    return false;
+}
+
+BackendChoice choose_backend(const Registry& registry, const Config& config, const std::optional<std::string>& flag) {
+    if (flag && !flag->empty() && *flag != "auto") return named(registry, *flag, "--sandbox");
+    if (auto env = env_value("OMS_SANDBOX"); env && *env != "auto") return named(registry, *env, "OMS_SANDBOX");
+    if (auto configured = config.text("sandbox", "backend"); configured && *configured != "auto") {
+        const ConfigValue* value = config.get("sandbox", "backend");
+        return named(registry, *configured, "config (" + value->where + ")");
+    }
+    BackendChoice best;
+    for (const PluginRecord* record : registry.loaded(OMS_KIND_BACKEND)) {
+        if (!serves_current_platform(*record)) continue;
+        if (best.record && record->backend()->strength <= best.record->backend()->strength) continue;
+        PluginInstance* instance = registry.instance(record->id);
+        BackendReport report = probe_backend(*record, *instance);
+        if (report.usable) best = BackendChoice{record, instance, std::move(report), "auto"};
+    }
+    if (!best.record)
+        throw UserError(kExitUnavailable, "no backend can run here: none of the loaded backends probes as usable "
+                                          "(see `oms doctor`)");
+    return best;
+}
+
+}  // namespace oms::core

@@ -1,0 +1,197 @@
+#include "oms/core/canaries.hpp"
+
+#include "oms/core/error.hpp"
+#include "oms/core/paths.hpp"
+#include "oms/core/policy.hpp"
+#include "oms/core/run_dir.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace oms::core {
+
+namespace {
+
+const char* kSecret = "oms-canary-secret-7f3a";
+
+struct Attempt {
+    int exit_code = -1;
+    std::string output;
+};
+
+// A listening TCP socket on 127.0.0.1 (port 0: any free port).
+class Listener {
+public:
+    explicit Listener(int port) {
+        fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(static_cast<uint16_t>(port));
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        int one = 1;
+        setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || listen(fd_, 16) != 0) {
+            close(fd_);
+            fd_ = -1;
+            return;
+        }
+        socklen_t length = sizeof address;
+        getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length);
+        port_ = ntohs(address.sin_port);
+    }
+    ~Listener() {
+        if (fd_ >= 0) close(fd_);
+    }
+    int port() const { return port_; }
+    bool listening() const { return fd_ >= 0; }
+
+private:
+    int fd_ = -1;
+    int port_ = 0;
+};
+
+// The throw-away world the canaries run in.
+struct Stage {
+    std::string root, home, worktree, outside;
+    explicit Stage(const RunDir& dir) : root(dir.root() + "/stage") {
+        home = root + "/home";
+        worktree = home + "/work/repo";
+        outside = root + "/outside";
+        fs::create_directories(home + "/.ssh");
+        fs::create_directories(worktree + "/.git");
+        fs::create_directories(outside);
+        std::ofstream(home + "/.ssh/id_ed25519") << kSecret;
+        std::ofstream(worktree + "/wallet-keypair.json") << kSecret;
+        std::ofstream(worktree + "/README") << "readable";
+        std::ofstream(worktree + "/.git/config") << "[core]\n";
+    }
+};
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+class CanaryRunner {
+public:
+    CanaryRunner(const Session& session, const BackendChoice& backend, const Stage& stage)
+        : session_(session), backend_(backend), stage_(stage) {}
+
+    Attempt run(const std::vector<std::string>& argv) {
+        RunDir run_dir;
+        RunInputs in;
+        in.platform = current_platform();
+        in.home = stage_.home;
+        in.worktree = stage_.worktree;
+        in.private_home = run_dir.home();
+        in.temp_dir = run_dir.temp();
+        in.state_dir = state_dir();
+        in.parent_env = {"PATH=/usr/local/bin:/usr/bin:/bin", std::string("AWS_SECRET_ACCESS_KEY=") + kSecret};
+        // The helper binary must be runnable inside: lend its folders read-only.
+        in.read_only = {executable_dir(), builtin_plugin_dir()};
+        in.argv = argv;
+        RunContext context(in);
+        Policy policy;
+        assemble_policy(session_.registry(), context, policy);
+        return spawn_and_wait(context, policy, run_dir.root() + "/output");
+    }
+
+private:
+    Attempt spawn_and_wait(const RunContext& context, Policy& policy, const std::string& output_file) {
+        int out = open(output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        const oms_backend_api* api = backend_.record->backend();
+        void* instance = backend_.instance->handle();
+        char message[1024] = {0};
+        oms_error error{message, sizeof message};
+        void* run = nullptr;
+        Attempt attempt;
+        if (api->spawn(instance, context.view(), policy.view(), oms_stdio{in, out, out}, &run, &error) == OMS_OK) {
+            int32_t code = -1;
+            api->wait(instance, run, &code, &error);
+            api->release(instance, run);
+            attempt.exit_code = code;
+        } else {
+            attempt.output = std::string("spawn failed: ") + message;
+        }
+        close(out);
+        close(in);
+        attempt.output += slurp(output_file);
+        return attempt;
+    }
+
+    const Session& session_;
+    const BackendChoice& backend_;
+    const Stage& stage_;
+};
+
+CanaryResult judge(const std::string& rule, bool blocked, bool control_ok, const std::string& what) {
+    CanaryResult result{rule, blocked && control_ok, ""};
+    if (!control_ok)
+        result.detail = "inconclusive: the positive control failed (" + what + ")";
+    else
+        result.detail = blocked ? "blocked; control worked" : "NOT blocked: " + what;
+    return result;
+}
+
+std::string oms_path() { return boost::dll::program_location().string(); }
+
+}  // namespace
+
+std::vector<CanaryResult> run_canaries(const Session& session, const BackendChoice& backend) {
+    RunDir scratch;
+    Stage stage(scratch);
+    CanaryRunner runner(session, backend, stage);
+    const std::string sh = "/bin/sh";
+    std::vector<CanaryResult> results;
+
+    Attempt control_read = runner.run({oms_path(), "__canary", "read", stage.worktree + "/README"});
+    bool can_read = control_read.exit_code == 0 && control_read.output.find("readable") != std::string::npos;
+    Attempt ssh = runner.run({oms_path(), "__canary", "read", stage.home + "/.ssh/id_ed25519"});
+    results.push_back(judge("read ~/.ssh", ssh.output.find(kSecret) == std::string::npos, can_read,
+                            "the secret came out"));
+    Attempt keypair = runner.run({oms_path(), "__canary", "read", stage.worktree + "/wallet-keypair.json"});
+    results.push_back(judge("read *-keypair.json in the worktree", keypair.output.find(kSecret) == std::string::npos,
+                            can_read, "the keypair came out"));
+
+    runner.run({sh, "-c", "echo x > " + stage.worktree + "/written"});
+    bool can_write = fs::exists(stage.worktree + "/written");
+    runner.run({sh, "-c", "echo x > " + stage.outside + "/written"});
+    results.push_back(judge("write outside the worktree", !fs::exists(stage.outside + "/written"), can_write,
+                            "a file appeared outside"));
+    runner.run({sh, "-c", "echo x >> " + stage.worktree + "/.git/config"});
+    results.push_back(judge("write the task's .git", slurp(stage.worktree + "/.git/config") == "[core]\n", can_write,
+                            ".git/config changed"));
+
+    Listener refused(0), allowed(8899);
+    Attempt allowed_connect = runner.run({oms_path(), "__canary", "connect", "127.0.0.1", "8899"});
+    Attempt refused_connect =
+        runner.run({oms_path(), "__canary", "connect", "127.0.0.1", std::to_string(refused.port())});
+    results.push_back(judge("connect to a refused loopback port", refused_connect.exit_code != 0,
+                            allowed_connect.exit_code == 0, "the connection was accepted"));
+
+    Attempt env = runner.run({sh, "-c", "printf '%s|%s' \"${AWS_SECRET_ACCESS_KEY-absent}\" \"${PATH-absent}\""});
+    results.push_back(judge("scrubbed variable (AWS_SECRET_ACCESS_KEY)", env.output.find(kSecret) == std::string::npos,
+                            env.output.find("/bin") != std::string::npos, "the variable reached the command"));
+    return results;
+}
+
+std::string format_canaries(const std::vector<CanaryResult>& results) {
+    std::string out = "probe (canaries inside the backend, on a throw-away HOME):\n";
+    for (auto& r : results) out += std::string("  ") + (r.passed ? "pass  " : "FAIL  ") + r.rule + ": " + r.detail + "\n";
+    return out;
+}
+
+}  // namespace oms::core

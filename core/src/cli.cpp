@@ -1,0 +1,74 @@
+#include "oms/core/cli.hpp"
+
+#include "oms/core/canaries.hpp"
+#include "oms/core/error.hpp"
+#include "oms/core/version.hpp"
+
+#include <boost/program_options/errors.hpp>
+#include <cstdio>
+#include <map>
+#include <spdlog/spdlog.h>
+
+namespace oms::core {
+
+namespace {
+
+const char* kUsage =
+    "usage: oms <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run       run a command in the worktree under the sandbox\n"
+    "  doctor    list plugins, config files and the active confinement\n"
+    "  policy    show what a command would get, before running anything\n"
+    "  plugins   list the plugins found\n"
+    "  settings  show the sandbox settings line\n"
+    "  task      end a task (drops per-task state such as warm containers)\n"
+    "\n"
+    "options: --help (also after any command), --version\n";
+
+using Command = int (*)(const Args&);
+
+const std::map<std::string, Command>& commands() {
+    static const std::map<std::string, Command> table{
+        {"run", &command_run},         {"doctor", &command_doctor},     {"policy", &command_policy},
+        {"plugins", &command_plugins}, {"settings", &command_settings}, {"task", &command_task},
+        {"__canary", &command_canary},
+    };
+    return table;
+}
+
+int dispatch(const Args& args) {
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        std::fputs(kUsage, args.empty() ? stderr : stdout);
+        return args.empty() ? kExitUsage : 0;
+    }
+    if (args[0] == "--version") {
+        std::printf("%s\n", version_text().c_str());
+        return 0;
+    }
+    auto it = commands().find(args[0]);
+    if (it == commands().end()) throw UserError(kExitUsage, "unknown command '" + args[0] + "' (see oms --help)");
+    return it->second(Args(args.begin() + 1, args.end()));
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+    spdlog::set_pattern("oms: %l: %v");
+    spdlog::set_level(spdlog::level::warn);
+    if (const char* level = std::getenv("OMS_LOG")) spdlog::set_level(spdlog::level::from_str(level));
+    try {
+        return dispatch(Args(argv + 1, argv + argc));
+    } catch (const UserError& e) {
+        std::fprintf(stderr, "oms: %s\n", e.what());
+        return e.exit_code();
+    } catch (const boost::program_options::error& e) {
+        std::fprintf(stderr, "oms: %s (see --help)\n", e.what());
+        return kExitUsage;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "oms: internal error: %s\n", e.what());
+        return kExitSoftware;
+    }
+}
+
+}  // namespace oms::core

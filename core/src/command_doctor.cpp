@@ -1,0 +1,130 @@
+// oms doctor: what oms found (config files, plugin folders, every plugin with
+// its status) and the one line saying which confinement is active. Exits
+// non-zero when the backend that would be used cannot run.
+#include "oms/core/backend.hpp"
+#include "oms/core/canaries.hpp"
+#include "oms/core/cli.hpp"
+#include "oms/core/error.hpp"
+#include "oms/core/json.hpp"
+#include "oms/core/plugin_listing.hpp"
+#include "oms/core/session.hpp"
+#include "oms/core/version.hpp"
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+namespace po = boost::program_options;
+
+namespace oms::core {
+
+namespace {
+
+struct DoctorView {
+    std::vector<std::pair<std::string, std::string>> files;  // layer, path (+ state)
+    std::vector<std::string> folders;
+    std::vector<PluginRow> rows;
+    std::string backend, chosen_by, problem;
+    BackendReport report;
+};
+
+DoctorView gather(const Session& session, const std::optional<std::string>& sandbox) {
+    DoctorView view;
+    const SessionPaths& p = session.paths();
+    std::error_code error;
+    for (auto& [layer, path] : std::vector<std::pair<std::string, std::string>>{
+             {"defaults", p.default_config}, {"user", p.user_config}, {"worktree", p.worktree_config}})
+        view.files.emplace_back(layer, path + (std::filesystem::exists(path, error) ? "" : " (not found)"));
+    view.folders = session.registry().folders();
+    auto reports = probe_all_backends(session.registry());
+    try {
+        BackendChoice choice = choose_backend(session.registry(), session.config(), sandbox);
+        view.backend = choice.record->id;
+        view.chosen_by = choice.chosen_by;
+        view.report = choice.report;
+        if (!choice.report.usable) view.problem = "cannot run here: " + choice.report.reason;
+    } catch (const UserError& e) {
+        view.problem = e.what();
+    }
+    view.rows = plugin_rows(session.registry(), view.backend, reports);
+    return view;
+}
+
+void print_text(const DoctorView& v) {
+    std::printf("%s\n\nconfig files:\n", version_text().c_str());
+    for (auto& [layer, path] : v.files) std::printf("  %-9s %s\n", layer.c_str(), path.c_str());
+    std::printf("\nplugin folders:\n");
+    for (auto& folder : v.folders) std::printf("  %s\n", folder.c_str());
+    std::printf("\nplugins:\n%s\n", format_plugin_rows(v.rows).c_str());
+    if (!v.backend.empty()) std::printf("backend: %s (chosen by %s)\n", v.backend.c_str(), v.chosen_by.c_str());
+    if (!v.problem.empty()) {
+        std::printf("confinement: none available: %s\n", v.problem.c_str());
+        return;
+    }
+    std::printf("confinement: %s\n", v.report.summary.c_str());
+    if (!v.report.settings.empty()) std::printf("settings: %s\n", v.report.settings.c_str());
+    for (auto& line : v.report.details) std::printf("  %s\n", line.c_str());
+    for (auto& line : v.report.missing) std::printf("missing: %s\n", line.c_str());
+}
+
+void print_json(const DoctorView& v, const std::vector<CanaryResult>* canaries) {
+    JsonWriter json;
+    json.begin_object().key("version").value(version_text());
+    json.key("config_files").begin_array();
+    for (auto& [layer, path] : v.files) json.begin_object().key("layer").value(layer).key("path").value(path).end_object();
+    json.end_array();
+    json.key("plugin_folders").strings(v.folders);
+    json.key("plugins");
+    write_plugin_rows(json, v.rows);
+    json.key("backend").value(v.backend).key("chosen_by").value(v.chosen_by);
+    json.key("usable").value(v.problem.empty()).key("problem").value(v.problem);
+    json.key("confinement").value(v.report.summary).key("settings").value(v.report.settings);
+    json.key("details").strings(v.report.details).key("missing").strings(v.report.missing);
+    if (canaries) {
+        json.key("probe").begin_array();
+        for (auto& c : *canaries)
+            json.begin_object().key("rule").value(c.rule).key("passed").value(c.passed).key("detail").value(c.detail).end_object();
+        json.end_array();
+    }
+    json.end_object();
+    std::printf("%s\n", json.str().c_str());
+}
+
+}  // namespace
+
+int command_doctor(const Args& args) {
+    po::options_description description("usage: oms doctor [options]\n\noptions");
+    std::string worktree;
+    description.add_options()("json", "machine-readable output")(
+        "probe", "run canaries inside the active backend and report pass/fail per rule")(
+        "sandbox", po::value<std::string>(), "report on this backend instead of the default choice")(
+        "worktree", po::value<std::string>(&worktree), "worktree whose .oms/config.toml to read (default: current folder)")(
+        "help,h", "show this help");
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(description).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+        std::cout << description << "\n";
+        return 0;
+    }
+    std::optional<std::string> sandbox;
+    if (vm.count("sandbox")) sandbox = vm["sandbox"].as<std::string>();
+    Session session(worktree.empty() ? std::filesystem::current_path().string() : worktree);
+    DoctorView view = gather(session, sandbox);
+    std::vector<CanaryResult> canaries;
+    bool probe = vm.count("probe") && view.problem.empty();
+    if (probe) canaries = run_canaries(session, choose_backend(session.registry(), session.config(), sandbox));
+    if (vm.count("json")) {
+        print_json(view, probe ? &canaries : nullptr);
+    } else {
+        print_text(view);
+        if (probe) std::printf("\n%s", format_canaries(canaries).c_str());
+    }
+    bool canaries_ok = true;
+    for (auto& c : canaries) canaries_ok = canaries_ok && c.passed;
+    if (!view.problem.empty()) return kExitUnavailable;
+    return canaries_ok ? 0 : 1;
+}
+
+}  // namespace oms::core

@@ -1,0 +1,105 @@
+// oms policy: what a command would get, before anything runs: the assembled
+// rules with their origins, the environment that passes, the network rule,
+// and the chosen backend's own rendering of it.
+#include "oms/core/backend.hpp"
+#include "oms/core/cli.hpp"
+#include "oms/core/error.hpp"
+#include "oms/core/json.hpp"
+#include "oms/core/policy.hpp"
+#include "oms/core/run_options.hpp"
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+
+namespace po = boost::program_options;
+
+namespace oms::core {
+
+namespace {
+
+// Renders even when the backend cannot run here (seatbelt on Linux): the
+// rendering is for review.
+BackendReport render(const BackendChoice& backend, const RunContext& context, Policy& policy) {
+    BackendReport report;
+    oms_report_sink sink = report_sink_into(report);
+    char message[1024] = {0};
+    oms_error error{message, sizeof message};
+    oms_status status =
+        backend.record->backend()->render(backend.instance->handle(), context.view(), policy.view(), &sink, &error);
+    if (status != OMS_OK)
+        throw UserError(kExitUnavailable, "backend '" + backend.record->id + "' cannot render this policy: " + message);
+    return report;
+}
+
+void print_text(const RunContext& context, const Policy& policy, const BackendChoice& backend,
+                const BackendReport& rendering) {
+    const RunInputs& in = context.inputs();
+    std::printf("worktree: %s\nhome: %s\nprivate home: %s (per run)\n\nrules:\n", in.worktree.c_str(),
+                in.home.c_str(), in.private_home.c_str());
+    for (auto& rule : policy.rules) {
+        std::string value = rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK ? std::to_string(rule.number) : rule.value;
+        std::printf("  %-20s %-40s  (%s)\n", rule_kind_name(rule.kind), value.c_str(), rule.origin.c_str());
+    }
+    std::printf("\nenvironment:\n");
+    for (auto& entry : policy.env) std::printf("  %s\n", entry.c_str());
+    std::printf("\nbackend: %s (chosen by %s)%s\n", backend.record->id.c_str(), backend.chosen_by.c_str(),
+                backend.report.usable ? "" : (" [cannot run here: " + backend.report.reason + "]").c_str());
+    for (auto& line : rendering.text) std::printf("%s\n", line.c_str());
+}
+
+void print_json(const RunContext& context, const Policy& policy, const BackendChoice& backend,
+                const BackendReport& rendering) {
+    JsonWriter json;
+    json.begin_object().key("worktree").value(context.inputs().worktree).key("home").value(context.inputs().home);
+    json.key("rules").begin_array();
+    for (auto& rule : policy.rules) {
+        json.begin_object().key("kind").value(rule_kind_name(rule.kind)).key("value").value(rule.value);
+        json.key("number").value(rule.number).key("origin").value(rule.origin).end_object();
+    }
+    json.end_array();
+    json.key("env").strings(policy.env);
+    json.key("backend").value(backend.record->id).key("usable").value(backend.report.usable);
+    json.key("rendering").strings(rendering.text).end_object();
+    std::printf("%s\n", json.str().c_str());
+}
+
+}  // namespace
+
+int command_policy(const Args& args) {
+    RunOptions options;
+    po::options_description description("usage: oms policy [options] [-- COMMAND ...]\n\noptions");
+    add_run_options(description, options);
+    description.add_options()("json", po::bool_switch(&options.json), "machine-readable output")("help,h", "show this help");
+    std::vector<std::string> ours = args, command;
+    for (size_t i = 0; i < args.size(); ++i)
+        if (args[i] == "--") {
+            ours.assign(args.begin(), args.begin() + i);
+            command.assign(args.begin() + i + 1, args.end());
+            break;
+        }
+    po::variables_map vm;
+    po::store(po::command_line_parser(ours).options(description).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+        std::cout << description << "\n";
+        return 0;
+    }
+    if (vm.count("sandbox")) options.sandbox = vm["sandbox"].as<std::string>();
+    options.command = command.empty() ? std::vector<std::string>{"/bin/sh"} : command;
+    finish_run_options(options);
+    Session session(options.worktree);
+    BackendChoice backend = choose_backend(session.registry(), session.config(), options.sandbox);
+    RunDir run_dir;
+    RunContext context(make_run_inputs(session, options, run_dir));
+    Policy policy;
+    assemble_policy(session.registry(), context, policy);
+    BackendReport rendering = render(backend, context, policy);
+    if (options.json)
+        print_json(context, policy, backend, rendering);
+    else
+        print_text(context, policy, backend, rendering);
+    return 0;
+}
+
+}  // namespace oms::core

@@ -1,0 +1,71 @@
+// oms run: assemble the policy and run one command under the chosen backend.
+#include "oms/core/approval.hpp"
+#include "oms/core/backend.hpp"
+#include "oms/core/cli.hpp"
+#include "oms/core/error.hpp"
+#include "oms/core/launcher.hpp"
+#include "oms/core/policy.hpp"
+#include "oms/core/run_options.hpp"
+#include "oms/core/warn_once.hpp"
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+
+namespace po = boost::program_options;
+
+namespace oms::core {
+
+namespace {
+
+// Everything before "--" is ours; everything after is the command.
+std::pair<Args, Args> split_at_dashes(const Args& args) {
+    for (size_t i = 0; i < args.size(); ++i)
+        if (args[i] == "--") return {Args(args.begin(), args.begin() + i), Args(args.begin() + i + 1, args.end())};
+    return {args, {}};
+}
+
+void warn_lost_guarantees(const BackendChoice& backend, const RunInputs& in) {
+    if (!(in.flags & OMS_RUN_BEST_EFFORT)) return;
+    for (auto& line : backend.report.missing)
+        std::fprintf(stderr, "oms: warning: best effort: not enforced here: %s\n", line.c_str());
+}
+
+}  // namespace
+
+int command_run(const Args& all_args) {
+    auto [args, command] = split_at_dashes(all_args);
+    RunOptions options;
+    po::options_description description("usage: oms run [options] -- COMMAND [ARGS...]\n\noptions");
+    add_run_options(description, options);
+    description.add_options()("yes,y", po::bool_switch(&options.yes), "approve the command (backends without a sandbox)")(
+        "help,h", "show this help");
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(description).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+        std::cout << description << "\n";
+        return 0;
+    }
+    if (vm.count("sandbox")) options.sandbox = vm["sandbox"].as<std::string>();
+    if (command.empty()) throw UserError(kExitUsage, "oms run: no command given (oms run [options] -- COMMAND ...)");
+    options.command = command;
+    finish_run_options(options);
+
+    Session session(options.worktree);
+    BackendChoice backend = choose_backend(session.registry(), session.config(), options.sandbox);
+    if (!backend.report.usable)
+        throw UserError(kExitUnavailable, "backend '" + backend.record->id + "' cannot run here (nothing ran): " +
+                                              backend.report.reason);
+    RunDir run_dir;
+    RunContext context(make_run_inputs(session, options, run_dir));
+    Policy policy;
+    assemble_policy(session.registry(), context, policy);
+    warn_once(context.inputs().state_dir, backend.record->id, backend.report.warn_once);
+    warn_lost_guarantees(backend, context.inputs());
+    if (backend.record->backend()->flags & OMS_BACKEND_NEEDS_APPROVAL)
+        require_approval(options.command, backend.record->id, options.yes);
+    return launch(backend, context, policy);
+}
+
+}  // namespace oms::core

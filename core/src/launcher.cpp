@@ -1,0 +1,104 @@
+#include "oms/core/launcher.hpp"
+
+#include "oms/core/error.hpp"
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+namespace oms::core {
+
+namespace {
+
+// The signals oms forwards, plus the one it uses to stop its own forwarder.
+sigset_t handled_signals() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGUSR2}) sigaddset(&set, s);
+    return set;
+}
+
+// Blocks the signals for the life of the object, so they queue for sigwait
+// instead of killing oms before it can clean up the private HOME.
+class BlockedSignals {
+public:
+    BlockedSignals() {
+        sigset_t set = handled_signals();
+        pthread_sigmask(SIG_BLOCK, &set, &previous_);
+    }
+    ~BlockedSignals() {
+        // Drop what the forwarder did not take, then restore the mask.
+        sigset_t pending;
+        sigpending(&pending);
+        struct timespec zero = {0, 0};
+        sigset_t set = handled_signals();
+        while (sigtimedwait(&set, nullptr, &zero) > 0) {
+        }
+        pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+    }
+
+private:
+    sigset_t previous_;
+};
+
+// Waits for signals on its own thread and hands them to the backend.
+class SignalForwarder {
+public:
+    SignalForwarder(const oms_backend_api* api, void* instance, void* run)
+        : api_(api), instance_(instance), run_(run), thread_([this] { loop(); }) {}
+    ~SignalForwarder() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            done_ = true;
+        }
+        pthread_kill(thread_.native_handle(), SIGUSR2);
+        thread_.join();
+    }
+
+private:
+    void loop() {
+        sigset_t set = handled_signals();
+        for (;;) {
+            int signal_number = 0;
+            if (sigwait(&set, &signal_number) != 0) continue;
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (done_) return;
+            if (signal_number != SIGUSR2) api_->signal(instance_, run_, signal_number);
+        }
+    }
+    const oms_backend_api* api_;
+    void* instance_;
+    void* run_;
+    std::mutex mutex_;
+    bool done_ = false;
+    std::thread thread_;
+};
+
+}  // namespace
+
+int launch(const BackendChoice& backend, const RunContext& context, Policy& policy) {
+    const oms_backend_api* api = backend.record->backend();
+    void* instance = backend.instance->handle();
+    BlockedSignals blocked;
+    char message[2048] = {0};
+    oms_error error{message, sizeof message};
+    void* run = nullptr;
+    oms_status status = api->spawn(instance, context.view(), policy.view(), oms_stdio{0, 1, 2}, &run, &error);
+    if (status != OMS_OK || !run)
+        throw UserError(kExitUnavailable, "backend '" + backend.record->id + "' could not start the command (nothing ran): " +
+                                              (message[0] ? message : "no reason given"));
+    int32_t exit_code = 0;
+    {
+        SignalForwarder forwarder(api, instance, run);
+        status = api->wait(instance, run, &exit_code, &error);
+    }  // the forwarder is gone before the handle is released
+    api->release(instance, run);
+    if (status != OMS_OK)
+        throw UserError(kExitSoftware, "backend '" + backend.record->id + "' lost the command: " + message);
+    return exit_code;
+}
+
+}  // namespace oms::core

@@ -1,0 +1,151 @@
+#include "oms/core/plugin.hpp"
+
+#include "oms/core/error.hpp"
+#include "oms/core/host_services.hpp"
+
+#include <boost/dll/shared_library.hpp>
+#include <cstddef>
+#include <regex>
+
+namespace oms::core {
+
+namespace {
+
+// The smallest descriptor an ABI 1.0 plugin may hand over: up to `interface`.
+constexpr size_t kMinimumDescriptorSize = offsetof(oms_plugin_descriptor, interface) + sizeof(void*);
+constexpr size_t kMaximumDescriptorSize = 64 * 1024;
+
+std::string abi_text(unsigned major, unsigned minor) { return std::to_string(major) + "." + std::to_string(minor); }
+
+// Each check returns an empty string when the descriptor passes it.
+std::string check_descriptor(const oms_plugin_descriptor& d) {
+    if (d.struct_size < kMinimumDescriptorSize || d.struct_size > kMaximumDescriptorSize)
+        return "descriptor has a bad size: " + std::to_string(d.struct_size) + " bytes (ABI 1.0 needs at least " +
+               std::to_string(kMinimumDescriptorSize) + ")";
+    const std::string host = abi_text(OMS_ABI_MAJOR, OMS_ABI_MINOR);
+    if (d.abi_major != OMS_ABI_MAJOR)
+        return "built for plugin ABI " + abi_text(d.abi_major, d.abi_minor) + ", this oms hosts ABI " + host +
+               " (major versions differ)";
+    if (d.abi_minor > OMS_ABI_MINOR)
+        return "built for plugin ABI " + abi_text(d.abi_major, d.abi_minor) + ", newer than this oms (ABI " + host +
+               ")";
+    if (!d.id || !std::regex_match(d.id, std::regex("[a-z0-9][a-z0-9-]{0,63}")))
+        return "descriptor has an invalid id (want [a-z0-9-]+)";
+    if (!d.kind || (std::string(d.kind) != OMS_KIND_BACKEND && std::string(d.kind) != OMS_KIND_POLICY))
+        return std::string("unknown interface kind '") + (d.kind ? d.kind : "(null)") + "'";
+    if (!d.create || !d.destroy || !d.interface) return "descriptor lacks create, destroy or its interface";
+    return {};
+}
+
+std::string check_backend(const oms_backend_api& api) {
+    if (api.struct_size < offsetof(oms_backend_api, end_task))
+        return "backend interface has a bad size: " + std::to_string(api.struct_size) + " bytes";
+    if (!api.probe || !api.render || !api.spawn || !api.signal || !api.wait || !api.release)
+        return "backend interface lacks probe, render, spawn, signal, wait or release";
+    return {};
+}
+
+std::string check_policy(const oms_policy_api& api) {
+    if (api.struct_size < sizeof(oms_policy_api) || !api.contribute)
+        return "policy interface has a bad size or no contribute function";
+    return {};
+}
+
+std::string read_schema(const oms_plugin_descriptor& d, Schema& schema) {
+    if (d.config_key_count > 0 && !d.config_keys) return "config_key_count is set but config_keys is NULL";
+    for (size_t i = 0; i < d.config_key_count; ++i) {
+        const oms_config_key& key = d.config_keys[i];
+        if (key.struct_size < sizeof(oms_config_key) || !key.name || key.type < OMS_CONFIG_STRING ||
+            key.type > OMS_CONFIG_INTEGER_ARRAY)
+            return "config key #" + std::to_string(i) + " is malformed";
+        schema[key.name] = KeySpec{key.type, (key.flags & OMS_CONFIG_NARROWS) != 0,
+                                   key.description ? key.description : ""};
+    }
+    return {};
+}
+
+void fill_from_descriptor(PluginRecord& record, const oms_plugin_descriptor& d) {
+    record.abi_major = d.abi_major;
+    record.abi_minor = d.abi_minor;
+    if (d.struct_size < kMinimumDescriptorSize) return;  // fields beyond the size are not ours to read
+    record.id = d.id ? d.id : "";
+    record.kind = d.kind ? d.kind : "";
+    record.version = d.version ? d.version : "";
+    record.summary = d.summary ? d.summary : "";
+}
+
+const oms_plugin_descriptor* call_entry(oms_plugin_entry_fn entry, PluginRecord& record) {
+    char message[1024] = {0};
+    oms_error error{message, sizeof message};
+    const oms_plugin_descriptor* descriptor = nullptr;
+    oms_status status = OMS_ERR_INTERNAL;
+    try {
+        status = entry(OMS_ABI_MAJOR, OMS_ABI_MINOR, &descriptor, &error);
+    } catch (const std::exception& e) {
+        record.reject(std::string("entry threw an exception: ") + e.what());
+        return nullptr;
+    } catch (...) {
+        record.reject("entry threw an exception");
+        return nullptr;
+    }
+    if (status != OMS_OK) {
+        record.reject("entry failed (status " + std::to_string(status) + ")" + (message[0] ? ": " : "") + message);
+        return nullptr;
+    }
+    if (!descriptor) record.reject("entry returned no descriptor");
+    return descriptor;
+}
+
+}  // namespace
+
+PluginRecord load_plugin(const std::string& file) {
+    PluginRecord record;
+    record.file = file;
+    auto library = std::make_shared<boost::dll::shared_library>();
+    boost::system::error_code error;
+    library->load(file, boost::dll::load_mode::rtld_local | boost::dll::load_mode::rtld_now, error);
+    if (error) {
+        record.reject("cannot load: " + error.message());
+        return record;
+    }
+    if (!library->has(OMS_PLUGIN_ENTRY_SYMBOL)) {
+        record.reject(std::string("no entry symbol '") + OMS_PLUGIN_ENTRY_SYMBOL + "'");
+        return record;
+    }
+    auto entry = library->get<std::remove_pointer_t<oms_plugin_entry_fn>>(OMS_PLUGIN_ENTRY_SYMBOL);
+    const oms_plugin_descriptor* d = call_entry(entry, record);
+    if (!d) return record;
+    fill_from_descriptor(record, *d);
+    std::string problem = check_descriptor(*d);
+    if (problem.empty() && record.is_backend()) problem = check_backend(*record.backend_of(d));
+    if (problem.empty() && record.is_policy()) problem = check_policy(*record.policy_of(d));
+    if (problem.empty()) problem = read_schema(*d, record.schema);
+    if (!problem.empty()) {
+        record.reject(problem);
+        return record;
+    }
+    record.descriptor = d;
+    record.library = library;
+    record.status = PluginStatus::Loaded;
+    return record;
+}
+
+PluginInstance::PluginInstance(const PluginRecord& record, const Config& config)
+    : record_(record), library_(record.library), host_(std::make_unique<HostServices>(record.id, config)) {
+    char message[1024] = {0};
+    oms_error error{message, sizeof message};
+    oms_status status = OMS_ERR_INTERNAL;
+    try {
+        status = record.descriptor->create(host_->api(), &instance_, &error);
+    } catch (...) {
+        std::snprintf(message, sizeof message, "create threw an exception");
+    }
+    if (status != OMS_OK || instance_ == nullptr)
+        throw UserError(kExitUnavailable, std::string("create failed: ") + (message[0] ? message : "no reason given"));
+}
+
+PluginInstance::~PluginInstance() {
+    if (instance_) record_.descriptor->destroy(instance_);
+}
+
+}  // namespace oms::core

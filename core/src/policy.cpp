@@ -1,0 +1,117 @@
+#include "oms/core/policy.hpp"
+
+#include "oms/core/environment.hpp"
+#include "oms/core/error.hpp"
+
+namespace oms::core {
+
+namespace {
+
+bool is_path_kind(oms_rule_kind kind) {
+    switch (kind) {
+        case OMS_RULE_READ_DENY_TREE:
+        case OMS_RULE_READ_ALLOW_TREE:
+        case OMS_RULE_READ_DENY:
+        case OMS_RULE_WRITE_ALLOW_TREE:
+        case OMS_RULE_WRITE_DENY:
+        case OMS_RULE_NET_LISTEN_LOOPBACK: return true;
+        default: return false;
+    }
+}
+
+struct SinkState {
+    std::vector<PolicyRule>* rules;
+    std::string plugin_id;
+};
+
+oms_status add_rule(void* data, const oms_rule* rule) {
+    auto& state = *static_cast<SinkState*>(data);
+    if (!rule || rule->struct_size < sizeof(oms_rule)) return OMS_ERR_INVALID;
+    if (rule->kind < OMS_RULE_READ_DENY_TREE || rule->kind > OMS_RULE_IPC_DENY_SERVICE) return OMS_ERR_INVALID;
+    std::string value(rule->value.data ? rule->value.data : "", rule->value.size);
+    if (is_path_kind(rule->kind) && (value.empty() || value[0] != '/')) return OMS_ERR_INVALID;
+    if (rule->kind == OMS_RULE_NET_CONNECT_LOOPBACK && (rule->number < 1 || rule->number > 65535))
+        return OMS_ERR_INVALID;
+    std::string origin(rule->origin.data ? rule->origin.data : "", rule->origin.size);
+    state.rules->push_back(PolicyRule{rule->kind, std::move(value), rule->number,
+                                      origin.empty() ? state.plugin_id : origin});
+    return OMS_OK;
+}
+
+void require_plugins(const Registry& registry) {
+    for (auto& id : required_policy_plugins()) {
+        if (registry.find(id) && registry.instance(id)) continue;
+        const PluginRecord* broken = registry.find_any(id);
+        throw UserError(kExitUnavailable, "refusing to run: the policy plugin '" + id + "' is " +
+                                              (broken ? "broken (" + broken->reason + ")" : "missing") +
+                                              "; without it the policy would be incomplete");
+    }
+    for (auto& record : registry.records())
+        if (record.status == PluginStatus::Rejected && record.kind == OMS_KIND_POLICY)
+            throw UserError(kExitUnavailable, "refusing to run: the policy plugin '" + record.id + "' (" + record.file +
+                                                  ") is broken: " + record.reason);
+}
+
+}  // namespace
+
+const std::vector<std::string>& required_policy_plugins() {
+    static const std::vector<std::string> ids{"env-allowlist", "network", "secret-deny", "toolchain-roots",
+                                              "write-roots"};
+    return ids;
+}
+
+void assemble_policy(const Registry& registry, const RunContext& context, Policy& policy) {
+    require_plugins(registry);
+    std::vector<PolicyRule> rules;
+    for (const PluginRecord* record : registry.loaded(OMS_KIND_POLICY)) {
+        SinkState state{&rules, record->id};
+        oms_policy_sink sink{sizeof(oms_policy_sink), &state, &add_rule};
+        char message[1024] = {0};
+        oms_error error{message, sizeof message};
+        oms_status status = OMS_ERR_INTERNAL;
+        try {
+            status = record->policy()->contribute(registry.instance(record->id)->handle(), context.view(), &sink, &error);
+        } catch (...) {
+            std::snprintf(message, sizeof message, "it threw an exception");
+        }
+        if (status != OMS_OK)
+            throw UserError(kExitUnavailable, "refusing to run: the policy plugin '" + record->id + "' failed: " +
+                                                  (message[0] ? message : "no reason given"));
+    }
+    std::vector<std::string> names;
+    for (auto& rule : rules)
+        if (rule.kind == OMS_RULE_ENV_PASS) names.push_back(rule.value);
+    const RunInputs& in = context.inputs();
+    policy.env = command_environment(in.parent_env, names, in.private_home, in.temp_dir);
+    policy.rules = std::move(rules);
+}
+
+const oms_policy* Policy::view() {
+    rule_views_.clear();
+    for (auto& r : rules)
+        rule_views_.push_back(oms_rule{sizeof(oms_rule), r.kind, {r.value.data(), r.value.size()}, r.number,
+                                       {r.origin.data(), r.origin.size()}});
+    env_views_.clear();
+    for (auto& e : env) env_views_.push_back(e.c_str());
+    view_ = oms_policy{sizeof(oms_policy), rule_views_.data(), rule_views_.size(),
+                       oms_strings{env_views_.data(), env_views_.size()}};
+    return &view_;
+}
+
+const char* rule_kind_name(oms_rule_kind kind) {
+    switch (kind) {
+        case OMS_RULE_READ_DENY_TREE: return "read-deny-tree";
+        case OMS_RULE_READ_ALLOW_TREE: return "read-allow-tree";
+        case OMS_RULE_READ_DENY: return "read-deny";
+        case OMS_RULE_READ_DENY_SUFFIX: return "read-deny-suffix";
+        case OMS_RULE_WRITE_ALLOW_TREE: return "write-allow-tree";
+        case OMS_RULE_WRITE_DENY: return "write-deny";
+        case OMS_RULE_ENV_PASS: return "env-pass";
+        case OMS_RULE_NET_CONNECT_LOOPBACK: return "net-connect-loopback";
+        case OMS_RULE_NET_LISTEN_LOOPBACK: return "net-listen-loopback";
+        case OMS_RULE_IPC_DENY_SERVICE: return "ipc-deny-service";
+    }
+    return "unknown";
+}
+
+}  // namespace oms::core

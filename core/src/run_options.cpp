@@ -1,0 +1,78 @@
+#include "oms/core/run_options.hpp"
+
+#include "oms/core/error.hpp"
+#include "oms/core/paths.hpp"
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <filesystem>
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace oms::core {
+
+void add_run_options(po::options_description& options, RunOptions& values) {
+    options.add_options()
+        ("sandbox", po::value<std::string>(), "backend id (else OMS_SANDBOX, else config, else the strongest usable)")
+        ("worktree", po::value<std::string>(&values.worktree), "the task's worktree (default: current folder)")
+        ("ro", po::value<std::vector<std::string>>(&values.read_only)->composing(), "extra read-only mount (repeatable)")
+        ("rw", po::value<std::vector<std::string>>(&values.read_write)->composing(), "extra read-write mount (repeatable)")
+        ("pinned", po::value<std::vector<std::string>>(&values.pinned)->composing(),
+         "pinned verifier files, comma-separated (repeatable); never writable")
+        ("best-effort", po::bool_switch(&values.best_effort),
+         "run even if the backend cannot enforce every rule (doctor and a warning say what is lost)");
+}
+
+void finish_run_options(RunOptions& values) {
+    std::vector<std::string> pinned;
+    for (auto& item : values.pinned)
+        for (auto& part : split_list(item, ',')) pinned.push_back(part);
+    values.pinned = pinned;
+    if (values.worktree.empty()) values.worktree = fs::current_path().string();
+    std::error_code error;
+    if (!fs::is_directory(values.worktree, error))
+        throw UserError(kExitUsage, "--worktree " + values.worktree + ": not a folder");
+}
+
+namespace {
+
+std::vector<std::string> canonical_all(std::vector<std::string> paths) {
+    for (auto& p : paths) p = canonical_or_absolute(p);
+    return paths;
+}
+
+std::vector<std::string> joined(std::vector<std::string> a, const std::vector<std::string>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return canonical_all(a);
+}
+
+}  // namespace
+
+RunInputs make_run_inputs(const Session& session, const RunOptions& options, const RunDir& run_dir) {
+    const Config& config = session.config();
+    RunInputs in;
+    in.platform = current_platform();
+    in.home = canonical_or_absolute(home_dir());
+    in.worktree = session.paths().worktree;
+    in.private_home = run_dir.home();
+    in.temp_dir = run_dir.temp();
+    in.state_dir = state_dir();
+    in.parent_env = current_environment();
+    in.read_only = joined(config.strings("sandbox", "read_only"), options.read_only);
+    in.read_write = joined(config.strings("sandbox", "read_write"), options.read_write);
+    // Pinned files are named relative to the worktree they guard.
+    std::vector<std::string> pinned = config.strings("sandbox", "pinned");
+    pinned.insert(pinned.end(), options.pinned.begin(), options.pinned.end());
+    for (auto& file : pinned)
+        if (!file.empty() && file[0] != '/') file = in.worktree + "/" + file;
+    in.pinned = canonical_all(pinned);
+    if (auto surfpool = config.text("sandbox", "surfpool")) in.surfpool = canonical_or_absolute(*surfpool);
+    in.argv = options.command;
+    if (options.best_effort || config.boolean("sandbox", "best_effort", false)) in.flags |= OMS_RUN_BEST_EFFORT;
+    if (isatty(STDIN_FILENO)) in.flags |= OMS_RUN_INTERACTIVE;
+    return in;
+}
+
+}  // namespace oms::core

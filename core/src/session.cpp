@@ -1,0 +1,44 @@
+#include "oms/core/session.hpp"
+
+#include "oms/core/paths.hpp"
+
+namespace oms::core {
+
+SessionPaths session_paths(const std::string& worktree) {
+    SessionPaths paths;
+    paths.worktree = canonical_or_absolute(worktree);
+    paths.default_config = default_config_file();
+    paths.user_config = user_config_file();
+    paths.worktree_config = paths.worktree + "/.oms/config.toml";
+    return paths;
+}
+
+namespace {
+
+std::vector<std::string> plugin_folders(const Config& config) {
+    std::vector<std::string> folders{builtin_plugin_dir()};
+    for (auto& folder : config.strings("sandbox", "plugin_paths")) folders.push_back(folder);
+    if (auto extra = env_value("OMS_PLUGIN_PATH"))
+        for (auto& folder : split_list(*extra, ':')) folders.push_back(folder);
+    return folders;
+}
+
+}  // namespace
+
+Session::Session(const std::string& worktree) : paths_(session_paths(worktree)) {
+    config_.add_file(paths_.default_config, ConfigLayer::Defaults);
+    config_.add_file(paths_.user_config, ConfigLayer::User);
+    config_.add_file(paths_.worktree_config, ConfigLayer::Worktree);
+    config_.resolve("sandbox", core_schema());
+    registry_.load_from(plugin_folders(config_));
+    std::vector<std::string> tables{"sandbox"};
+    for (auto& record : registry_.records()) {
+        if (record.status != PluginStatus::Loaded) continue;
+        config_.resolve("plugin." + record.id, record.schema);
+        tables.push_back("plugin." + record.id);
+    }
+    config_.check_tables(tables);
+    registry_.instantiate(config_);
+}
+
+}  // namespace oms::core

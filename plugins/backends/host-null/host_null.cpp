@@ -1,0 +1,56 @@
+// host-null: runs the command on the host with NO operating-system
+// confinement. What still applies comes from the core: the scrubbed
+// environment, the private per-run HOME, and approval of every command
+// (this backend sets OMS_BACKEND_NEEDS_APPROVAL). It exists so that running
+// unconfined is an explicit, loud choice, never a silent fallback.
+#include <oms/process.hpp>
+#include <oms/sdk.hpp>
+
+namespace {
+
+class HostNull final : public oms::sdk::BackendPlugin {
+public:
+    static constexpr const char* id = "host-null";
+    static constexpr const char* version = "0.1.0";
+    static constexpr const char* summary = "no sandbox: scrubbed env, private HOME, approval for every command";
+    static constexpr uint32_t flags = OMS_BACKEND_NEEDS_APPROVAL;
+    static constexpr uint32_t strength = 0;
+    static constexpr const char* platforms = "linux,macos";
+    static const oms_config_key* config_keys() { return nullptr; }
+    static size_t config_key_count() { return 0; }
+
+    using BackendPlugin::BackendPlugin;
+
+    void probe(const oms::sdk::Report& report) override {
+        // The spec's exact words, so users recognise them across tools.
+        report.summary("host (no sandbox; unrestricted network)");
+        report.settings("No sandbox. Commands need approval; network is unrestricted.");
+        report.warn_once("OMS host mode has NO sandbox here");
+        report.missing("file reads: an approved command can read anything your user can");
+        report.missing("file writes: not confined to the worktree");
+        report.missing("network: unrestricted");
+    }
+
+    void render(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
+                const oms::sdk::Report& report) override {
+        report.text("host-null enforces nothing of the rules above; it applies only:");
+        report.text("  environment: exactly the " + std::to_string(policy.env().size()) + " entries listed");
+        report.text("  HOME: " + std::string(context.private_home()) + " (removed after the run)");
+        report.text("  working folder: " + std::string(context.worktree()));
+        report.text("  approval: every command (interactive y/N, or --yes)");
+    }
+
+    std::unique_ptr<oms::sdk::Run> spawn(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
+                                         oms_stdio stdio) override {
+        oms::sdk::ExecSpec spec;
+        for (auto arg : context.argv()) spec.argv.emplace_back(arg);
+        for (auto entry : policy.env()) spec.env.emplace_back(entry);
+        spec.cwd = std::string(context.worktree());
+        spec.stdio = stdio;
+        return oms::sdk::ChildProcess::start(spec);
+    }
+};
+
+}  // namespace
+
+OMS_EXPORT_BACKEND_PLUGIN(HostNull)

@@ -1,0 +1,192 @@
+// oms/process.hpp: header-only helper for backend authors (POSIX): start a
+// child with exactly the policy's environment, in the worktree, with default
+// signal handling and no inherited descriptors beyond 0/1/2, and report any
+// failure before exec back to the parent, so a command that could not be
+// confined never runs. Needs only the C++ standard library and POSIX.
+#ifndef OMS_PROCESS_HPP
+#define OMS_PROCESS_HPP
+
+#include <oms/sdk.hpp>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace oms::sdk {
+
+// What to execute. `program` is resolved on the PATH found in `env` when it
+// has no slash.
+struct ExecSpec {
+    std::vector<std::string> argv;
+    std::vector<std::string> env;  // "NAME=value", exactly what the child gets
+    std::string cwd;
+    oms_stdio stdio{0, 1, 2};
+};
+
+// The first executable file named `name` on the PATH of `env`, or `name`
+// itself when it contains a slash or is not found.
+inline std::string find_program(const std::string& name, const std::vector<std::string>& env) {
+    if (name.find('/') != std::string::npos) return name;
+    std::string path = "/usr/local/bin:/usr/bin:/bin";
+    for (auto& entry : env)
+        if (entry.rfind("PATH=", 0) == 0) path = entry.substr(5);
+    size_t start = 0;
+    while (start <= path.size()) {
+        size_t end = path.find(':', start);
+        if (end == std::string::npos) end = path.size();
+        std::string candidate = (end > start ? path.substr(start, end - start) : ".") + "/" + name;
+        if (access(candidate.c_str(), X_OK) == 0) return candidate;
+        start = end + 1;
+    }
+    return name;
+}
+
+namespace detail {
+
+// Writes "errno:message" to the error pipe and exits; only used in the child.
+[[noreturn]] inline void child_fail(int pipe_fd, int error_number, const std::string& message) {
+    std::string text = std::to_string(error_number) + ":" + message;
+    ssize_t ignored = write(pipe_fd, text.data(), text.size());
+    (void)ignored;
+    _exit(127);
+}
+
+inline void reset_signals() {
+    sigset_t empty;
+    sigemptyset(&empty);
+    sigprocmask(SIG_SETMASK, &empty, nullptr);
+    for (int s = 1; s < NSIG; ++s)
+        if (s != SIGKILL && s != SIGSTOP) signal(s, SIG_DFL);
+}
+
+// Moves the three stdio descriptors into place even when they overlap 0..2.
+inline bool install_stdio(oms_stdio stdio) {
+    int wanted[3] = {stdio.in, stdio.out, stdio.err};
+    int copies[3];
+    for (int i = 0; i < 3; ++i) {
+        copies[i] = fcntl(wanted[i], F_DUPFD_CLOEXEC, 3);
+        if (copies[i] < 0) return false;
+    }
+    for (int i = 0; i < 3; ++i)
+        if (dup2(copies[i], i) < 0) return false;
+    return true;
+}
+
+inline void close_other_descriptors(int keep) {
+#ifdef SYS_close_range
+    // Everything above 2 except the error pipe (which is close-on-exec).
+    if (keep > 3) syscall(SYS_close_range, 3u, static_cast<unsigned>(keep - 1), 0u);
+    if (syscall(SYS_close_range, static_cast<unsigned>(keep + 1), ~0u, 0u) == 0) return;
+#endif
+    for (int fd = 3; fd < 65536; ++fd)
+        if (fd != keep) close(fd);
+}
+
+}  // namespace detail
+
+// A started child. wait() returns its status (128+N for signal N); the
+// destructor kills and reaps a child that was never waited for.
+class ChildProcess : public Run {
+public:
+    // `prepare` runs in the child after fork, after stdio and cwd are set and
+    // before exec (apply confinement there); throwing aborts the launch and
+    // the message comes back to the caller as an Error.
+    static std::unique_ptr<ChildProcess> start(const ExecSpec& spec,
+                                               const std::function<void()>& prepare = {}) {
+        std::vector<char*> argv, envp;
+        for (auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        for (auto& e : spec.env) envp.push_back(const_cast<char*>(e.c_str()));
+        envp.push_back(nullptr);
+        const std::string program = find_program(spec.argv.at(0), spec.env);
+        int error_pipe[2];
+        if (pipe2(error_pipe, O_CLOEXEC) != 0) throw Error(OMS_ERR_FAILED, "pipe failed");
+        pid_t pid = fork();
+        if (pid < 0) throw Error(OMS_ERR_FAILED, std::string("fork failed: ") + std::strerror(errno));
+        if (pid == 0) run_child(spec, program, argv.data(), envp.data(), error_pipe[1], prepare);
+        close(error_pipe[1]);
+        std::string failure = read_all(error_pipe[0]);
+        close(error_pipe[0]);
+        auto child = std::unique_ptr<ChildProcess>(new ChildProcess(pid));
+        if (!failure.empty()) {
+            child->wait();
+            auto colon = failure.find(':');
+            throw Error(OMS_ERR_FAILED, failure.substr(colon == std::string::npos ? 0 : colon + 1));
+        }
+        return child;
+    }
+
+    ~ChildProcess() override {
+        if (!reaped_) {
+            kill(pid_, SIGKILL);
+            wait();
+        }
+    }
+
+    void signal(int signal_number) override {
+        if (!reaped_) kill(pid_, signal_number);
+    }
+
+    int wait() override {
+        if (reaped_) return status_;
+        int raw = 0;
+        while (waitpid(pid_, &raw, 0) < 0 && errno == EINTR) {
+        }
+        reaped_ = true;
+        status_ = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+        return status_;
+    }
+
+    pid_t pid() const { return pid_; }
+
+private:
+    explicit ChildProcess(pid_t pid) : pid_(pid) {}
+
+    [[noreturn]] static void run_child(const ExecSpec& spec, const std::string& program, char** argv, char** envp,
+                                       int error_fd, const std::function<void()>& prepare) {
+        detail::reset_signals();
+        if (!detail::install_stdio(spec.stdio)) detail::child_fail(error_fd, errno, "cannot set up stdio");
+        if (!spec.cwd.empty() && chdir(spec.cwd.c_str()) != 0)
+            detail::child_fail(error_fd, errno, "cannot enter " + spec.cwd + ": " + std::strerror(errno));
+        if (prepare) {
+            try {
+                prepare();
+            } catch (const std::exception& e) {
+                detail::child_fail(error_fd, 0, e.what());
+            } catch (...) {
+                detail::child_fail(error_fd, 0, "confinement failed");
+            }
+        }
+        detail::close_other_descriptors(error_fd);
+        execve(program.c_str(), argv, envp);
+        detail::child_fail(error_fd, errno, "cannot execute " + program + ": " + std::strerror(errno));
+    }
+
+    static std::string read_all(int fd) {
+        std::string out;
+        char buffer[512];
+        ssize_t n;
+        while ((n = read(fd, buffer, sizeof buffer)) != 0) {
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) break;
+            out.append(buffer, static_cast<size_t>(n));
+        }
+        return out;
+    }
+
+    pid_t pid_;
+    bool reaped_ = false;
+    int status_ = -1;
+};
+
+}  // namespace oms::sdk
+
+#endif  // OMS_PROCESS_HPP
