@@ -55,8 +55,8 @@ int command_run(const Args& all_args) {
     Session session(options.worktree);
     BackendChoice backend = choose_backend(session.registry(), session.config(), options.sandbox);
     if (!backend.report.usable)
-        throw UserError(kExitUnavailable, "backend '" + backend.record->id + "' cannot run here (nothing ran): " +
-                                              backend.report.reason);
+        throw UserError(kExitUnavailable, "backend '" + backend.record->id + "' (chosen by " + backend.chosen_by +
+                                              ") cannot run here (nothing ran): " + backend.report.reason);
     RunDir run_dir;
     RunContext context(make_run_inputs(session, options, run_dir));
     Policy policy;

@@ -1,0 +1,131 @@
+// sdk.hpp keeps C++ exceptions inside the plugin: every trampoline turns them
+// into a status and a message; the entry checks the host's ABI version.
+#include "plugin_harness.hpp"
+#include "temp_dir.hpp"
+
+#include <oms/process.hpp>
+#include <oms/sdk.hpp>
+
+#include <catch2/catch.hpp>
+
+using namespace oms::test;
+
+namespace {
+
+const oms_config_key kKeys[] = {{sizeof(oms_config_key), "mode", OMS_CONFIG_STRING, 0, "how to fail"}};
+
+class Thrower final : public oms::sdk::PolicyPlugin {
+public:
+    static constexpr const char* id = "thrower";
+    static constexpr const char* version = "1.0.0";
+    static constexpr const char* summary = "throws on demand";
+    static const oms_config_key* config_keys() { return kKeys; }
+    static size_t config_key_count() { return 1; }
+    explicit Thrower(oms::sdk::Host host) : PolicyPlugin(host), mode_(host.string("mode").value_or("ok")) {
+        if (mode_ == "create") throw std::runtime_error("cannot create");
+    }
+    void contribute(const oms::sdk::Context& context, const oms::sdk::RuleSink& sink) override {
+        if (mode_ == "std") throw std::runtime_error("std failure");
+        if (mode_ == "status") throw oms::sdk::Error(OMS_ERR_UNSUPPORTED, "unsupported here");
+        if (mode_ == "other") throw 42;
+        sink.add(OMS_RULE_READ_ALLOW_TREE, context.worktree(), "thrower: worktree");
+    }
+
+private:
+    std::string mode_;
+};
+
+}  // namespace
+
+OMS_EXPORT_POLICY_PLUGIN(Thrower)
+
+namespace {
+
+struct Loaded {
+    FakeHost host;
+    const oms_plugin_descriptor* descriptor = nullptr;
+    void* instance = nullptr;
+    ErrorBuffer error;
+    oms_status created = OMS_ERR_INTERNAL;
+    explicit Loaded(const std::string& mode) {
+        host.strings["mode"] = mode;
+        REQUIRE(oms_plugin_entry(OMS_ABI_MAJOR, OMS_ABI_MINOR, &descriptor, error.get()) == OMS_OK);
+        created = descriptor->create(host.api(), &instance, error.get());
+    }
+    ~Loaded() {
+        if (created == OMS_OK) descriptor->destroy(instance);
+    }
+    oms_status contribute(RuleCollector& rules) {
+        ContextBuilder context;
+        context.worktree = "/work/tree";
+        auto api = static_cast<const oms_policy_api*>(descriptor->interface);
+        return api->contribute(instance, context.build(), rules.sink(), error.get());
+    }
+};
+
+}  // namespace
+
+TEST_CASE("the descriptor says what the plugin is") {
+    Loaded plugin("ok");
+    CHECK(plugin.descriptor->struct_size == sizeof(oms_plugin_descriptor));
+    CHECK(std::string(plugin.descriptor->id) == "thrower");
+    CHECK(std::string(plugin.descriptor->kind) == OMS_KIND_POLICY);
+    CHECK(plugin.descriptor->config_key_count == 1);
+    RuleCollector rules;
+    CHECK(plugin.contribute(rules) == OMS_OK);
+    CHECK(rules.values(OMS_RULE_READ_ALLOW_TREE) == std::vector<std::string>{"/work/tree"});
+}
+
+TEST_CASE("exceptions become statuses and messages") {
+    struct Case {
+        const char* mode;
+        oms_status status;
+        const char* message;
+    };
+    for (Case c : {Case{"std", OMS_ERR_INTERNAL, "std failure"}, Case{"status", OMS_ERR_UNSUPPORTED, "unsupported here"},
+                   Case{"other", OMS_ERR_INTERNAL, "unknown exception inside the plugin"}}) {
+        Loaded plugin(c.mode);
+        RuleCollector rules;
+        CHECK(plugin.contribute(rules) == c.status);
+        CHECK(plugin.error.message() == c.message);
+        CHECK(rules.rules.empty());
+    }
+    Loaded failing("create");
+    CHECK(failing.created == OMS_ERR_INTERNAL);
+    CHECK(failing.error.message() == "cannot create");
+}
+
+TEST_CASE("the entry refuses a host with another major or an older minor") {
+    const oms_plugin_descriptor* descriptor = nullptr;
+    ErrorBuffer error;
+    CHECK(oms_plugin_entry(OMS_ABI_MAJOR + 1, 0, &descriptor, error.get()) == OMS_ERR_UNSUPPORTED);
+    CHECK(descriptor == nullptr);
+    CHECK_THAT(error.message(), Catch::Contains("plugin needs oms ABI 1.0, host has 2.0"));
+}
+
+TEST_CASE("write_error truncates to the caller's buffer") {
+    char small[6];
+    oms_error error{small, sizeof small};
+    oms::sdk::write_error(&error, "a long message");
+    CHECK(std::string(small) == "a lon");
+    oms::sdk::write_error(nullptr, "ignored");  // no buffer: nothing happens
+}
+
+TEST_CASE("ChildProcess: exact env, cwd, exit status, 128+N, and a failure before exec is reported") {
+    TempDir dir;
+    oms::sdk::ExecSpec spec;
+    spec.argv = {"sh", "-c", "echo \"$ONLY|$PWD|${HOME-unset}\" > out; exit 5"};
+    spec.env = {"PATH=/usr/bin:/bin", "ONLY=yes"};
+    spec.cwd = dir.path();
+    auto child = oms::sdk::ChildProcess::start(spec);
+    CHECK(child->wait() == 5);
+    CHECK(read_file(dir / "out") == "yes|" + dir.path() + "|unset\n");
+
+    spec.argv = {"sh", "-c", "kill -KILL $$"};
+    CHECK(oms::sdk::ChildProcess::start(spec)->wait() == 128 + 9);
+
+    spec.argv = {"/bin/sh", "-c", "touch should-not-exist"};
+    CHECK_THROWS_WITH(oms::sdk::ChildProcess::start(spec, [] { throw std::runtime_error("confinement refused"); }),
+                      "confinement refused");
+    CHECK_FALSE(exists(dir / "should-not-exist"));
+}

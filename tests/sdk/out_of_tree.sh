@@ -1,0 +1,33 @@
+#!/bin/sh
+# usage: out_of_tree.sh SOURCE_DIR OMS_BINARY
+set -eu
+source_dir=$1
+oms=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# 1. The SDK on its own: configure, install. No Boost, spdlog or toml++ needed.
+cmake -S "$source_dir/sdk" -B "$work/sdk-build" -DCMAKE_INSTALL_PREFIX="$work/prefix" >"$work/log" 2>&1 || { cat "$work/log"; exit 1; }
+cmake --install "$work/sdk-build" >>"$work/log" 2>&1 || { cat "$work/log"; exit 1; }
+test -f "$work/prefix/include/oms/sdk.h"
+test -f "$work/prefix/lib/cmake/oms-sdk/oms-sdk-config.cmake" || test -f "$work/prefix/lib/x86_64-linux-gnu/cmake/oms-sdk/oms-sdk-config.cmake"
+
+# 2. The example plugin, against the installed prefix alone.
+cmake -S "$source_dir/sdk/examples/dotenv-policy" -B "$work/plugin" -DCMAKE_PREFIX_PATH="$work/prefix" >>"$work/log" 2>&1 || { cat "$work/log"; exit 1; }
+cmake --build "$work/plugin" >>"$work/log" 2>&1 || { cat "$work/log"; exit 1; }
+plugin="$work/plugin/oms-example-dotenv.so"
+test -f "$plugin"
+# Only the entry symbol is exported.
+exported=$(nm -D --defined-only "$plugin" | awk '$2 == "T" { print $3 }')
+[ "$exported" = "oms_plugin_entry" ] || { echo "exports: $exported"; exit 1; }
+
+# 3. oms loads it and uses its rules.
+mkdir -p "$work/home/task" "$work/state" "$work/config"
+export HOME="$work/home" XDG_STATE_HOME="$work/state" XDG_CONFIG_HOME="$work/config" OMS_PLUGIN_PATH="$work/plugin"
+doctor=$("$oms" doctor --sandbox host-null --worktree "$work/home/task")
+echo "$doctor" | grep -A1 "example-dotenv" | grep -q "loaded" || { echo "$doctor"; echo "FAIL: plugin not loaded"; exit 1; }
+mkdir -p "$work/config/oms" && printf '[plugin.example-dotenv]\nextra_names = [".env.local"]\n' > "$work/config/oms/config.toml"
+policy=$("$oms" policy --sandbox host-null --worktree "$work/home/task")
+echo "$policy" | grep -q "read-deny-suffix  *\/\.env .*example-dotenv" || { echo "$policy"; echo "FAIL: no .env rule"; exit 1; }
+echo "$policy" | grep -q "read-deny-suffix  *\/\.env\.local" || { echo "$policy"; echo "FAIL: config key not applied"; exit 1; }
+echo "out-of-tree plugin built against the installed SDK and loaded: ok"
