@@ -1,0 +1,278 @@
+#include "sbpl_profile.hpp"
+
+#include "sbpl_quote.hpp"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+namespace oms::seatbelt {
+
+namespace {
+
+using oms::sdk::Error;
+using oms::sdk::Rule;
+
+// ---------------------------------------------------------------- validation
+
+std::string kind_name(oms_rule_kind kind) {
+    switch (kind) {
+        case OMS_RULE_READ_DENY_TREE: return "READ_DENY_TREE";
+        case OMS_RULE_READ_ALLOW_TREE: return "READ_ALLOW_TREE";
+        case OMS_RULE_READ_DENY: return "READ_DENY";
+        case OMS_RULE_READ_DENY_SUFFIX: return "READ_DENY_SUFFIX";
+        case OMS_RULE_WRITE_ALLOW_TREE: return "WRITE_ALLOW_TREE";
+        case OMS_RULE_WRITE_DENY: return "WRITE_DENY";
+        case OMS_RULE_ENV_PASS: return "ENV_PASS";
+        case OMS_RULE_NET_CONNECT_LOOPBACK: return "NET_CONNECT_LOOPBACK";
+        case OMS_RULE_NET_LISTEN_LOOPBACK: return "NET_LISTEN_LOOPBACK";
+        case OMS_RULE_IPC_DENY_SERVICE: return "IPC_DENY_SERVICE";
+        default: return "kind " + std::to_string(kind);
+    }
+}
+
+bool is_path_kind(oms_rule_kind kind) {
+    return kind == OMS_RULE_READ_DENY_TREE || kind == OMS_RULE_READ_ALLOW_TREE || kind == OMS_RULE_READ_DENY ||
+           kind == OMS_RULE_WRITE_ALLOW_TREE || kind == OMS_RULE_WRITE_DENY || kind == OMS_RULE_NET_LISTEN_LOOPBACK;
+}
+
+[[noreturn]] void refuse(const Rule& rule, const std::string& why) {
+    throw Error(OMS_ERR_INVALID, "seatbelt: rule " + kind_name(rule.kind) + " " +
+                                     shell_word(rule.value) + " (" + std::string(rule.origin) + "): " + why);
+}
+
+// A NUL would cut the -D argument short, and an empty text would match
+// everything or nothing: refuse both rather than render a different rule.
+void validate(const Rule& rule) {
+    if (rule.kind < OMS_RULE_READ_DENY_TREE || rule.kind > OMS_RULE_IPC_DENY_SERVICE)
+        throw Error(OMS_ERR_UNSUPPORTED, "seatbelt: cannot express rule " + kind_name(rule.kind));
+    if (rule.value.find('\0') != std::string_view::npos) refuse(rule, "contains a NUL byte");
+    if (is_path_kind(rule.kind) && (rule.value.empty() || rule.value[0] != '/'))
+        refuse(rule, "is not an absolute path");
+    if ((rule.kind == OMS_RULE_READ_DENY_SUFFIX || rule.kind == OMS_RULE_IPC_DENY_SERVICE) && rule.value.empty())
+        refuse(rule, "is empty");
+    const bool is_port = rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK;
+    if (is_port && (rule.number < 1 || rule.number > 65535)) refuse(rule, "port is not in 1..65535");
+    if (rule.kind == OMS_RULE_NET_LISTEN_LOOPBACK && (rule.number < 0 || rule.number > 65535))
+        refuse(rule, "port is not in 0..65535");
+}
+
+// ---------------------------------------------------------------- writer
+
+// Accumulates the profile text and its parameters. A value used twice under
+// the same prefix gets the same parameter name.
+class ProfileWriter {
+public:
+    explicit ProfileWriter(const PathResolver& resolve) : resolve_(resolve) {}
+
+    void line(const std::string& text) { profile_.text += text + "\n"; }
+    void comment(const std::string& text) { line(";; " + text); }
+
+    // (action operations filters...). Skipped when `filters` is empty: a rule
+    // without filters would apply to every path, the opposite of the intent.
+    void rule(const std::string& action, const std::string& operations, const std::vector<std::string>& filters) {
+        if (filters.empty()) return;
+        std::string text = "(" + action + " " + operations;
+        for (const auto& filter : filters) text += "\n    " + filter;
+        line(text + ")");
+    }
+    // A rule that applies to every target of its operations, on purpose.
+    void rule_everything(const std::string& action, const std::string& operations) {
+        line("(" + action + " " + operations + ")");
+    }
+
+    // (param "PREFIX_N") for `value`.
+    std::string param(const std::string& prefix, const std::string& value, std::string_view origin) {
+        auto key = std::make_pair(prefix, value);
+        auto found = names_.find(key);
+        if (found == names_.end()) {
+            const std::string name = prefix + "_" + std::to_string(counters_[prefix]++);
+            profile_.parameters.push_back({name, value, std::string(origin)});
+            found = names_.emplace(key, name).first;
+        }
+        return "(param \"" + found->second + "\")";
+    }
+
+    // One (filter (param ...)) per spelling of each path of `rules`.
+    std::vector<std::string> path_filters(const std::vector<Rule>& rules, const std::string& prefix,
+                                          const std::string& filter) {
+        std::vector<std::string> out;
+        for (const Rule& rule : rules)
+            for (const auto& spelling : spellings(std::string(rule.value), resolve_))
+                add_unique(out, "(" + filter + " " + param(prefix, spelling, rule.origin) + ")");
+        return out;
+    }
+
+    std::vector<std::string> spelled(const std::vector<Rule>& rules) const {
+        std::vector<std::string> out;
+        for (const Rule& rule : rules)
+            for (const auto& spelling : spellings(std::string(rule.value), resolve_)) add_unique(out, spelling);
+        return out;
+    }
+
+    void limit(const std::string& text) { profile_.limits.push_back(text); }
+    Profile take() { return std::move(profile_); }
+
+    static void add_unique(std::vector<std::string>& list, const std::string& item) {
+        if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+    }
+
+private:
+    const PathResolver& resolve_;
+    Profile profile_;
+    std::map<std::pair<std::string, std::string>, std::string> names_;
+    std::map<std::string, int> counters_;
+};
+
+// Rules of one kind, in policy order.
+std::vector<Rule> of_kind(const std::vector<Rule>& rules, oms_rule_kind kind) {
+    std::vector<Rule> out;
+    for (const Rule& rule : rules)
+        if (rule.kind == kind) out.push_back(rule);
+    return out;
+}
+
+// ---------------------------------------------------------------- sections
+
+void write_header(ProfileWriter& out) {
+    out.line("(version 1)");
+    out.comment("oms seatbelt profile. Paths, patterns and service names are sandbox-exec");
+    out.comment("-D parameters, read with (param \"NAME\"); the last matching rule wins.");
+    out.line("(allow default)");
+}
+
+// Walking into an allowed root under a denied tree needs stat() on each
+// folder on the way (realpath, getcwd, node's module lookup). Only metadata
+// of those exact folders is reopened, never their listing or content.
+std::vector<std::string> traversal_filters(ProfileWriter& out, const std::vector<Rule>& rules) {
+    const auto deny_trees = out.spelled(of_kind(rules, OMS_RULE_READ_DENY_TREE));
+    std::vector<std::string> filters;
+    for (const auto& root : out.spelled(of_kind(rules, OMS_RULE_READ_ALLOW_TREE)))
+        for (const auto& folder : ancestors(root))
+            for (const auto& tree : deny_trees)
+                if (is_within(folder, tree))
+                    ProfileWriter::add_unique(filters,
+                                              "(literal " + out.param("TRAVERSE", folder, "path to an allowed root") + ")");
+    return filters;
+}
+
+std::vector<std::string> suffix_filters(ProfileWriter& out, const std::vector<Rule>& rules) {
+    std::vector<std::string> filters;
+    for (const Rule& rule : of_kind(rules, OMS_RULE_READ_DENY_SUFFIX))
+        ProfileWriter::add_unique(
+            filters, "(regex " + out.param("READ_DENY_SUFFIX", suffix_regex(rule.value), rule.origin) + ")");
+    return filters;
+}
+
+void write_reads(ProfileWriter& out, const std::vector<Rule>& rules) {
+    out.comment("Reads: deny everything under HOME.");
+    out.rule("deny", "file-read*", out.path_filters(of_kind(rules, OMS_RULE_READ_DENY_TREE), "READ_DENY_TREE", "subpath"));
+    out.comment("Reads: reopen the worktree and the toolchain roots.");
+    out.rule("allow", "file-read*",
+             out.path_filters(of_kind(rules, OMS_RULE_READ_ALLOW_TREE), "READ_ALLOW_TREE", "subpath"));
+    out.rule("allow", "file-read-metadata", traversal_filters(out, rules));
+    out.comment("Reads: deny the secrets again, inside allowed roots too.");
+    auto filters = out.path_filters(of_kind(rules, OMS_RULE_READ_DENY), "READ_DENY", "subpath");
+    for (const auto& filter : suffix_filters(out, rules)) filters.push_back(filter);
+    out.rule("deny", "file-read*", filters);
+}
+
+void write_ipc(ProfileWriter& out, const std::vector<Rule>& rules) {
+    std::vector<std::string> filters;
+    for (const Rule& rule : of_kind(rules, OMS_RULE_IPC_DENY_SERVICE))
+        ProfileWriter::add_unique(
+            filters, "(global-name " + out.param("IPC_DENY_SERVICE", std::string(rule.value), rule.origin) + ")");
+    out.comment("Keychain: deny the security services.");
+    out.rule("deny", "mach-lookup", filters);
+}
+
+void write_writes(ProfileWriter& out, const std::vector<Rule>& rules) {
+    out.comment("Writes: deny all, allow the write roots, deny .git and pinned files again.");
+    out.rule_everything("deny", "file-write*");
+    out.rule("allow", "file-write*",
+             out.path_filters(of_kind(rules, OMS_RULE_WRITE_ALLOW_TREE), "WRITE_ALLOW_TREE", "subpath"));
+    out.rule("deny", "file-write*", out.path_filters(of_kind(rules, OMS_RULE_WRITE_DENY), "WRITE_DENY", "subpath"));
+}
+
+// rename(2) of a folder changes the path of everything below it, so a denied
+// path could be read or written under its new name. Seatbelt checks the
+// source of a rename (and an unlink) as file-write-unlink: deny it for every
+// denied path, everything below it, and each folder above it.
+void write_unlinks(ProfileWriter& out, const std::vector<Rule>& rules) {
+    auto filters = out.path_filters(of_kind(rules, OMS_RULE_READ_DENY_TREE), "READ_DENY_TREE", "literal");
+    for (auto kind : {OMS_RULE_READ_DENY, OMS_RULE_WRITE_DENY}) {
+        const std::string prefix = kind == OMS_RULE_READ_DENY ? "READ_DENY" : "WRITE_DENY";
+        for (const auto& filter : out.path_filters(of_kind(rules, kind), prefix, "subpath")) filters.push_back(filter);
+    }
+    std::vector<std::string> protected_paths;
+    for (auto kind : {OMS_RULE_READ_DENY_TREE, OMS_RULE_READ_DENY, OMS_RULE_WRITE_DENY})
+        for (const auto& path : out.spelled(of_kind(rules, kind))) protected_paths.push_back(path);
+    for (const auto& path : protected_paths)
+        for (const auto& folder : ancestors(path))
+            ProfileWriter::add_unique(filters, "(literal " + out.param("PARENT", folder, "folder above a denied path") + ")");
+    for (const auto& filter : suffix_filters(out, rules)) filters.push_back(filter);
+    out.comment("Moves and unlinks: a denied path, what is below it, and every folder above it.");
+    out.rule("deny", "file-write-unlink", filters);
+}
+
+std::vector<int64_t> connect_ports(const std::vector<Rule>& rules) {
+    std::vector<int64_t> ports;
+    for (const Rule& rule : of_kind(rules, OMS_RULE_NET_CONNECT_LOOPBACK))
+        if (std::find(ports.begin(), ports.end(), rule.number) == ports.end()) ports.push_back(rule.number);
+    return ports;
+}
+
+// NET_LISTEN_LOOPBACK's number is one port, or 0 for every allowed port.
+std::vector<int64_t> listen_ports(const std::vector<Rule>& rules) {
+    std::vector<int64_t> ports;
+    for (const Rule& rule : of_kind(rules, OMS_RULE_NET_LISTEN_LOOPBACK)) {
+        const auto wanted = rule.number == 0 ? connect_ports(rules) : std::vector<int64_t>{rule.number};
+        for (int64_t port : wanted)
+            if (std::find(ports.begin(), ports.end(), port) == ports.end()) ports.push_back(port);
+    }
+    return ports;
+}
+
+std::vector<std::string> ip_filters(const std::string& side, const std::vector<int64_t>& ports) {
+    std::vector<std::string> filters;
+    for (int64_t port : ports) filters.push_back("(" + side + " ip \"localhost:" + std::to_string(port) + "\")");
+    return filters;
+}
+
+// Outbound uses `remote ip` only: a `local ip` rule on network-outbound also
+// matches sockets that are not bound yet, which would open all egress.
+void write_network(ProfileWriter& out, const std::vector<Rule>& rules) {
+    out.comment("Network: deny all, allow loopback connections to the allowed ports.");
+    out.rule_everything("deny", "network*");
+    out.rule("allow", "network-outbound", ip_filters("remote", connect_ports(rules)));
+    const auto listen = listen_ports(rules);
+    if (listen.empty()) return;
+    out.comment("Network: loopback listening for the trusted Surfpool binary.");
+    out.rule("allow", "network-bind network-inbound", ip_filters("local", listen));
+    for (const Rule& rule : of_kind(rules, OMS_RULE_NET_LISTEN_LOOPBACK))
+        out.limit("loopback listening is allowed to every process of the command, not only " + shell_word(rule.value) +
+                  ": Seatbelt has no per-binary network filter");
+}
+
+void write_outside_actions(ProfileWriter& out) {
+    out.comment("Acting outside the sandbox: Apple Events and LaunchServices.");
+    out.rule_everything("deny", "appleevent-send");
+    out.rule_everything("deny", "lsopen");
+}
+
+}  // namespace
+
+Profile render_profile(const std::vector<Rule>& rules, const PathResolver& resolve) {
+    for (const Rule& rule : rules) validate(rule);
+    ProfileWriter out(resolve);
+    write_header(out);
+    write_reads(out, rules);
+    write_ipc(out, rules);
+    write_writes(out, rules);
+    write_unlinks(out, rules);
+    write_network(out, rules);
+    write_outside_actions(out);
+    return out.take();
+}
+
+}  // namespace oms::seatbelt

@@ -1,0 +1,71 @@
+#include "sbpl_quote.hpp"
+
+#include <cstdio>
+
+namespace oms::seatbelt {
+
+namespace {
+
+// Exactly the characters POSIX names special in extended regexes (the
+// syntax of Seatbelt's regex filter): .[\()*+?{|^$. A closing ']' or '}'
+// is an ordinary character there, and escaping one is undefined, so a
+// stricter engine could refuse the whole profile.
+bool is_regex_meta(char c) {
+    switch (c) {
+        case '\\': case '^': case '$': case '.': case '|': case '?': case '*':
+        case '+': case '(': case ')': case '[': case '{':
+            return true;
+        default:
+            return false;
+    }
+}
+
+bool is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+std::string ansi_c_quoted(std::string_view text) {
+    std::string out = "$'";
+    for (char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '\\' || c == '\'') {
+            out += '\\';
+            out += c;
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (is_control(byte)) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "\\x%02x", byte);
+            out += hex;
+        } else {
+            out += c;
+        }
+    }
+    return out + "'";
+}
+
+}  // namespace
+
+std::string regex_literal(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        if (is_regex_meta(c)) out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+std::string suffix_regex(std::string_view suffix) { return regex_literal(suffix) + "$"; }
+
+std::string shell_word(std::string_view text) {
+    for (char c : text)
+        if (is_control(static_cast<unsigned char>(c))) return ansi_c_quoted(text);
+    std::string out = "'";
+    for (char c : text) {
+        if (c == '\'') out += "'\\''";
+        else out += c;
+    }
+    return out + "'";
+}
+
+}  // namespace oms::seatbelt

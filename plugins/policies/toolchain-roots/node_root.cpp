@@ -1,0 +1,21 @@
+#include "node_root.hpp"
+
+#include "paths.hpp"
+
+namespace oms::policies {
+
+std::optional<std::string> find_node(std::string_view path_variable) {
+    for (std::string_view entry : split_path_list(path_variable)) {
+        if (!is_absolute(entry)) continue;
+        const std::string candidate = join(entry, "node");
+        if (is_executable_file(candidate)) return real_path(candidate);
+    }
+    return std::nullopt;
+}
+
+std::string node_install_root(std::string_view resolved_node) {
+    const std::string folder = parent_of(resolved_node);
+    return base_name(folder) == "bin" ? parent_of(folder) : folder;
+}
+
+}  // namespace oms::policies

@@ -1,0 +1,35 @@
+// toolchain-roots: READ_ALLOW_TREE rules that reopen, below the denied HOME,
+// what commands need to read: the worktree, toolchains, PATH, the git folders
+// of a linked worktree, read-only mounts and the Surfpool binary. Only roots
+// that exist are emitted, each with symlinks resolved and at most once.
+#pragma once
+#include <oms/sdk.hpp>
+
+#include <string_view>
+
+namespace oms::policies {
+
+class RuleEmitter;
+
+class ToolchainRoots : public oms::sdk::PolicyPlugin {
+public:
+    static constexpr const char* id = "toolchain-roots";
+    static constexpr const char* version = "1.0.0";
+    static constexpr const char* summary =
+        "reopens reads of the worktree, toolchains (node, cargo, rustup, solana...), PATH, linked-worktree "
+        "git folders, read-only mounts and Surfpool";
+    static const oms_config_key* config_keys();
+    static size_t config_key_count();
+
+    explicit ToolchainRoots(oms::sdk::Host host) : PolicyPlugin(host) {}
+    void contribute(const oms::sdk::Context& context, const oms::sdk::RuleSink& sink) override;
+
+private:
+    void add_node(const oms::sdk::Context& context, RuleEmitter& emit) const;
+    void add_home_toolchains(const oms::sdk::Context& context, RuleEmitter& emit) const;
+    void add_path_entries(const oms::sdk::Context& context, RuleEmitter& emit) const;
+    void add_linked_git(const oms::sdk::Context& context, RuleEmitter& emit) const;
+    void add_mounts_and_surfpool(const oms::sdk::Context& context, RuleEmitter& emit) const;
+};
+
+}  // namespace oms::policies

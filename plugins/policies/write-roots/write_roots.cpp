@@ -1,0 +1,100 @@
+#include "write_roots.hpp"
+
+#include "config_lists.hpp"
+#include "linked_worktree.hpp"
+#include "paths.hpp"
+#include "rule_emitter.hpp"
+
+namespace oms::policies {
+namespace {
+
+const oms_config_key keys[] = {
+    {sizeof(oms_config_key), "temp_dirs", OMS_CONFIG_STRING_ARRAY, 0,
+     "system temp folders commands may write (absolute or ~/...; missing ones are skipped); replaces the "
+     "default /tmp, /var/tmp on Linux and /private/tmp, /private/var/folders on macOS"},
+};
+
+constexpr oms_rule_kind allow = OMS_RULE_WRITE_ALLOW_TREE;
+constexpr oms_rule_kind deny = OMS_RULE_WRITE_DENY;
+
+std::vector<std::string> system_temp_dirs(std::string_view platform) {
+    if (platform == "macos") return {"/private/tmp", "/private/var/folders"};
+    return {"/tmp", "/var/tmp"};
+}
+
+// A path oms itself provides (it may not exist yet while `oms policy` runs):
+// resolved when it exists, as given otherwise.
+// An empty one (a context without it) adds nothing.
+void add_provided(RuleEmitter& emit, oms_rule_kind kind, std::string_view path, std::string_view reason) {
+    if (path.empty()) return;
+    const auto resolved = real_path(path);
+    emit.add(kind, resolved ? std::string_view(*resolved) : path, reason);
+}
+
+// A path to protect: as given (even when missing, so it cannot be created) and,
+// when a symlink leads elsewhere, its target too.
+void add_protected(RuleEmitter& emit, std::string_view path, std::string_view reason) {
+    emit.add(deny, path, reason);
+    const auto resolved = real_path(path);
+    if (resolved && *resolved != path) emit.add(deny, *resolved, std::string(reason) + " (resolved)");
+}
+
+}  // namespace
+
+const oms_config_key* WriteRoots::config_keys() { return keys; }
+size_t WriteRoots::config_key_count() { return sizeof keys / sizeof keys[0]; }
+
+std::vector<std::string> WriteRoots::temp_dirs(const oms::sdk::Context& context) const {
+    auto configured = config_paths(host(), id, "temp_dirs", context.home(), RelativePaths::refuse);
+    return configured.empty() ? system_temp_dirs(context.platform()) : configured;
+}
+
+void WriteRoots::contribute(const oms::sdk::Context& context, const oms::sdk::RuleSink& sink) {
+    // Config first: a bad entry fails the run before any rule is added.
+    const auto temps = temp_dirs(context);
+    RuleEmitter emit(sink, id);
+    add_provided(emit, allow, context.worktree(), "worktree");
+    add_provided(emit, allow, context.private_home(), "private HOME");
+    add_provided(emit, allow, context.temp_dir(), "run temp folder");
+    for (const std::string& temp : temps) emit.add_existing(allow, temp, "system temp folder");
+    // Writing these reaches no file: tools redirect to /dev/null all the time,
+    // and a backend that denies all writes would otherwise break them.
+    for (const char* device : {"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"})
+        emit.add_existing(allow, device, "device that stores nothing");
+    add_cargo_caches(context, emit);
+    add_read_write_mounts(context, emit);
+    add_git_denies(context, emit);
+    add_pinned_denies(context, emit);
+}
+
+void WriteRoots::add_cargo_caches(const oms::sdk::Context& context, RuleEmitter& emit) const {
+    const auto variable = context.env("CARGO_HOME");
+    const std::string cargo_home =
+        variable && is_absolute(*variable) ? std::string(*variable) : join(context.home(), ".cargo");
+    // Only caches that already exist: a missing one cannot be given to a
+    // path-based kernel rule, and creating it would need a write to Cargo's home.
+    for (const char* cache : {"registry", "git"})
+        emit.add_existing(allow, join(cargo_home, cache), std::string("Cargo download cache ") + cache);
+}
+
+void WriteRoots::add_read_write_mounts(const oms::sdk::Context& context, RuleEmitter& emit) const {
+    for (std::string_view mount : context.read_write()) {
+        if (real_path(mount))
+            emit.add_existing(allow, mount, "read-write mount");
+        else
+            host().log(OMS_LOG_WARN, "read-write mount '" + std::string(mount) + "' does not exist; skipped");
+    }
+}
+
+void WriteRoots::add_git_denies(const oms::sdk::Context& context, RuleEmitter& emit) const {
+    const std::string dot_git = join(context.worktree(), ".git");
+    if (path_exists(dot_git)) add_protected(emit, dot_git, "the task's .git");
+    if (const auto linked = find_linked_git_dirs(context.worktree()))
+        emit.add(deny, linked->git_dir, "linked worktree git dir");
+}
+
+void WriteRoots::add_pinned_denies(const oms::sdk::Context& context, RuleEmitter& emit) const {
+    for (std::string_view pinned : context.pinned()) add_protected(emit, pinned, "pinned verifier file");
+}
+
+}  // namespace oms::policies

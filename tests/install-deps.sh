@@ -1,0 +1,22 @@
+#!/bin/sh
+# Installs what building and testing oms needs on Debian 12, and nothing when
+# it is all there already. Run as root (or with sudo).
+set -eu
+packages="cmake g++ make pkg-config git
+  libboost-dev libboost-program-options-dev libboost-filesystem-dev
+  libtomlplusplus-dev libspdlog-dev catch2 libseccomp-dev
+  docker.io busybox-static bubblewrap hyperfine iproute2"
+missing=""
+for p in $packages; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+    echo "install-deps: everything is installed"
+    exit 0
+fi
+echo "install-deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
+echo "install-deps: done"

@@ -1,0 +1,85 @@
+// The smaller commands: --version, --help everywhere, plugins, policy,
+// settings, doctor's lines for host-null.
+#include "oms_env.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace oms::test;
+
+TEST_CASE("--version and --help on every command") {
+    OmsEnv env;
+    ProcessResult version = env.oms({"--version"});
+    CHECK(version.exit_code == 0);
+    CHECK_THAT(version.out, Catch::StartsWith("oms ") && Catch::Contains("plugin ABI 1.0"));
+    for (const char* command : {"run", "doctor", "policy", "plugins", "settings", "task"}) {
+        ProcessResult help = env.oms({command, "--help"});
+        INFO(command << ": " << help.err);
+        CHECK(help.exit_code == 0);
+        CHECK_THAT(help.out, Catch::Contains("usage: oms"));
+    }
+    ProcessResult unknown = env.oms({"frobnicate"});
+    CHECK(unknown.exit_code == 2);
+    CHECK_THAT(unknown.err, Catch::Contains("unknown command 'frobnicate'"));
+}
+
+TEST_CASE("doctor with host-null says the spec's line and lists the plugins") {
+    OmsEnv env;
+    ProcessResult doctor = env.oms({"doctor", "--sandbox", "host-null"});
+    INFO(doctor.out << doctor.err);
+    CHECK(doctor.exit_code == 0);
+    CHECK_THAT(doctor.out, Catch::Contains("confinement: host (no sandbox; unrestricted network)"));
+    CHECK_THAT(doctor.out, Catch::Contains("settings: No sandbox. Commands need approval; network is unrestricted."));
+    for (const char* id : {"host-null", "env-allowlist", "network", "secret-deny", "toolchain-roots", "write-roots"})
+        CHECK_THAT(doctor.out, Catch::Contains(id));
+    CHECK_THAT(doctor.out, Catch::Contains(env.config_home + "/oms/config.toml (not found)"));
+}
+
+TEST_CASE("settings shows the settings line") {
+    OmsEnv env;
+    ProcessResult settings = env.oms({"settings", "--sandbox", "host-null"});
+    CHECK(settings.exit_code == 0);
+    CHECK_THAT(settings.out, Catch::Contains("No sandbox. Commands need approval; network is unrestricted."));
+}
+
+TEST_CASE("policy shows rules, environment and the backend's rendering without running anything") {
+    OmsEnv env;
+    env.env["AWS_SECRET_ACCESS_KEY"] = "nope";
+    ProcessResult policy = env.oms({"policy", "--sandbox", "host-null", "--ro", "/opt", "--", "/bin/sh", "-c", "touch ran"});
+    INFO(policy.out << policy.err);
+    REQUIRE(policy.exit_code == 0);
+    CHECK_THAT(policy.out, Catch::Contains("read-deny-tree"));
+    CHECK_THAT(policy.out, Catch::Contains(env.home + "/.ssh"));
+    CHECK_THAT(policy.out, Catch::Contains("write-allow-tree"));
+    CHECK_THAT(policy.out, Catch::Contains("net-connect-loopback"));
+    CHECK_THAT(policy.out, Catch::Contains("PATH=/usr/local/bin:/usr/bin:/bin"));
+    CHECK_THAT(policy.out, !Catch::Contains("AWS_SECRET_ACCESS_KEY"));
+    CHECK_THAT(policy.out, Catch::Contains("host-null enforces nothing"));
+    CHECK_FALSE(exists(env.worktree + "/ran"));
+    ProcessResult json = env.oms({"policy", "--sandbox", "host-null", "--json"});
+    CHECK_THAT(json.out, Catch::Contains("\"kind\":\"read-deny-tree\""));
+}
+
+TEST_CASE("plugins lists each plugin with its status") {
+    OmsEnv env;
+    ProcessResult plugins = env.oms({"plugins"});
+    CHECK(plugins.exit_code == 0);
+    CHECK_THAT(plugins.out, Catch::Contains("host-null"));
+    CHECK_THAT(plugins.out, Catch::Contains("policy"));
+    ProcessResult json = env.oms({"plugins", "--json"});
+    CHECK_THAT(json.out, Catch::Contains("\"id\":\"host-null\""));
+}
+
+TEST_CASE("doctor --probe tells the truth about host-null: only the environment scrub holds") {
+    OmsEnv env;
+    ProcessResult probe = env.oms({"doctor", "--probe", "--sandbox", "host-null"});
+    INFO(probe.out << probe.err);
+    CHECK(probe.exit_code == 1);
+    CHECK_THAT(probe.out, Catch::Contains("FAIL  read ~/.ssh: NOT blocked: the secret came out"));
+    CHECK_THAT(probe.out, Catch::Contains("FAIL  read *-keypair.json in the worktree: NOT blocked"));
+    CHECK_THAT(probe.out, Catch::Contains("FAIL  write outside the worktree: NOT blocked"));
+    CHECK_THAT(probe.out, Catch::Contains("FAIL  write the task's .git: NOT blocked"));
+    CHECK_THAT(probe.out, Catch::Contains("FAIL  connect to a refused loopback port: NOT blocked"));
+    CHECK_THAT(probe.out, Catch::Contains("pass  scrubbed variable (AWS_SECRET_ACCESS_KEY): blocked; control worked"));
+    ProcessResult json = env.oms({"doctor", "--probe", "--json", "--sandbox", "host-null"});
+    CHECK_THAT(json.out, Catch::Contains("\"rule\":\"read ~/.ssh\",\"passed\":false"));
+}

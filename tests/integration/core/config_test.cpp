@@ -1,0 +1,103 @@
+// Bad configuration is an error naming the file, line and key, and nothing
+// runs. A worktree's own config may only narrow the policy.
+#include "oms_env.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace oms::test;
+
+namespace {
+
+const std::vector<std::string> kTouch{"run", "--sandbox", "host-null", "--yes", "--", "/bin/sh", "-c", "touch ran"};
+
+// fixture-config declares `level` (integer, narrows).
+struct ConfigEnv : OmsEnv {
+    ConfigEnv() { env["OMS_PLUGIN_PATH"] = OMS_CONFIG_FIXTURE_DIR; }
+};
+
+void expect_refused(const OmsEnv& env, const std::string& message) {
+    ProcessResult run = env.oms(kTouch);
+    INFO(run.err);
+    CHECK(run.exit_code == 78);
+    CHECK_THAT(run.err, Catch::Contains(message));
+    CHECK_FALSE(exists(env.worktree + "/ran"));
+}
+
+}  // namespace
+
+TEST_CASE("malformed TOML names the file and line") {
+    ConfigEnv env;
+    env.user_config("[sandbox]\nbackend = \"host-null\"\nread_only = [\n");
+    expect_refused(env, env.config_home + "/oms/config.toml:");
+    expect_refused(env, "malformed TOML");
+}
+
+TEST_CASE("an unknown key names file, line and key") {
+    ConfigEnv env;
+    env.user_config("[sandbox]\nbackend = \"auto\"\nbakend = \"host-null\"\n");
+    expect_refused(env, env.config_home + "/oms/config.toml:3: key 'sandbox.bakend': unknown key");
+}
+
+TEST_CASE("an unknown key in a plugin's table names the plugin's table") {
+    ConfigEnv env;
+    env.user_config("[plugin.fixture-config]\nlevel = 2\nlevle = 3\n");
+    expect_refused(env, "config.toml:3: key 'plugin.fixture-config.levle': unknown key (known keys: level)");
+}
+
+TEST_CASE("a wrong type names the expected type") {
+    ConfigEnv env;
+    env.user_config("[plugin.fixture-config]\nlevel = \"high\"\n");
+    expect_refused(env, "config.toml:2: key 'plugin.fixture-config.level': expected integer");
+    env.user_config("[sandbox]\nread_only = \"/opt\"\n");
+    expect_refused(env, "config.toml:2: key 'sandbox.read_only': expected array of strings");
+}
+
+TEST_CASE("a table for a plugin that is not loaded is refused") {
+    ConfigEnv env;
+    env.user_config("[plugin.not-installed]\nx = 1\n");
+    expect_refused(env, "key 'plugin.not-installed': no plugin with this id is loaded");
+}
+
+TEST_CASE("a worktree config cannot widen the policy") {
+    ConfigEnv env;
+    env.worktree_config("[sandbox]\nread_write = [\"/\"]\n");
+    expect_refused(env, ".oms/config.toml:2: key 'sandbox.read_write': refused: a worktree's config may only narrow");
+    env.worktree_config("[sandbox]\nbackend = \"host-null\"\n");
+    expect_refused(env, "key 'sandbox.backend': refused");
+    env.worktree_config("[sandbox]\nplugin_paths = [\"./evil\"]\n");
+    expect_refused(env, "key 'sandbox.plugin_paths': refused");
+}
+
+TEST_CASE("a worktree config may narrow: pinned files are added to the user's") {
+    ConfigEnv env;
+    env.user_config("[sandbox]\npinned = [\"a.txt\"]\n");
+    env.worktree_config("[sandbox]\npinned = [\"b.txt\"]\n[plugin.fixture-config]\nlevel = 1\n");
+    ProcessResult policy = env.oms({"policy", "--sandbox", "host-null"});
+    INFO(policy.err);
+    REQUIRE(policy.exit_code == 0);
+    CHECK_THAT(policy.out, Catch::Contains(env.worktree + "/a.txt"));
+    CHECK_THAT(policy.out, Catch::Contains(env.worktree + "/b.txt"));
+    // And a run goes ahead.
+    ProcessResult run = env.oms(kTouch);
+    CHECK(run.exit_code == 0);
+    CHECK(exists(env.worktree + "/ran"));
+}
+
+TEST_CASE("keys outside a table are refused") {
+    ConfigEnv env;
+    env.user_config("backend = \"host-null\"\n");
+    expect_refused(env, "config.toml:1: key 'backend': keys belong in a table");
+}
+
+TEST_CASE("config backend choice, overridden by OMS_SANDBOX, overridden by --sandbox") {
+    ConfigEnv env;
+    env.user_config("[sandbox]\nbackend = \"no-such-backend\"\n");
+    ProcessResult from_config = env.oms({"run", "--yes", "--", "/bin/true"});
+    CHECK(from_config.exit_code == 69);
+    CHECK_THAT(from_config.err, Catch::Contains("backend 'no-such-backend' (chosen by config ("));
+    env.env["OMS_SANDBOX"] = "also-missing";
+    ProcessResult from_env = env.oms({"run", "--yes", "--", "/bin/true"});
+    CHECK_THAT(from_env.err, Catch::Contains("backend 'also-missing' (chosen by OMS_SANDBOX)"));
+    ProcessResult from_flag = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/true"});
+    CHECK(from_flag.exit_code == 0);
+}

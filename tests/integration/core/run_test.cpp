@@ -1,0 +1,159 @@
+// `oms run` with host-null: the scrubbed environment, the private HOME, exit
+// statuses, signals, approval and the one-time warning.
+#include "oms_env.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <sstream>
+#include <thread>
+
+using namespace oms::test;
+
+namespace {
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+
+const std::vector<std::string> kAllowlist{"PATH", "HOME", "CARGO_HOME", "RUSTUP_HOME", "LANG", "LC_ALL",
+                                          "LC_CTYPE", "LC_MESSAGES", "TMPDIR", "SHELL", "TERM",
+                                          "SOLANA_RPC_URL", "SURFNET_RPC_URL", "OMS_OUTPUT_DIR"};
+
+}  // namespace
+
+TEST_CASE("host-null: only allowlisted variables, a private HOME that is gone afterwards, writes land") {
+    OmsEnv env;
+    env.env["AWS_SECRET_ACCESS_KEY"] = "aws-secret-value";
+    env.env["OPENAI_API_KEY"] = "sk-openai-value";
+    env.env["GITHUB_TOKEN"] = "ghp-token-value";
+    env.env["SOLANA_RPC_URL"] = "http://127.0.0.1:8899";
+    env.env["UNLISTED_VARIABLE"] = "unlisted";
+    ProcessResult run = env.oms({"run", "--sandbox", "host-null", "--yes", "--worktree", env.worktree, "--", "/bin/sh",
+                                 "-c", "env; echo \"HOME_IS=$HOME\"; touch x"});
+    INFO(run.out << run.err);
+    REQUIRE(run.exit_code == 0);
+    std::string home;
+    for (auto& line : lines(run.out)) {
+        if (line.rfind("HOME_IS=", 0) == 0) {
+            home = line.substr(8);
+            continue;
+        }
+        auto name = line.substr(0, line.find('='));
+        // sh itself adds PWD (and may add SHLVL, _): not from the parent.
+        if (name == "PWD" || name == "SHLVL" || name == "_" || name == "OLDPWD") continue;
+        INFO("variable " << name);
+        CHECK(std::find(kAllowlist.begin(), kAllowlist.end(), name) != kAllowlist.end());
+    }
+    CHECK_THAT(run.out, !Catch::Contains("aws-secret-value"));
+    CHECK_THAT(run.out, !Catch::Contains("sk-openai-value"));
+    CHECK_THAT(run.out, !Catch::Contains("ghp-token-value"));
+    CHECK_THAT(run.out, !Catch::Contains("UNLISTED_VARIABLE"));
+    // Positive controls: an allowlisted variable passes with its value.
+    CHECK_THAT(run.out, Catch::Contains("SOLANA_RPC_URL=http://127.0.0.1:8899"));
+    CHECK_THAT(run.out, Catch::Contains("PATH=/usr/local/bin:/usr/bin:/bin"));
+    // HOME is private: not the user's, and removed after the run.
+    REQUIRE_FALSE(home.empty());
+    CHECK(home != env.home);
+    CHECK_THAT(home, Catch::Contains("/oms-run-"));
+    CHECK_FALSE(exists(home));
+    CHECK(exists(env.worktree + "/x"));
+}
+
+TEST_CASE("the private HOME is 0700 while the command runs, and removed when it fails") {
+    OmsEnv env;
+    ProcessResult run = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/sh", "-c",
+                                 "stat -c %a \"$HOME\"; echo \"$HOME\"; touch \"$HOME/left-behind\"; exit 3"});
+    auto out = lines(run.out);
+    REQUIRE(out.size() == 2);
+    CHECK(out[0] == "700");
+    CHECK(run.exit_code == 3);
+    CHECK_FALSE(exists(out[1]));
+}
+
+TEST_CASE("exit status passes through; a signal death becomes 128+N") {
+    OmsEnv env;
+    CHECK(env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/sh", "-c", "exit 42"}).exit_code == 42);
+    CHECK(env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/sh", "-c", "kill -TERM $$"}).exit_code ==
+          128 + SIGTERM);
+    CHECK(env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/true"}).exit_code == 0);
+}
+
+TEST_CASE("stdin and stdout pass through") {
+    OmsEnv env;
+    ProcessOptions options;
+    options.stdin_text = "hello through stdin\n";
+    ProcessResult run = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/cat"}, options);
+    CHECK(run.out == "hello through stdin\n");
+    ProcessResult err = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/sh", "-c", "echo oops >&2"});
+    CHECK_THAT(err.err, Catch::Contains("oops"));
+}
+
+TEST_CASE("SIGTERM and SIGHUP sent to oms reach the command, and HOME is still removed") {
+    for (int sig : {SIGTERM, SIGHUP, SIGINT}) {
+        OmsEnv env;
+        std::string home_file = env.root / "home-path";
+        std::vector<std::string> argv{oms_binary(), "run", "--sandbox", "host-null", "--yes", "--", "/bin/sh", "-c",
+                                      "echo \"$HOME\" > " + home_file + "; trap 'echo got > " + env.root.path() +
+                                          "/trapped; exit 9' " + std::to_string(sig) + "; while :; do sleep 0.05; done"};
+        pid_t pid = fork();
+        if (pid == 0) {
+            std::vector<char*> args, envp;
+            for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+            args.push_back(nullptr);
+            std::vector<std::string> entries;
+            for (auto& [k, v] : env.env) entries.push_back(k + "=" + v);
+            for (auto& e : entries) envp.push_back(const_cast<char*>(e.c_str()));
+            envp.push_back(nullptr);
+            setpgid(0, 0);  // our own group: the signal goes to oms alone
+            execve(args[0], args.data(), envp.data());
+            _exit(127);
+        }
+        for (int i = 0; i < 200 && !exists(home_file); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        REQUIRE(exists(home_file));
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        kill(pid, sig);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        INFO("signal " << sig);
+        CHECK(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 9);  // the command's trap ran and its status came back
+        CHECK(exists(env.root / "trapped"));
+        std::string home = read_file(home_file);
+        home.pop_back();
+        CHECK_FALSE(exists(home));
+    }
+}
+
+TEST_CASE("host-null needs approval: without --yes and without a terminal it refuses and runs nothing") {
+    OmsEnv env;
+    ProcessResult run = env.oms({"run", "--sandbox", "host-null", "--", "/bin/sh", "-c", "touch ran"});
+    CHECK(run.exit_code == 77);
+    CHECK_THAT(run.err, Catch::Contains("needs approval"));
+    CHECK_FALSE(exists(env.worktree + "/ran"));
+}
+
+TEST_CASE("the one-time warning appears once per state folder") {
+    OmsEnv env;
+    const std::string warning = "OMS host mode has NO sandbox here";
+    ProcessResult first = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/true"});
+    ProcessResult second = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/true"});
+    CHECK_THAT(first.err, Catch::Contains(warning));
+    CHECK_THAT(second.err, !Catch::Contains(warning));
+    // A new state folder warns again.
+    env.env["XDG_STATE_HOME"] = env.root / "other-state";
+    ProcessResult third = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/true"});
+    CHECK_THAT(third.err, Catch::Contains(warning));
+}
+
+TEST_CASE("a command that cannot be executed fails before anything runs") {
+    OmsEnv env;
+    ProcessResult run = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "no-such-program-oms"});
+    CHECK(run.exit_code == 69);
+    CHECK_THAT(run.err, Catch::Contains("cannot execute no-such-program-oms"));
+}

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Builds oms and runs the whole test suite: unit, core, ABI, SDK, the
+# enforcement suites (landlock, host-null) and the docker integration tests
+# against a real dockerd, which this script starts (and stops again if it
+# started it). Exit status: ctest's.
+#
+#   tests/run-suite.sh [build-dir]        (default: build)
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$here/build}
+"$here/tests/install-deps.sh"
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j"$(nproc)"
+
+started_dockerd=no
+if ! docker info >/dev/null 2>&1; then
+    if "$here/tests/docker/start-dockerd.sh"; then started_dockerd=yes; fi
+fi
+stop() { [ "$started_dockerd" = yes ] && "$here/tests/docker/stop-dockerd.sh" || true; }
+trap stop EXIT
+
+cd "$build"
+ctest --output-on-failure -j2 --timeout 900

@@ -1,0 +1,198 @@
+// write-roots: exact WRITE_ALLOW_TREE / WRITE_DENY lists on a fake HOME with
+// Cargo caches, read-write mounts, ordinary and linked worktrees and pinned files.
+#include "policy_test_support.hpp"
+#include "write_roots.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+using namespace oms::test;
+using oms::policies::WriteRoots;
+
+namespace {
+
+std::string allow(const std::string& path, const std::string& reason) {
+    return rule(OMS_RULE_WRITE_ALLOW_TREE, path, "write-roots: " + reason);
+}
+std::string deny(const std::string& path, const std::string& reason) {
+    return rule(OMS_RULE_WRITE_DENY, path, "write-roots: " + reason);
+}
+
+// T/home with .cargo/registry (no .cargo/git); T/task an ordinary repository
+// with a pinned verifier file; T/run/home the private HOME; T/tmp1 a temp folder.
+struct FakeMachine {
+    TempDir tmp{"oms-write-roots"};
+    FakeHost host;
+    ContextBuilder context;
+    std::string T = tmp.path();
+    std::string H = T + "/home";
+    FakeMachine() {
+        make_dirs(H + "/.cargo/registry/cache");
+        make_dirs(T + "/task/.git");
+        write_file(T + "/task/verify.sh", "#!/bin/sh\n");
+        make_dirs(T + "/run/home/tmp");
+        make_dirs(T + "/tmp1");
+        context.home = H;
+        context.worktree = T + "/task";
+        context.private_home = T + "/run/home";
+        context.temp_dir = T + "/run/home/tmp";
+        context.parent_env = {"HOME=" + H, "PATH=/usr/bin"};
+        // A known temp list, so the expected rules do not depend on this machine.
+        host.string_arrays["temp_dirs"] = {T + "/tmp1", T + "/tmp-missing"};
+    }
+    std::vector<std::string> run_basics() const {
+        return {allow(T + "/task", "worktree"), allow(T + "/run/home", "private HOME"),
+                allow(T + "/run/home/tmp", "run temp folder"), allow(T + "/tmp1", "system temp folder"),
+                allow("/dev/null", "device that stores nothing"), allow("/dev/zero", "device that stores nothing"),
+                allow("/dev/full", "device that stores nothing"), allow("/dev/tty", "device that stores nothing")};
+    }
+    Outcome run() { return run_policy<WriteRoots>(host, context); }
+};
+
+template <class... Lists>
+std::vector<std::string> concat(std::vector<std::string> first, const Lists&... rest) {
+    (first.insert(first.end(), rest.begin(), rest.end()), ...);
+    return first;
+}
+
+}  // namespace
+
+TEST_CASE("write-roots allows the run's folders and existing caches, then denies .git and pinned files") {
+    FakeMachine m;
+    make_dirs(m.T + "/rw");
+    m.context.read_write = {m.T + "/rw", m.T + "/rw-missing"};
+    m.context.pinned = {m.T + "/task/verify.sh", m.T + "/task/not-yet.sh"};
+    const Outcome out = m.run();
+    REQUIRE(out.status == OMS_OK);
+    CHECK(out.rules == concat(m.run_basics(),
+                              std::vector<std::string>{
+                                  allow(m.H + "/.cargo/registry", "Cargo download cache registry"),  // no git cache
+                                  allow(m.T + "/rw", "read-write mount"),
+                                  deny(m.T + "/task/.git", "the task's .git"),
+                                  deny(m.T + "/task/verify.sh", "pinned verifier file"),
+                                  deny(m.T + "/task/not-yet.sh", "pinned verifier file"),  // missing: still denied
+                              }));
+    REQUIRE(m.host.logs.size() == 1);
+    CHECK(m.host.logs[0].second == "read-write mount '" + m.T + "/rw-missing' does not exist; skipped");
+}
+
+TEST_CASE("write-roots protects a linked worktree's .git file and its gitdir") {
+    FakeMachine m;
+    make_dirs(m.T + "/repo/.git/worktrees/linked");
+    write_file(m.T + "/repo/.git/worktrees/linked/commondir", "../..\n");
+    write_file(m.T + "/linked/.git", "gitdir: " + m.T + "/repo/.git/worktrees/linked\n");
+    m.context.worktree = m.T + "/linked";
+    const Outcome out = m.run();
+    REQUIRE(out.status == OMS_OK);
+    auto basics = m.run_basics();
+    basics[0] = allow(m.T + "/linked", "worktree");
+    CHECK(out.rules == concat(basics, std::vector<std::string>{
+                                          allow(m.H + "/.cargo/registry", "Cargo download cache registry"),
+                                          deny(m.T + "/linked/.git", "the task's .git"),
+                                          deny(m.T + "/repo/.git/worktrees/linked", "linked worktree git dir"),
+                                      }));
+}
+
+TEST_CASE("write-roots: no .git, no deny; no cargo home, no caches") {
+    FakeMachine m;
+    make_dirs(m.T + "/plain");
+    m.context.worktree = m.T + "/plain";
+    m.context.parent_env = {"CARGO_HOME=" + m.T + "/no-cargo"};
+    const Outcome out = m.run();
+    REQUIRE(out.status == OMS_OK);
+    auto basics = m.run_basics();
+    basics[0] = allow(m.T + "/plain", "worktree");
+    CHECK(out.rules == basics);
+}
+
+TEST_CASE("write-roots finds Cargo's caches under $CARGO_HOME, symlinks resolved") {
+    FakeMachine m;
+    make_dirs(m.T + "/cargo-real/registry");
+    make_dirs(m.T + "/cargo-real/git");
+    make_symlink(m.T + "/cargo-real", m.T + "/cargo");
+    m.context.parent_env = {"CARGO_HOME=" + m.T + "/cargo"};
+    const Outcome out = m.run();
+    REQUIRE(out.status == OMS_OK);
+    CHECK(out.rules == concat(m.run_basics(), std::vector<std::string>{
+                                                  allow(m.T + "/cargo-real/registry", "Cargo download cache registry"),
+                                                  allow(m.T + "/cargo-real/git", "Cargo download cache git"),
+                                                  deny(m.T + "/task/.git", "the task's .git"),
+                                              }));
+}
+
+TEST_CASE("write-roots lists each root once, however many ways it is reached") {
+    FakeMachine m;
+    make_dirs(m.T + "/rw");
+    make_symlink(m.T + "/rw", m.T + "/rw-link");
+    m.host.string_arrays["temp_dirs"] = {m.T + "/tmp1", m.T + "/tmp1/", m.T + "/run/home/tmp"};
+    m.context.read_write = {m.T + "/task", m.T + "/rw", m.T + "/rw-link"};
+    m.context.pinned = {m.T + "/task/verify.sh", m.T + "/task/verify.sh"};
+    const Outcome out = m.run();
+    REQUIRE(out.status == OMS_OK);
+    CHECK(out.rules == concat(m.run_basics(), std::vector<std::string>{
+                                                  allow(m.H + "/.cargo/registry", "Cargo download cache registry"),
+                                                  allow(m.T + "/rw", "read-write mount"),
+                                                  deny(m.T + "/task/.git", "the task's .git"),
+                                                  deny(m.T + "/task/verify.sh", "pinned verifier file"),
+                                              }));
+}
+
+TEST_CASE("write-roots denies a symlinked pinned file and its target") {
+    FakeMachine m;
+    write_file(m.T + "/verifier/check.sh", "#!/bin/sh\n");
+    make_symlink(m.T + "/verifier/check.sh", m.T + "/task/check.sh");
+    m.context.pinned = {m.T + "/task/check.sh"};
+    const Outcome out = m.run();
+    REQUIRE(out.status == OMS_OK);
+    const std::vector<std::string> tail(out.rules.end() - 2, out.rules.end());
+    CHECK(tail == std::vector<std::string>{deny(m.T + "/task/check.sh", "pinned verifier file"),
+                                           deny(m.T + "/verifier/check.sh", "pinned verifier file (resolved)")});
+}
+
+TEST_CASE("write-roots uses the platform's temp folders when temp_dirs is not set") {
+    FakeMachine m;
+    m.host.string_arrays.erase("temp_dirs");
+    SECTION("linux: /tmp and /var/tmp, when they exist") {
+        const Outcome out = m.run();
+        REQUIRE(out.status == OMS_OK);
+        for (const char* temp : {"/tmp", "/var/tmp"}) {
+            if (!exists(temp)) continue;
+            CHECK(std::count(out.rules.begin(), out.rules.end(), allow(temp, "system temp folder")) == 1);
+        }
+    }
+    SECTION("macos: /private/tmp and /private/var/folders, skipped where missing") {
+        m.context.platform = "macos";
+        const Outcome out = m.run();
+        REQUIRE(out.status == OMS_OK);
+        for (const auto& r : out.raw) {
+            CHECK(r.value != "/tmp");
+            if (r.value.rfind("/private/", 0) == 0) CHECK(exists(r.value));
+        }
+        // Positive control: the run's own folders are still allowed.
+        CHECK(out.rules.at(0) == allow(m.T + "/task", "worktree"));
+    }
+}
+
+TEST_CASE("write-roots refuses a relative temp_dirs entry") {
+    FakeMachine m;
+    m.host.string_arrays["temp_dirs"] = {"tmp"};
+    const Outcome out = m.run();
+    CHECK(out.status == OMS_ERR_INVALID);
+    CHECK(out.error == "[plugin.write-roots] temp_dirs: 'tmp' is not an absolute path (use /... or ~/...)");
+    CHECK(out.rules.empty());
+}
+
+TEST_CASE("the built oms-write-roots.so exports the same plugin") {
+    LoadedPlugin plugin(OMS_PLUGIN_FILE);
+    CHECK(std::string(plugin.descriptor().id) == "write-roots");
+    CHECK(std::string(plugin.descriptor().kind) == OMS_KIND_POLICY);
+    CHECK(plugin.key_summary() == std::vector<std::string>{"temp_dirs"});
+    FakeMachine m;
+    const Outcome out = plugin.contribute(m.host, m.context);
+    REQUIRE(out.status == OMS_OK);
+    CHECK(out.rules == concat(m.run_basics(), std::vector<std::string>{
+                                                  allow(m.H + "/.cargo/registry", "Cargo download cache registry"),
+                                                  deny(m.T + "/task/.git", "the task's .git"),
+                                              }));
+}
