@@ -1,0 +1,193 @@
+// oms-docker-runner: the idle process of a warm container, and the parent of
+// every command run in it. Each command costs a fork here instead of a
+// `docker exec` (a runtime process per command, ~100 ms or more). Commands
+// inherit everything the container was given (user, no capabilities,
+// no-new-privileges, seccomp, read-only root, cgroup limits, network), since
+// they are ordinary children of a process inside it.
+//
+// Usage (inside the container): oms-docker-runner SOCKET_PATH
+// Statically linked: the image need not have a libc.
+#include "runner_protocol.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace oms::docker::runner;
+
+namespace {
+
+struct Request {
+    int fds[3] = {-1, -1, -1};
+    std::string cwd;
+    std::vector<std::string> argv, env;
+};
+
+bool read_exact(int fd, void* data, size_t size) {
+    char* p = static_cast<char*>(data);
+    while (size > 0) {
+        ssize_t n = read(fd, p, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        p += n;
+        size -= static_cast<size_t>(n);
+    }
+    return true;
+}
+
+// Reads the header with its descriptors, then the payload.
+bool receive(int conn, Request& req, std::string& payload) {
+    uint32_t header[2];
+    iovec io{header, sizeof header};
+    alignas(cmsghdr) char control[CMSG_SPACE(3 * sizeof(int))];
+    msghdr msg{};
+    msg.msg_iov = &io;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    ssize_t n = recvmsg(conn, &msg, MSG_CMSG_CLOEXEC | MSG_WAITALL);
+    if (n != sizeof header || header[0] != kMagic || header[1] > kMaxPayload) return false;
+    cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    if (!c || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(3 * sizeof(int))) return false;
+    std::memcpy(req.fds, CMSG_DATA(c), 3 * sizeof(int));
+    payload.resize(header[1]);
+    return read_exact(conn, payload.data(), payload.size());
+}
+
+bool parse(const std::string& payload, Request& req) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    for (size_t i = 0; i < payload.size(); ++i)
+        if (payload[i] == '\0') parts.emplace_back(payload, start, i - start), start = i + 1;
+    size_t at = 0;
+    auto next_count = [&](size_t& out) {
+        if (at >= parts.size()) return false;
+        out = std::strtoul(parts[at++].c_str(), nullptr, 10);
+        return out <= parts.size() - at;
+    };
+    if (parts.empty()) return false;
+    req.cwd = parts[at++];
+    size_t argc = 0, envc = 0;
+    if (!next_count(argc) || argc == 0) return false;
+    req.argv.assign(parts.begin() + at, parts.begin() + at + argc);
+    at += argc;
+    if (!next_count(envc)) return false;
+    req.env.assign(parts.begin() + at, parts.begin() + at + envc);
+    return true;
+}
+
+std::vector<char*> c_list(std::vector<std::string>& items) {
+    std::vector<char*> out;
+    for (auto& s : items) out.push_back(s.data());
+    out.push_back(nullptr);
+    return out;
+}
+
+[[noreturn]] void become_command(Request& req) {
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    for (int s = 1; s < NSIG; ++s) signal(s, SIG_DFL);
+    setpgid(0, 0);
+    for (int i = 0; i < 3; ++i) dup2(req.fds[i], i);  // dup2 clears close-on-exec
+    if (chdir(req.cwd.c_str()) != 0) {
+        dprintf(2, "oms: cannot enter %s: %s\n", req.cwd.c_str(), std::strerror(errno));
+        _exit(126);
+    }
+    // execvpe searches the command's own PATH, from its environment.
+    for (auto& e : req.env)
+        if (e.rfind("PATH=", 0) == 0) setenv("PATH", e.c_str() + 5, 1);
+    auto argv = c_list(req.argv);
+    auto env = c_list(req.env);
+    execvpe(argv[0], argv.data(), env.data());
+    dprintf(2, "oms: cannot run %s: %s\n", req.argv[0].c_str(), std::strerror(errno));
+    _exit(errno == ENOENT ? 127 : 126);
+}
+
+int exit_status(int status) { return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status); }
+
+// Runs one command and reports its status on `conn`; forwards signals sent
+// on `conn`; kills the command if the host goes away first.
+void serve_one(int conn) {
+    Request req;
+    std::string payload;
+    if (!receive(conn, req, payload) || !parse(payload, req)) return;
+    signal(SIGCHLD, SIG_DFL);
+    pid_t child = fork();
+    if (child == 0) become_command(req);
+    for (int fd : req.fds) close(fd);
+    if (child < 0) return;
+    int pidfd = static_cast<int>(syscall(SYS_pidfd_open, child, 0));
+    for (;;) {
+        pollfd fds[2] = {{conn, POLLIN, 0}, {pidfd, POLLIN, 0}};
+        if (poll(fds, pidfd >= 0 ? 2 : 1, pidfd >= 0 ? -1 : 50) < 0 && errno != EINTR) break;
+        int status = 0;
+        if (waitpid(child, &status, WNOHANG) == child) {
+            uint32_t code = static_cast<uint32_t>(exit_status(status));
+            (void)!write(conn, &code, sizeof code);
+            return;
+        }
+        if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            uint32_t sig = 0;
+            if (!read_exact(conn, &sig, sizeof sig)) break;
+            if (sig > 0 && sig < NSIG && kill(-child, static_cast<int>(sig)) != 0) kill(child, static_cast<int>(sig));
+        }
+    }
+    kill(-child, SIGKILL);  // the host released the run without waiting
+    kill(child, SIGKILL);
+    waitpid(child, nullptr, 0);
+}
+
+int listen_on(const char* path) {
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    if (std::strlen(path) >= sizeof address.sun_path) return -1;
+    std::strcpy(address.sun_path, path);
+    unlink(path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    // The host side may run as another uid than the container's user.
+    umask(0);
+    if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || listen(fd, 64) != 0)
+        return -1;
+    return fd;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: oms-docker-runner SOCKET_PATH\n");
+        return 2;
+    }
+    int server = listen_on(argv[1]);
+    if (server < 0) {
+        std::fprintf(stderr, "oms-docker-runner: cannot listen on %s: %s\n", argv[1], std::strerror(errno));
+        return 1;
+    }
+    signal(SIGCHLD, SIG_IGN);  // handlers are reaped automatically
+    signal(SIGPIPE, SIG_IGN);
+    for (;;) {
+        int conn = accept4(server, nullptr, nullptr, SOCK_CLOEXEC);
+        if (conn < 0) continue;
+        pid_t handler = fork();
+        if (handler == 0) {
+            close(server);
+            serve_one(conn);
+            _exit(0);
+        }
+        close(conn);
+    }
+}

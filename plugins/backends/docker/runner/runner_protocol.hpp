@@ -1,0 +1,21 @@
+// The wire format between the docker backend (on the host) and
+// oms-docker-runner (inside a warm container), over a unix socket in a folder
+// bind-mounted into the container. Shared by both sides.
+//
+// Request (host -> runner), one sendmsg carrying the command's three
+// descriptors (stdin, stdout, stderr) as SCM_RIGHTS, then the rest:
+//   u32 magic, u32 payload length, payload = NUL-terminated strings:
+//   cwd, argc, argv..., envc, env... (counts as decimal text)
+// Then any number of u32 signal numbers (host -> runner): forward to the command.
+// Reply (runner -> host): u32 exit status (128+N when signal N ended it), or
+// the connection closes early when the runner failed.
+// Closing the connection before the reply kills the command.
+#pragma once
+#include <cstdint>
+
+namespace oms::docker::runner {
+
+inline constexpr uint32_t kMagic = 0x6f6d7331;  // "oms1"
+inline constexpr uint32_t kMaxPayload = 4u << 20;
+
+}  // namespace oms::docker::runner

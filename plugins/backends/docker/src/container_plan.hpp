@@ -1,0 +1,58 @@
+// The container a command runs in, as `docker run` flags: the hardening every
+// container gets, the limits, the mounts rendered from the policy, and the
+// environment (passed by name only). Both modes use the same flags; they
+// differ only in where HOME and TMPDIR live (see Mode).
+#pragma once
+#include "run_inputs.hpp"
+#include "settings.hpp"
+
+#include <string>
+#include <vector>
+
+namespace oms::docker {
+
+enum class Mode {
+    OneShot,  // one container per command: tmpfs at the run's private HOME and TMPDIR paths
+    Warm,     // one container per task: tmpfs at kWarmHome, TMPDIR=/tmp, shared by the task's commands
+};
+
+inline constexpr const char* kWarmHome = "/tmp/oms-home";
+
+struct ContainerPlan {
+    std::string image;                 // pinned reference
+    std::string user;                  // "uid:gid"
+    std::vector<std::string> flags;    // docker run flags, image and command excluded
+    std::vector<std::string> env;      // NAME=value the command gets
+    std::vector<std::string> notes;    // policy parts rendered inexactly (for render and warnings)
+};
+
+// `user` normalized to "uid:gid" (a lone uid gets the same gid, never group 0).
+std::string normalized_user(const std::string& user);
+
+// Builds the plan. `image` and `user` are already resolved (config over manifest
+// over default). Refuses mounts touching the Docker socket (`socket`). Throws
+// sdk::Error(OMS_ERR_UNSUPPORTED) when secret files cannot all be found and the
+// run is not best-effort.
+ContainerPlan plan_container(const Settings& settings, const std::string& image, const std::string& user,
+                             const RunInputs& in, Mode mode, const std::string& socket);
+
+// The names of plan.env, one `-e NAME` each: values stay out of argv.
+std::vector<std::string> env_flags(const ContainerPlan& plan);
+
+// docker run --rm ... for one command.
+std::vector<std::string> one_shot_argv(const Settings& settings, const ContainerPlan& plan, const std::string& name,
+                                       const std::vector<std::string>& argv, bool interactive);
+
+// Where the runner and its socket folder appear inside a warm container.
+inline constexpr const char* kRunnerInContainer = "/.oms/runner";
+inline constexpr const char* kSocketDirInContainer = "/.oms/sock";
+inline constexpr const char* kSocketName = "runner.sock";
+
+// docker run -d ... for a task's warm container: the plan's flags, plus the
+// runner binary (read-only) and its socket folder, with the runner as the
+// container's process (under --init).
+std::vector<std::string> warm_create_argv(const Settings& settings, const ContainerPlan& plan,
+                                          const std::string& name, const std::vector<std::string>& labels,
+                                          const std::string& runner_path, const std::string& socket_dir);
+
+}  // namespace oms::docker

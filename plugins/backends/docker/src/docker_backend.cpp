@@ -1,0 +1,180 @@
+#include "docker_backend.hpp"
+
+#include "cli_env.hpp"
+#include "cli_process.hpp"
+#include "container_plan.hpp"
+#include "daemon.hpp"
+#include "exec_request.hpp"
+#include "exec_run.hpp"
+#include "one_shot_run.hpp"
+#include "probe_report.hpp"
+#include "render_text.hpp"
+#include "run_inputs.hpp"
+#include "runner_run.hpp"
+#include "warm_identity.hpp"
+#include "warm_pool.hpp"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <random>
+
+namespace oms::docker {
+
+namespace {
+
+std::string environment(const char* name) {
+    const char* value = std::getenv(name);
+    return value ? value : "";
+}
+
+// oms-docker-runner is installed next to this plugin's library.
+std::string runner_path() {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&runner_path), &info) == 0 || !info.dli_fname) return "";
+    std::string library = info.dli_fname;
+    size_t slash = library.rfind('/');
+    return (slash == std::string::npos ? std::string(".") : library.substr(0, slash)) + "/oms-docker-runner";
+}
+
+std::string require_runner() {
+    std::string path = runner_path();
+    if (access(path.c_str(), X_OK) != 0)
+        throw sdk::Error(OMS_ERR_UNAVAILABLE, "docker: warm mode needs " + path +
+                                                  " (installed with the plugin); reinstall, or set warm = false");
+    return path;
+}
+
+std::string run_name() {
+    std::random_device random;
+    return "oms-run-" + fnv_hex(std::to_string(random()) + std::to_string(random()) + std::to_string(getpid()));
+}
+
+}  // namespace
+
+const oms_config_key* DockerBackend::config_keys() { return docker::config_keys(); }
+size_t DockerBackend::config_key_count() { return docker::config_key_count(); }
+
+DockerBackend::DockerBackend(sdk::Host host) : sdk::BackendPlugin(host) {
+    try {
+        settings_ = read_settings(this->host());
+    } catch (const sdk::Error& e) {
+        config_error_ = e.what();
+    }
+}
+
+std::string DockerBackend::require_socket(oms_status failure) const {
+    std::string socket = socket_path(settings_, std::getenv("DOCKER_HOST"));
+    if (socket.empty())
+        throw sdk::Error(failure, "docker: DOCKER_HOST (" + environment("DOCKER_HOST") +
+                                      ") is not a unix socket; set [plugin.docker] socket to the daemon's socket");
+    return socket;
+}
+
+DockerBackend::Resolved DockerBackend::resolve(oms_status failure) const {
+    if (!config_error_.empty()) throw sdk::Error(OMS_ERR_INVALID, config_error_);
+    if (settings_.manifest.empty())
+        throw sdk::Error(failure, "docker: no runtime manifest; set [plugin.docker] manifest = \"/path/to/runtime.toml\" "
+                                  "(a file with image = \"sha256:...\")");
+    Resolved r;
+    r.manifest = load_manifest(settings_.manifest);
+    r.user = normalized_user(!settings_.user.empty() ? settings_.user : r.manifest.user.value_or(kDefaultUser));
+    r.socket = require_socket(failure);
+    r.cli = find_program(settings_.docker, environment("PATH"));
+    if (r.cli.empty())
+        throw sdk::Error(failure, "docker: the docker CLI '" + settings_.docker +
+                                      "' was not found (install docker.io, or set [plugin.docker] docker)");
+    return r;
+}
+
+// Gathers every fact it can (daemon first, so doctor shows it even when the
+// manifest is wrong), then reports them; report_probe decides usability.
+void DockerBackend::probe(const sdk::Report& report) {
+    ProbeFacts facts;
+    facts.config_error = config_error_;
+    facts.cli = find_program(settings_.docker, environment("PATH"));
+    facts.socket = socket_path(settings_, std::getenv("DOCKER_HOST"));
+    if (!facts.socket.empty()) {
+        try {
+            facts.daemon = daemon_version(EngineClient(facts.socket, 3000));
+        } catch (const std::exception& e) {
+            facts.daemon_error = e.what();
+        }
+    }
+    try {
+        if (settings_.manifest.empty()) throw sdk::Error(OMS_ERR_UNAVAILABLE, "no runtime manifest configured");
+        facts.manifest = load_manifest(settings_.manifest);
+        facts.user = normalized_user(!settings_.user.empty() ? settings_.user : facts.manifest->user.value_or(kDefaultUser));
+        if (facts.daemon) facts.image_present = image_present(EngineClient(facts.socket, 3000), facts.manifest->image);
+    } catch (const std::exception& e) {
+        facts.manifest_error = e.what();
+    }
+    facts.runner = runner_path();
+    facts.runner_present = access(facts.runner.c_str(), X_OK) == 0;
+    report_probe(settings_, facts, report);
+}
+
+void DockerBackend::render(const sdk::Context& context, const sdk::Policy& policy, const sdk::Report& report) {
+    Resolved r = resolve(OMS_ERR_INVALID);
+    RunInputs in = inputs_from(context, policy);
+    Mode mode = settings_.warm ? Mode::Warm : Mode::OneShot;
+    ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, mode, r.socket);
+    for (const std::string& line : render_lines(settings_, plan, in, mode, runner_path())) report.text(line);
+}
+
+std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, const sdk::Policy& policy,
+                                               oms_stdio stdio) {
+    Resolved r = resolve(OMS_ERR_UNAVAILABLE);
+    RunInputs in = inputs_from(context, policy);
+    if (in.argv.empty()) throw sdk::Error(OMS_ERR_INVALID, "docker: no command to run");
+    EngineClient client(r.socket);
+    try {
+        if (!image_present(client, r.manifest.image))
+            throw sdk::Error(OMS_ERR_FAILED,
+                             missing_image_message(r.manifest.image, r.manifest.archive.value_or(""), r.manifest.path));
+    } catch (const sdk::Error&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw sdk::Error(OMS_ERR_UNAVAILABLE, std::string("docker: no Docker daemon: ") + e.what());
+    }
+    // The docker CLI refuses --tty unless stdin really is a terminal, so ask the fd.
+    const bool tty = isatty(stdio.in) != 0;
+    if (settings_.warm) return spawn_warm(r, in, client, tty, stdio);
+    ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, Mode::OneShot, r.socket);
+    std::string name = run_name();
+    std::vector<std::string> argv = one_shot_argv(settings_, plan, name, in.argv, tty);
+    argv[0] = r.cli;
+    return std::make_unique<OneShotRun>(client, name, argv, cli_environment(in.parent_env, plan.env), stdio);
+}
+
+// A command in the task's warm container: handed to the container's runner
+// (a fork inside the container), or, with a terminal, exec'd through the
+// Engine API so the command gets a terminal of the container's own rather
+// than the host's.
+std::unique_ptr<sdk::Run> DockerBackend::spawn_warm(const Resolved& r, const RunInputs& in, const EngineClient& client,
+                                                    bool tty, oms_stdio stdio) {
+    ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, Mode::Warm, r.socket);
+    WarmPool pool(settings_, client, r.cli, require_runner(), in.state_dir);
+    WarmContainer warm = pool.connect(plan, in);
+    if (!tty) return std::make_unique<RunnerRun>(warm.runner, in.worktree, in.argv, plan.env, stdio);
+    close(warm.runner);
+    ExecCreated created = create_exec(client, warm.name, exec_create_body(plan, in.worktree, in.argv, true));
+    if (created.status != 201)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot exec in " + warm.name + ": " + created.message);
+    return std::make_unique<ExecRun>(client, warm.name, created.id, plan.user, true, stdio);
+}
+
+void DockerBackend::end_task(const sdk::Context& context, const sdk::Report& report) {
+    if (!config_error_.empty()) throw sdk::Error(OMS_ERR_INVALID, config_error_);
+    EngineClient client(require_socket(OMS_ERR_UNAVAILABLE));
+    WarmPool pool(settings_, client, "", "", std::string(context.state_dir()));
+    try {
+        size_t removed = pool.end_task(std::string(context.worktree()));
+        report.detail("warm containers removed: " + std::to_string(removed));
+    } catch (const std::runtime_error& e) {
+        throw sdk::Error(OMS_ERR_FAILED, std::string("docker: ") + e.what());
+    }
+}
+
+}  // namespace oms::docker

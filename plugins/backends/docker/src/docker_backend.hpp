@@ -1,0 +1,51 @@
+// The docker backend: runs each command in a hardened container from a
+// pinned image, either one container per command or (default) one warm
+// container per task with one exec per command.
+#pragma once
+#include "engine_client.hpp"
+#include "manifest.hpp"
+#include "run_inputs.hpp"
+#include "settings.hpp"
+
+#include <oms/sdk.hpp>
+
+#include <memory>
+#include <string>
+
+namespace oms::docker {
+
+class DockerBackend : public sdk::BackendPlugin {
+public:
+    static constexpr const char* id = "docker";
+    static constexpr const char* version = "0.1.0";
+    static constexpr const char* summary =
+        "Docker container from a pinned image: read-only root, no capabilities, non-root, limits, no network";
+    static constexpr uint32_t flags = OMS_BACKEND_CONFINES;
+    static constexpr uint32_t strength = 50;
+    static constexpr const char* platforms = "linux,macos";
+    static const oms_config_key* config_keys();
+    static size_t config_key_count();
+
+    explicit DockerBackend(sdk::Host host);
+    void probe(const sdk::Report& report) override;
+    void render(const sdk::Context& context, const sdk::Policy& policy, const sdk::Report& report) override;
+    std::unique_ptr<sdk::Run> spawn(const sdk::Context& context, const sdk::Policy& policy, oms_stdio stdio) override;
+    void end_task(const sdk::Context& context, const sdk::Report& report) override;
+
+private:
+    Settings settings_;
+    std::string config_error_;  // a refused configuration, reported by every call
+
+    struct Resolved {
+        Manifest manifest;
+        std::string user;    // uid:gid
+        std::string socket;  // Engine API socket
+        std::string cli;     // absolute path of the docker CLI
+    };
+    Resolved resolve(oms_status failure) const;
+    std::string require_socket(oms_status failure) const;
+    std::unique_ptr<sdk::Run> spawn_warm(const Resolved& r, const RunInputs& in, const EngineClient& client, bool tty,
+                                         oms_stdio stdio);
+};
+
+}  // namespace oms::docker

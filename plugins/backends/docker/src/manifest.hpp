@@ -1,0 +1,35 @@
+// The runtime manifest: a small TOML file that pins the container image.
+//
+//   # comments and blank lines are allowed
+//   image = "sha256:<64 hex>"            # an image ID, or
+//   image = "name@sha256:<64 hex>"       # a digest reference; a bare tag is refused
+//   user = "1000:1000"                   # optional, numeric uid:gid, never 0
+//   archive = "/path/to/image.tar"       # optional, named in the "load it" hint
+//
+// Only `key = "basic string"` lines are accepted (no tables, arrays, escapes
+// other than \" and \\); anything else is an error naming file:line. The
+// plugin may not link a TOML library, and the format needs no more.
+#pragma once
+#include <optional>
+#include <string>
+
+namespace oms::docker {
+
+struct Manifest {
+    std::string path;                    // where it was read from
+    std::string image;                   // pinned reference
+    std::optional<std::string> user;     // "uid:gid"
+    std::optional<std::string> archive;  // image tarball for `docker load -i`
+};
+
+// Parses manifest text; `path` is used in messages. Throws sdk::Error(INVALID).
+Manifest parse_manifest(const std::string& text, const std::string& path);
+// Reads and parses the file. Throws sdk::Error(INVALID) when unreadable or bad.
+Manifest load_manifest(const std::string& path);
+
+// True for "sha256:<64 lowercase hex>" or "<name>@sha256:<64 lowercase hex>".
+bool is_pinned_image(const std::string& reference);
+// Empty when `user` is a numeric "uid" or "uid:gid" with neither 0, else the reason.
+std::string user_problem(const std::string& user);
+
+}  // namespace oms::docker

@@ -1,0 +1,31 @@
+// A command in its own container: `docker run --rm` through the CLI, which
+// passes the exit status through and proxies signals to the container.
+#pragma once
+#include "engine_client.hpp"
+
+#include <oms/sdk.hpp>
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace oms::docker {
+
+class OneShotRun : public sdk::Run {
+public:
+    // Starts `argv` (the docker CLI first) with `cli_env`; `name` is the container's.
+    OneShotRun(EngineClient client, std::string name, const std::vector<std::string>& argv,
+               const std::vector<std::string>& cli_env, oms_stdio stdio);
+    ~OneShotRun() override;
+    void signal(int signal_number) override;
+    int wait() override;
+
+private:
+    EngineClient client_;
+    std::string name_;
+    pid_t pid_ = -1;
+    bool waited_ = false;
+};
+
+}  // namespace oms::docker

@@ -1,0 +1,103 @@
+#include "probe_report.hpp"
+
+#include "container_plan.hpp"
+
+namespace oms::docker {
+
+namespace {
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const std::string& item : items) out += (out.empty() ? "" : " ") + item;
+    return out;
+}
+
+void report_daemon(const ProbeFacts& f, const sdk::Report& report) {
+    if (f.cli.empty()) report.detail("docker CLI: not found");
+    else report.detail("docker CLI: " + f.cli);
+    if (f.socket.empty()) report.detail("daemon: DOCKER_HOST is not a unix socket (set [plugin.docker] socket)");
+    else if (f.daemon)
+        report.detail("daemon: reachable at unix://" + f.socket + " (Docker " + f.daemon->version + ", API " +
+                      f.daemon->api_version + ")");
+    else report.detail("daemon: not reachable at unix://" + f.socket + ": " + f.daemon_error);
+}
+
+void report_image(const Settings& s, const ProbeFacts& f, const sdk::Report& report) {
+    if (!f.manifest) {
+        report.detail("manifest: " + (s.manifest.empty() ? std::string("not set") : s.manifest) + ": " +
+                      f.manifest_error);
+        return;
+    }
+    report.detail("manifest: " + f.manifest->path);
+    report.detail("image: " + f.manifest->image +
+                  (f.daemon ? (f.image_present ? " (present)" : " (NOT loaded; oms never pulls)") : " (daemon unknown)"));
+    report.detail("user: " + f.user);
+}
+
+void report_limits(const Settings& s, const ProbeFacts& f, const sdk::Report& report) {
+    report.detail("mode: " + std::string(s.warm ? "warm (one container per task; each command started in it by "
+                                                  "oms-docker-runner)"
+                                                : "one-shot (one container per command)"));
+    if (s.warm) report.detail("runner: " + f.runner + (f.runner_present ? "" : " (MISSING)"));
+    report.detail("network: " + s.network);
+    report.detail("limits: pids " + std::to_string(s.pids_limit) + ", memory " + s.memory + ", cpus " + s.cpus);
+}
+
+void report_missing(const Settings& s, const sdk::Report& report) {
+    if (s.network != "none")
+        report.missing("network '" + s.network + "' is not limited to the Surfnet port: the container reaches "
+                       "whatever that network reaches");
+    else
+        report.missing("the host's Surfnet port (localhost:8899) is not reachable from the container: network none "
+                       "has only the container's own loopback");
+    report.missing("secret files (-keypair.json, /id.json) that appear under the worktree or mounts after the "
+                   "container starts are not hidden");
+    if (s.warm)
+        report.missing("warm mode: HOME and /tmp are private to the task, shared by its commands, not fresh per "
+                       "command (warm = false gives a fresh HOME per command)");
+}
+
+// The first reason the backend cannot run, or empty.
+std::string blocking_reason(const Settings& s, const ProbeFacts& f) {
+    if (!f.config_error.empty()) return f.config_error;
+    if (f.cli.empty()) return "docker: the docker CLI '" + s.docker + "' was not found (install docker.io)";
+    if (f.socket.empty()) return "docker: DOCKER_HOST is not a unix socket; set [plugin.docker] socket";
+    if (!f.daemon) return "docker: no Docker daemon: " + f.daemon_error;
+    if (!f.manifest)
+        return "docker: runtime manifest: " + f.manifest_error +
+               " (set [plugin.docker] manifest to a file with image = \"sha256:...\")";
+    if (s.warm && !f.runner_present)
+        return "docker: warm mode needs " + f.runner + " (installed with the plugin); reinstall, or set warm = false";
+    if (!f.image_present)
+        return missing_image_message(f.manifest->image, f.manifest->archive.value_or(""), f.manifest->path);
+    return "";
+}
+
+}  // namespace
+
+std::vector<std::string> hardening_flags(const Settings& s, const std::string& user) {
+    return {"--pull=never", "--init", "--read-only", "--cap-drop=ALL", "--security-opt=no-new-privileges",
+            "--user=" + user, "--network=" + s.network, "--pids-limit=" + std::to_string(s.pids_limit),
+            "--memory=" + s.memory, "--memory-swap=" + s.memory, "--cpus=" + s.cpus,
+            "--tmpfs=/tmp", "--tmpfs=<HOME>"};
+}
+
+void report_probe(const Settings& s, const ProbeFacts& f, const sdk::Report& report) {
+    report_daemon(f, report);
+    report_image(s, f, report);
+    report_limits(s, f, report);
+    report.detail("flags: " + joined(hardening_flags(s, f.user.empty() ? kDefaultUser : f.user)));
+    report_missing(s, report);
+    std::string reason = blocking_reason(s, f);
+    if (!reason.empty()) {
+        report.summary("docker (unavailable: " + reason + ")");
+        throw sdk::Error(OMS_ERR_UNAVAILABLE, reason);
+    }
+    std::string image = f.manifest->image;
+    report.summary("docker (container; image " + image.substr(0, image.find(':') + 13) + "..., network " + s.network +
+                   (s.warm ? ", warm" : "") + ")");
+    report.settings("Docker container: pinned image, read-only root, no capabilities, non-root user, network " +
+                    s.network + ".");
+}
+
+}  // namespace oms::docker

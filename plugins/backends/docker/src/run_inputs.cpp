@@ -1,0 +1,36 @@
+#include "run_inputs.hpp"
+
+namespace oms::docker {
+
+namespace {
+
+std::vector<std::string> owned(const std::vector<std::string_view>& views) {
+    return std::vector<std::string>(views.begin(), views.end());
+}
+
+bool rendered_kind(oms_rule_kind kind) {
+    return kind == OMS_RULE_READ_DENY || kind == OMS_RULE_READ_DENY_SUFFIX || kind == OMS_RULE_WRITE_DENY;
+}
+
+}  // namespace
+
+RunInputs inputs_from(const sdk::Context& context, const sdk::Policy& policy) {
+    RunInputs in;
+    in.worktree = context.worktree();
+    in.private_home = context.private_home();
+    in.temp_dir = context.temp_dir();
+    in.state_dir = context.state_dir();
+    in.read_only = owned(context.read_only());
+    in.read_write = owned(context.read_write());
+    in.pinned = owned(context.pinned());
+    for (const sdk::Rule& rule : policy.rules())
+        if (rendered_kind(rule.kind)) in.rules.push_back(PathRule{rule.kind, std::string(rule.value)});
+    in.env = owned(policy.env());
+    for (auto entry : sdk::list(context.raw().parent_env)) in.parent_env.emplace_back(entry);
+    in.argv = owned(context.argv());
+    in.best_effort = context.best_effort();
+    in.interactive = (context.raw().flags & OMS_RUN_INTERACTIVE) != 0;
+    return in;
+}
+
+}  // namespace oms::docker

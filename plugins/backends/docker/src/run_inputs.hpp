@@ -1,0 +1,35 @@
+// The part of a run context and policy the docker backend renders, as owned
+// values, so the container plan is a plain function of data (and testable
+// without the ABI structs).
+#pragma once
+#include <oms/sdk.hpp>
+
+#include <string>
+#include <vector>
+
+namespace oms::docker {
+
+struct PathRule {
+    oms_rule_kind kind;
+    std::string value;
+};
+
+struct RunInputs {
+    std::string worktree;
+    std::string private_home;
+    std::string temp_dir;
+    std::string state_dir;                // oms's state folder (warm runner sockets live below it)
+    std::vector<std::string> read_only;   // extra read-only mounts
+    std::vector<std::string> read_write;  // extra read-write mounts
+    std::vector<std::string> pinned;      // pinned verifier files
+    std::vector<PathRule> rules;          // READ_DENY*, WRITE_DENY of the policy
+    std::vector<std::string> env;         // the command's final environment, NAME=value
+    std::vector<std::string> parent_env;  // the caller's environment (where the docker CLI finds its daemon)
+    std::vector<std::string> argv;        // the command
+    bool best_effort = false;
+    bool interactive = false;             // stdin is a terminal
+};
+
+RunInputs inputs_from(const sdk::Context& context, const sdk::Policy& policy);
+
+}  // namespace oms::docker

@@ -1,0 +1,111 @@
+#include "runner_run.hpp"
+
+#include "../runner/runner_protocol.hpp"
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+
+namespace oms::docker {
+
+int connect_runner(const std::string& socket_path) {
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    if (socket_path.size() >= sizeof address.sun_path) return -1;
+    std::memcpy(address.sun_path, socket_path.c_str(), socket_path.size() + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+std::string runner_payload(const std::string& cwd, const std::vector<std::string>& argv,
+                           const std::vector<std::string>& env) {
+    std::string out = cwd + '\0' + std::to_string(argv.size()) + '\0';
+    for (const std::string& a : argv) out += a + '\0';
+    out += std::to_string(env.size()) + '\0';
+    for (const std::string& e : env) out += e + '\0';
+    return out;
+}
+
+namespace {
+
+void send_all(int fd, const std::string& data) {
+    size_t done = 0;
+    while (done < data.size()) {
+        ssize_t n = send(fd, data.data() + done, data.size() - done, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw sdk::Error(OMS_ERR_FAILED, "docker: the warm container's runner stopped answering");
+        done += static_cast<size_t>(n);
+    }
+}
+
+void send_request(int fd, const std::string& payload, oms_stdio stdio) {
+    uint32_t header[2] = {runner::kMagic, static_cast<uint32_t>(payload.size())};
+    iovec io{header, sizeof header};
+    int fds[3] = {stdio.in, stdio.out, stdio.err};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof fds)] = {};
+    msghdr msg{};
+    msg.msg_iov = &io;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof fds);
+    std::memcpy(CMSG_DATA(c), fds, sizeof fds);
+    if (sendmsg(fd, &msg, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof header))
+        throw sdk::Error(OMS_ERR_FAILED, std::string("docker: cannot hand the command to the warm container: ") +
+                                             std::strerror(errno));
+    send_all(fd, payload);
+}
+
+}  // namespace
+
+RunnerRun::RunnerRun(int connection, const std::string& cwd, const std::vector<std::string>& argv,
+                     const std::vector<std::string>& env, oms_stdio stdio)
+    : connection_(connection) {
+    std::string payload = runner_payload(cwd, argv, env);
+    if (payload.size() > runner::kMaxPayload) {
+        close(connection_);
+        throw sdk::Error(OMS_ERR_INVALID, "docker: the command and its environment exceed 4 MiB");
+    }
+    try {
+        send_request(connection_, payload, stdio);
+    } catch (...) {
+        close(connection_);
+        throw;
+    }
+}
+
+RunnerRun::~RunnerRun() { close(connection_); }
+
+void RunnerRun::signal(int signal_number) {
+    uint32_t sig = static_cast<uint32_t>(signal_number);
+    (void)!send(connection_, &sig, sizeof sig, MSG_NOSIGNAL);
+}
+
+int RunnerRun::wait() {
+    uint32_t code = 0;
+    size_t got = 0;
+    while (got < sizeof code) {
+        ssize_t n = recv(connection_, reinterpret_cast<char*>(&code) + got, sizeof code - got, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0)
+            throw sdk::Error(OMS_ERR_FAILED,
+                             "docker: the warm container's runner ended before the command did (container removed "
+                             "or out of memory?)");
+        got += static_cast<size_t>(n);
+    }
+    return static_cast<int>(code);
+}
+
+}  // namespace oms::docker

@@ -1,0 +1,188 @@
+#include "warm_pool.hpp"
+
+#include "cli_env.hpp"
+#include "cli_process.hpp"
+#include "daemon.hpp"
+#include "json.hpp"
+#include "runner_run.hpp"
+#include "warm_identity.hpp"
+
+#include <oms/sdk.hpp>
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+namespace oms::docker {
+
+namespace {
+
+long peer_pid(int connection) {
+    ucred cred{};
+    socklen_t length = sizeof cred;
+    if (getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &cred, &length) != 0) return -1;
+    return cred.pid;
+}
+
+bool path_exists(const std::string& path) {
+    struct stat st;
+    return stat(path.c_str(), &st) == 0;
+}
+
+std::string trimmed(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+    return s;
+}
+
+// A folder of ours: created when missing, refused when it is a symlink or
+// belongs to someone else (another user could otherwise plant the socket).
+void own_directory(const std::string& path, mode_t mode) {
+    if (mkdir(path.c_str(), mode) != 0 && errno != EEXIST)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot create " + path + ": " + std::strerror(errno));
+    struct stat st;
+    if (lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+        throw sdk::Error(OMS_ERR_FAILED, "docker: " + path + " is not a folder owned by this user; refusing to use it");
+    chmod(path.c_str(), mode);
+}
+
+bool container_running(const EngineClient& client, const std::string& name) {
+    HttpResponse r = client.request("GET", "/containers/" + url_encode(name) + "/json");
+    if (r.status != 200) return false;
+    return json::parse(r.body)["State"]["Running"].boolean;
+}
+
+}  // namespace
+
+WarmPool::WarmPool(const Settings& settings, EngineClient client, std::string cli_path, std::string runner_path,
+                   std::string state_dir)
+    : settings_(settings),
+      client_(std::move(client)),
+      cli_path_(std::move(cli_path)),
+      runner_path_(std::move(runner_path)),
+      state_dir_(std::move(state_dir)) {}
+
+std::string WarmPool::socket_path(const std::string& name) const {
+    return runner_socket_dir(state_dir_, name) + "/" + kSocketName;
+}
+
+void WarmPool::prepare_socket_dir(const std::string& name) const {
+    if (state_dir_.empty()) throw sdk::Error(OMS_ERR_FAILED, "docker: warm mode needs oms's state folder");
+    if (socket_path(name).size() >= 108)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: the state folder path " + state_dir_ +
+                                             " is too long for a unix socket; use a shorter XDG_STATE_HOME or warm = false");
+    if (mkdir(state_dir_.c_str(), 0700) != 0 && errno != EEXIST)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot create " + state_dir_ + ": " + std::strerror(errno));
+    own_directory(state_dir_ + "/docker", 0700);  // keeps other host users away from the sockets
+    // The container's user creates the socket here, whatever its uid.
+    own_directory(runner_socket_dir(state_dir_, name), 0777);
+}
+
+WarmContainer WarmPool::connect(const ContainerPlan& plan, const RunInputs& in) {
+    const std::string hash = config_hash(plan, runner_path_);
+    const std::string name = warm_name(in.worktree, hash);
+    int fd = connect_runner(socket_path(name));
+    if (fd >= 0 && genuine_runner(name, fd)) return WarmContainer{name, fd};
+    if (fd >= 0) {
+        close(fd);
+        remove(name, name);  // tampered with: start afresh
+    }
+    sweep(in.worktree, name);
+    prepare_socket_dir(name);
+    if (!create_container(plan, in, name, hash)) {
+        // Taken: either another oms process of this task is starting it, or a
+        // leftover with a dead runner holds the name. Give the first a moment.
+        fd = wait_for_runner(name);
+        for (int attempt = 0; fd >= 0 && attempt < 200 && !path_exists(pid_file(name)); ++attempt) usleep(5000);
+        if (fd >= 0 && genuine_runner(name, fd)) return WarmContainer{name, fd};
+        if (fd >= 0) close(fd);
+        remove(name, name);
+        if (!create_container(plan, in, name, hash))
+            throw sdk::Error(OMS_ERR_FAILED, "docker: the container name " + name + " stays taken");
+    }
+    fd = wait_for_runner(name);
+    if (fd < 0)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: the warm container " + name +
+                                             " did not start its runner (see: docker logs " + name + ")");
+    remember_runner(name, fd);  // no command has run in it yet: this is the runner
+    return WarmContainer{name, fd};
+}
+
+std::string WarmPool::pid_file(const std::string& name) const {
+    return state_dir_ + "/docker/" + name + ".runner-pid";  // outside the folder the container sees
+}
+
+void WarmPool::remember_runner(const std::string& name, int connection) const {
+    std::ofstream(pid_file(name), std::ios::trunc) << peer_pid(connection) << "\n";
+}
+
+bool WarmPool::genuine_runner(const std::string& name, int connection) const {
+    long expected = -1;
+    std::ifstream(pid_file(name)) >> expected;
+    return expected > 0 && peer_pid(connection) == expected;
+}
+
+int WarmPool::wait_for_runner(const std::string& name) {
+    const std::string path = socket_path(name);
+    for (int attempt = 0; attempt < 2000; ++attempt) {  // up to ~10 s
+        int fd = connect_runner(path);
+        if (fd >= 0) return fd;
+        if (attempt % 40 == 39 && !container_running(client_, name)) return -1;
+        usleep(5000);
+    }
+    return -1;
+}
+
+bool WarmPool::create_container(const ContainerPlan& plan, const RunInputs& in, const std::string& name,
+                                const std::string& hash) {
+    std::vector<std::string> argv = warm_create_argv(settings_, plan, name, warm_labels(in.worktree, hash),
+                                                     runner_path_, runner_socket_dir(state_dir_, name));
+    argv[0] = cli_path_;
+    CliResult result = run_captured(argv, cli_environment(in.parent_env, {}));
+    if (result.exit_code == 0) return true;
+    if (result.err.find("already in use") != std::string::npos) return false;
+    throw sdk::Error(OMS_ERR_FAILED, "docker: cannot start the warm container " + name + ": " + trimmed(result.err));
+}
+
+void WarmPool::remove(const std::string& id, const std::string& name) {
+    remove_container(client_, id);
+    if (state_dir_.empty() || name.empty()) return;
+    std::string dir = runner_socket_dir(state_dir_, name);
+    unlink((dir + "/" + kSocketName).c_str());
+    rmdir(dir.c_str());
+    unlink(pid_file(name).c_str());
+}
+
+std::vector<std::string> WarmPool::sweep(const std::string& worktree, const std::string& keep) {
+    std::vector<std::string> removed;
+    for (const ContainerSummary& c : containers_with_label(client_, std::string(kManagedLabel) + "=warm")) {
+        auto label = c.labels.find(kWorktreeLabel);
+        std::string owner = label == c.labels.end() ? "" : label->second;
+        std::string name = warm_name(owner, c.labels.count(kConfigLabel) ? c.labels.at(kConfigLabel) : "");
+        bool orphan = owner.empty() || !path_exists(owner);
+        bool stale = owner == worktree && (name != keep || c.state != "running");
+        if (orphan || stale) {
+            remove(c.id, name);
+            removed.push_back(c.id);
+        }
+    }
+    return removed;
+}
+
+size_t WarmPool::end_task(const std::string& worktree) {
+    auto containers = containers_with_label(client_, std::string(kWorktreeLabel) + "=" + worktree);
+    size_t count = 0;
+    for (const ContainerSummary& c : containers) {
+        auto managed = c.labels.find(kManagedLabel);
+        if (managed == c.labels.end() || managed->second != "warm") continue;
+        auto hash = c.labels.find(kConfigLabel);
+        remove(c.id, warm_name(worktree, hash == c.labels.end() ? "" : hash->second));
+        ++count;
+    }
+    return count;
+}
+
+}  // namespace oms::docker

@@ -1,0 +1,243 @@
+// The exact docker argument vectors (and exec request bodies) the backend
+// produces for a table of policies.
+#include "cli_env.hpp"
+#include "container_plan.hpp"
+#include "exec_request.hpp"
+#include "runner_run.hpp"
+#include "secret_scan.hpp"
+#include "warm_identity.hpp"
+
+#include "temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace oms::docker;
+using oms::test::TempDir;
+using oms::test::write_file;
+using Args = std::vector<std::string>;
+
+namespace {
+
+const std::string kImage = "sha256:" + std::string(64, 'b');
+const std::string kSocket = "/var/run/docker.sock";
+
+struct Fixture {
+    TempDir root{"oms-docker-unit"};
+    std::string wt = root / "wt";
+    RunInputs in;
+    Settings settings;
+    Fixture() {
+        write_file(wt + "/src/main.rs", "fn main() {}\n");
+        in.worktree = wt;
+        in.private_home = "/tmp/oms-run-abc/home";
+        in.temp_dir = "/tmp/oms-run-abc/tmp";
+        in.env = {"PATH=/usr/bin:/bin", "HOME=/tmp/oms-run-abc/home", "TMPDIR=/tmp/oms-run-abc/tmp",
+                  "LANG=C.UTF-8", "SOLANA_RPC_URL=http://127.0.0.1:8899"};
+        in.argv = {"cargo", "build"};
+    }
+    ContainerPlan plan(Mode mode = Mode::OneShot, const std::string& user = "1000:1000") {
+        return plan_container(settings, kImage, user, in, mode, kSocket);
+    }
+    Args hardening(const std::string& user = "1000:1000", const std::string& network = "none") const {
+        return {"--pull=never", "--init", "--read-only", "--cap-drop=ALL", "--security-opt=no-new-privileges",
+                "--user=" + user, "--network=" + network, "--pids-limit=512", "--memory=2g", "--memory-swap=2g",
+                "--cpus=2", "--tmpfs=/tmp:rw,exec,nosuid,nodev,size=512m,mode=1777"};
+    }
+};
+
+Args concat(std::initializer_list<Args> parts) {
+    Args out;
+    for (const Args& p : parts) out.insert(out.end(), p.begin(), p.end());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("plan: the plainest policy gives exactly these one-shot arguments") {
+    Fixture f;
+    ContainerPlan plan = f.plan();
+    Args expected = concat({{"docker", "run", "--rm", "--name=oms-run-1", "--label=oms.managed=one-shot", "--interactive"},
+                            f.hardening(),
+                            {"--tmpfs=/tmp/oms-run-abc/home:rw,exec,nosuid,nodev,size=512m,mode=0700,uid=1000,gid=1000",
+                             "--tmpfs=/tmp/oms-run-abc/tmp:rw,exec,nosuid,nodev,size=512m,mode=0700,uid=1000,gid=1000",
+                             "--mount=type=bind,source=" + f.wt + ",target=" + f.wt,
+                             "--workdir=" + f.wt,
+                             "--env=PATH", "--env=HOME", "--env=TMPDIR", "--env=LANG", "--env=SOLANA_RPC_URL",
+                             kImage, "cargo", "build"}});
+    CHECK(one_shot_argv(f.settings, plan, "oms-run-1", f.in.argv, false) == expected);
+}
+
+TEST_CASE("plan: values of variables never appear in the arguments") {
+    Fixture f;
+    f.in.env.push_back("TERM=xterm-secretish");
+    Args argv = one_shot_argv(f.settings, f.plan(), "n", f.in.argv, false);
+    for (const std::string& a : argv) {
+        CAPTURE(a);
+        CHECK(a.find("xterm-secretish") == std::string::npos);
+        CHECK(a.find("http://127.0.0.1:8899") == std::string::npos);
+        CHECK(a.find("/usr/bin:/bin") == std::string::npos);
+    }
+    CHECK(std::count(argv.begin(), argv.end(), "--env=TERM") == 1);
+    // The values travel in the CLI's own environment instead.
+    auto env = cli_environment({"HOME=/home/u", "DOCKER_HOST=unix:///d.sock", "AWS_SECRET=x"}, f.plan().env);
+    CHECK(std::count(env.begin(), env.end(), "TERM=xterm-secretish") == 1);
+    CHECK(std::count(env.begin(), env.end(), "DOCKER_HOST=unix:///d.sock") == 1);
+    CHECK(std::count(env.begin(), env.end(), "DOCKER_CONFIG=/home/u/.docker") == 1);
+    CHECK(std::count(env.begin(), env.end(), "AWS_SECRET=x") == 0);
+}
+
+TEST_CASE("plan: a terminal on stdin adds --tty") {
+    Fixture f;
+    Args argv = one_shot_argv(f.settings, f.plan(), "n", f.in.argv, true);
+    CHECK(argv[5] == "--interactive");
+    CHECK(argv[6] == "--tty");
+}
+
+TEST_CASE("plan: .git, pinned files and WRITE_DENY paths are mounted read-only over the worktree") {
+    Fixture f;
+    write_file(f.wt + "/.git/HEAD", "ref\n");
+    write_file(f.wt + "/verify/check.sh", "x\n");
+    write_file(f.wt + "/Anchor.toml", "x\n");
+    f.in.pinned = {f.wt + "/verify/check.sh", f.wt + "/missing-pin"};
+    f.in.rules = {{OMS_RULE_WRITE_DENY, f.wt + "/.git"}, {OMS_RULE_WRITE_DENY, f.wt + "/Anchor.toml"},
+                  {OMS_RULE_WRITE_DENY, "/etc/outside"}};
+    Args flags = f.plan().flags;
+    Args expected_mounts = {"--mount=type=bind,source=" + f.wt + ",target=" + f.wt,
+                            "--mount=type=bind,source=" + f.wt + "/.git,target=" + f.wt + "/.git,readonly",
+                            "--mount=type=bind,source=" + f.wt + "/Anchor.toml,target=" + f.wt + "/Anchor.toml,readonly",
+                            "--mount=type=bind,source=" + f.wt + "/verify/check.sh,target=" + f.wt +
+                                "/verify/check.sh,readonly"};
+    Args mounts;
+    for (const std::string& flag : flags)
+        if (flag.rfind("--mount=", 0) == 0) mounts.push_back(flag);
+    CHECK(mounts == expected_mounts);
+}
+
+TEST_CASE("plan: read-only and read-write mounts, with denied paths inside them masked") {
+    Fixture f;
+    std::string data = f.root / "data", cache = f.root / "cache";
+    write_file(data + "/table.csv", "1\n");
+    write_file(data + "/.ssh/id_ed25519", "k\n");
+    write_file(data + "/deploy/app-keypair.json", "[1]\n");
+    write_file(cache + "/wallet/id.json", "[2]\n");
+    write_file(f.wt + "/target/deploy/prog-keypair.json", "[3]\n");
+    f.in.read_only = {data};
+    f.in.read_write = {cache};
+    f.in.rules = {{OMS_RULE_READ_DENY, data + "/.ssh"},
+                  {OMS_RULE_READ_DENY, "/home/u/.aws"},
+                  {OMS_RULE_READ_DENY_SUFFIX, "-keypair.json"},
+                  {OMS_RULE_READ_DENY_SUFFIX, "/id.json"}};
+    Args mounts;
+    for (const std::string& flag : f.plan().flags)
+        if (flag.rfind("--mount=", 0) == 0) mounts.push_back(flag);
+    Args expected = {
+        "--mount=type=bind,source=" + f.wt + ",target=" + f.wt,
+        "--mount=type=bind,source=" + cache + ",target=" + cache,
+        "--mount=type=bind,source=" + data + ",target=" + data + ",readonly",
+        "--mount=type=tmpfs,target=" + data + "/.ssh,tmpfs-size=4k,tmpfs-mode=0500",
+        "--mount=type=bind,source=/dev/null,target=" + cache + "/wallet/id.json,readonly",
+        "--mount=type=bind,source=/dev/null,target=" + data + "/deploy/app-keypair.json,readonly",
+        "--mount=type=bind,source=/dev/null,target=" + f.wt + "/target/deploy/prog-keypair.json,readonly",
+    };
+    CHECK(mounts == expected);
+}
+
+TEST_CASE("scan: secret files are found below the roots, except in skipped folders, up to a limit") {
+    TempDir root("oms-docker-scan");
+    write_file(root / "a/x-keypair.json", "1");
+    write_file(root / "a/b/id.json", "2");
+    write_file(root / "a/b/notid.json", "3");
+    write_file(root / "masked/y-keypair.json", "4");
+    ScanResult all = find_suffix_matches({root.path()}, {"-keypair.json", "/id.json"}, {root / "masked"});
+    CHECK(all.complete);
+    CHECK(all.matches == Args{root / "a/b/id.json", root / "a/x-keypair.json"});
+    ScanResult cut = find_suffix_matches({root.path()}, {"-keypair.json"}, {}, 2);
+    CHECK_FALSE(cut.complete);
+}
+
+TEST_CASE("plan: the network, user, limits and extra args come from the settings") {
+    Fixture f;
+    f.settings.network = "oms-surfnet";
+    f.settings.pids_limit = 64;
+    f.settings.memory = "512m";
+    f.settings.cpus = "1.5";
+    f.settings.tmpfs_size = "64m";
+    f.settings.extra_args = {"--runtime=runsc", "--label=team=x"};
+    Args flags = f.plan(Mode::OneShot, "2000:3000").flags;
+    Args head(flags.begin(), flags.begin() + 12);
+    CHECK(head == Args{"--pull=never", "--init", "--read-only", "--cap-drop=ALL", "--security-opt=no-new-privileges",
+                       "--user=2000:3000", "--network=oms-surfnet", "--pids-limit=64", "--memory=512m",
+                       "--memory-swap=512m", "--cpus=1.5", "--tmpfs=/tmp:rw,exec,nosuid,nodev,size=64m,mode=1777"});
+    CHECK(Args(flags.end() - 2, flags.end()) == Args{"--runtime=runsc", "--label=team=x"});
+}
+
+TEST_CASE("plan: a lone uid gets the same gid, never group 0") {
+    CHECK(normalized_user("1000") == "1000:1000");
+    CHECK(normalized_user("1000:100") == "1000:100");
+    Fixture f;
+    CHECK(f.plan(Mode::OneShot, "4242").user == "4242:4242");
+}
+
+TEST_CASE("plan: a mount touching the Docker socket stops the plan") {
+    Fixture f;
+    f.in.read_only = {"/run"};
+    CHECK_THROWS_WITH(f.plan(), Catch::StartsWith("[plugin.docker] read-only mount (--ro): '/run' is or contains the Docker socket"));
+    f.in.read_only = {};
+    f.in.read_write = {"/var/run/docker.sock"};
+    CHECK_THROWS_WITH(f.plan(), Catch::StartsWith("[plugin.docker] read-write mount (--rw): '/var/run/docker.sock'"));
+}
+
+TEST_CASE("plan: warm mode keeps the same flags, with HOME and TMPDIR at task-wide paths") {
+    Fixture f;
+    ContainerPlan warm = f.plan(Mode::Warm);
+    ContainerPlan one = f.plan(Mode::OneShot);
+    CHECK(warm.flags[12] == "--tmpfs=/tmp/oms-home:rw,exec,nosuid,nodev,size=512m,mode=0700,uid=1000,gid=1000");
+    CHECK(Args(warm.flags.begin(), warm.flags.begin() + 12) == Args(one.flags.begin(), one.flags.begin() + 12));
+    CHECK(Args(warm.flags.begin() + 13, warm.flags.end()) == Args(one.flags.begin() + 14, one.flags.end()));
+    CHECK(warm.env == Args{"PATH=/usr/bin:/bin", "HOME=/tmp/oms-home", "TMPDIR=/tmp", "LANG=C.UTF-8",
+                           "SOLANA_RPC_URL=http://127.0.0.1:8899"});
+
+    std::string hash = config_hash(warm, "/opt/oms/oms-docker-runner");
+    std::string name = warm_name(f.wt, hash);
+    Args create = warm_create_argv(f.settings, warm, name, warm_labels(f.wt, hash), "/opt/oms/oms-docker-runner",
+                                   runner_socket_dir("/state", name));
+    Args expected = concat({{"docker", "run", "--detach", "--name=" + name, "--label=oms.managed=warm",
+                             "--label=oms.worktree=" + f.wt, "--label=oms.config-hash=" + hash},
+                            warm.flags,
+                            {"--mount=type=bind,source=/opt/oms/oms-docker-runner,target=/.oms/runner,readonly",
+                             "--mount=type=bind,source=/state/docker/" + name + ",target=/.oms/sock",
+                             kImage, "/.oms/runner", "/.oms/sock/runner.sock"}});
+    CHECK(create == expected);
+    CHECK(name.rfind("oms-warm-" + fnv_hex(f.wt).substr(0, 12) + "-", 0) == 0);
+}
+
+TEST_CASE("plan: the warm container's name changes with its configuration, not between commands") {
+    Fixture f;
+    std::string first = config_hash(f.plan(Mode::Warm), "/opt/oms/oms-docker-runner");
+    f.in.argv = {"ls"};
+    f.in.env.push_back("TERM=dumb");
+    CHECK(config_hash(f.plan(Mode::Warm), "/opt/oms/oms-docker-runner") == first);  // per-command parts excluded
+    f.settings.pids_limit = 100;
+    CHECK(config_hash(f.plan(Mode::Warm), "/opt/oms/oms-docker-runner") != first);
+    CHECK(config_hash(f.plan(Mode::Warm), "/usr/lib/oms/oms-docker-runner") !=
+          config_hash(f.plan(Mode::Warm), "/opt/oms/oms-docker-runner"));
+    f.settings.pids_limit = 512;
+    f.in.read_only = {f.root.path()};
+    CHECK(config_hash(f.plan(Mode::Warm), "/opt/oms/oms-docker-runner") != first);
+}
+
+TEST_CASE("exec request: the exact body of exec create and start") {
+    Fixture f;
+    ContainerPlan warm = f.plan(Mode::Warm);
+    CHECK(exec_create_body(warm, f.wt, {"sh", "-c", "echo \"hi\""}, false) ==
+          "{\"AttachStdin\":true,\"AttachStdout\":true,\"AttachStderr\":true,\"Tty\":false,\"User\":\"1000:1000\","
+          "\"WorkingDir\":\"" + f.wt + "\",\"Env\":[\"PATH=/usr/bin:/bin\",\"HOME=/tmp/oms-home\",\"TMPDIR=/tmp\","
+          "\"LANG=C.UTF-8\",\"SOLANA_RPC_URL=http://127.0.0.1:8899\"],\"Cmd\":[\"sh\",\"-c\",\"echo \\\"hi\\\"\"]}");
+    CHECK(exec_start_body(false) == "{\"Detach\":false,\"Tty\":false}");
+    CHECK(exec_start_body(true) == "{\"Detach\":false,\"Tty\":true}");
+}
+
+TEST_CASE("runner request: cwd, counted argv and env, each NUL-terminated") {
+    std::string payload = runner_payload("/wt", {"sh", "-c", "echo a b"}, {"PATH=/bin", "HOME=/h"});
+    CHECK(payload == std::string("/wt\0" "3\0" "sh\0" "-c\0" "echo a b\0" "2\0" "PATH=/bin\0" "HOME=/h\0", 41));
+}

@@ -1,0 +1,70 @@
+#include "manifest.hpp"
+
+#include <oms/sdk.hpp>
+
+#include <catch2/catch.hpp>
+
+using oms::docker::parse_manifest;
+
+namespace {
+
+const std::string kId = "sha256:" + std::string(64, 'a');
+
+std::string error_of(const std::string& text) {
+    try {
+        parse_manifest(text, "/cfg/runtime.toml");
+    } catch (const oms::sdk::Error& e) {
+        CHECK(e.status() == OMS_ERR_INVALID);
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("manifest: an image ID or a digest reference is accepted") {
+    auto m = parse_manifest("# pinned\n\nimage = \"" + kId + "\"  # the ID\nuser = \"1000:1000\"\n", "m.toml");
+    CHECK(m.image == kId);
+    CHECK(m.user == std::optional<std::string>("1000:1000"));
+    CHECK(!m.archive);
+    auto d = parse_manifest("image = \"registry.example/tools:1.2@" + kId + "\"\narchive=\"/srv/tools.tar\"\n", "m");
+    CHECK(d.image == "registry.example/tools:1.2@" + kId);
+    CHECK(d.archive == std::optional<std::string>("/srv/tools.tar"));
+}
+
+TEST_CASE("manifest: a bare tag or a malformed digest is refused with file:line") {
+    CHECK(error_of("\nimage = \"busybox:latest\"\n").rfind("/cfg/runtime.toml:2: image 'busybox:latest' is not pinned", 0) == 0);
+    CHECK(error_of("image = \"busybox\"\n").find(":1: image 'busybox' is not pinned") != std::string::npos);
+    CHECK(error_of("image = \"sha256:abc\"\n").find("not pinned") != std::string::npos);
+    CHECK(error_of("image = \"sha256:" + std::string(64, 'A') + "\"\n").find("not pinned") != std::string::npos);
+    CHECK(error_of("image = \"@" + kId + "\"\n").find("not pinned") != std::string::npos);
+}
+
+TEST_CASE("manifest: syntax errors name the file and line") {
+    CHECK(error_of("image = \"" + kId + "\"\nname = \"x\"\n") ==
+          "/cfg/runtime.toml:2: unknown key 'name' (known: image, user, archive)");
+    CHECK(error_of("image = " + kId + "\n") == "/cfg/runtime.toml:1: the value must be a \"quoted string\"");
+    CHECK(error_of("image = \"" + kId + "\n") == "/cfg/runtime.toml:1: unterminated string");
+    CHECK(error_of("[image]\n") == "/cfg/runtime.toml:1: expected key = \"value\"");
+    CHECK(error_of("image = \"" + kId + "\" extra\n") == "/cfg/runtime.toml:1: unexpected text after the value");
+    CHECK(error_of("image = \"" + kId + "\"\nimage = \"" + kId + "\"\n") ==
+          "/cfg/runtime.toml:2: key 'image' is set twice");
+    CHECK(error_of("user = \"1000\"\n") == "/cfg/runtime.toml: missing key 'image' (the pinned image)");
+}
+
+TEST_CASE("manifest: the user must be numeric and not root") {
+    CHECK(error_of("image = \"" + kId + "\"\nuser = \"0:0\"\n").find("is root (uid 0)") != std::string::npos);
+    CHECK(error_of("image = \"" + kId + "\"\nuser = \"1000:0\"\n").find("group 0") != std::string::npos);
+    CHECK(error_of("image = \"" + kId + "\"\nuser = \"root\"\n").find("numeric") != std::string::npos);
+    CHECK(oms::docker::user_problem("1000").empty());
+    CHECK(oms::docker::user_problem("65534:65534").empty());
+}
+
+TEST_CASE("manifest: an unreadable file names the config key") {
+    try {
+        oms::docker::load_manifest("/nonexistent/runtime.toml");
+        FAIL("no error");
+    } catch (const oms::sdk::Error& e) {
+        CHECK(std::string(e.what()).find("[plugin.docker] manifest") != std::string::npos);
+    }
+}
