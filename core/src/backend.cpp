@@ -4,6 +4,8 @@
 #include "oms/core/paths.hpp"
 #include "oms/core/run_context.hpp"
 
+#include <algorithm>
+
 namespace oms::core {
 
 namespace {
@@ -72,13 +74,21 @@ BackendChoice choose_backend(const Registry& registry, const Config& config, con
         const ConfigValue* value = config.get("sandbox", "backend");
         return named(registry, *configured, "config (" + value->where + ")");
     }
+    // Strongest first, and stop at the first that can run: probing costs
+    // (the docker probe talks to its daemon), so weaker ones are not asked.
+    std::vector<const PluginRecord*> candidates;
+    for (const PluginRecord* record : registry.loaded(OMS_KIND_BACKEND))
+        if (serves_current_platform(*record)) candidates.push_back(record);
+    std::stable_sort(candidates.begin(), candidates.end(), [](const PluginRecord* a, const PluginRecord* b) {
+        return a->backend()->strength > b->backend()->strength;
+    });
     BackendChoice best;
-    for (const PluginRecord* record : registry.loaded(OMS_KIND_BACKEND)) {
-        if (!serves_current_platform(*record)) continue;
-        if (best.record && record->backend()->strength <= best.record->backend()->strength) continue;
+    for (const PluginRecord* record : candidates) {
         PluginInstance* instance = registry.instance(record->id);
         BackendReport report = probe_backend(*record, *instance);
-        if (report.usable) best = BackendChoice{record, instance, std::move(report), "auto"};
+        if (!report.usable) continue;
+        best = BackendChoice{record, instance, std::move(report), "auto"};
+        break;
     }
     if (!best.record)
         throw UserError(kExitUnavailable, "no backend can run here: none of the loaded backends probes as usable "

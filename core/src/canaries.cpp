@@ -60,21 +60,55 @@ private:
     int port_ = 0;
 };
 
-// The throw-away world the canaries run in.
+// The throw-away world the canaries run in. The "outside" folder must lie
+// outside every write root of the policy (the run folder sits in /tmp, which
+// is one), so it is chosen once the policy is known.
 struct Stage {
-    std::string root, home, worktree, outside;
+    std::string root, home, worktree;
     explicit Stage(const RunDir& dir) : root(dir.root() + "/stage") {
         home = root + "/home";
         worktree = home + "/work/repo";
-        outside = root + "/outside";
         fs::create_directories(home + "/.ssh");
         fs::create_directories(worktree + "/.git");
-        fs::create_directories(outside);
         std::ofstream(home + "/.ssh/id_ed25519") << kSecret;
         std::ofstream(worktree + "/wallet-keypair.json") << kSecret;
         std::ofstream(worktree + "/README") << "readable";
         std::ofstream(worktree + "/.git/config") << "[core]\n";
     }
+};
+
+bool is_below(const std::string& path, const std::string& root) {
+    return path == root || (path.size() > root.size() && path.compare(0, root.size(), root) == 0 &&
+                            (root.back() == '/' || path[root.size()] == '/'));
+}
+
+// A folder oms can create that no WRITE_ALLOW_TREE rule covers, removed on
+// destruction; empty path when there is none (the canary is then inconclusive).
+class OutsideFolder {
+public:
+    explicit OutsideFolder(const std::vector<PolicyRule>& rules) {
+        for (const std::string& base : {state_dir(), home_dir() + "/.cache/oms", executable_dir() + "/.."}) {
+            std::error_code error;
+            fs::create_directories(base, error);
+            std::string candidate = canonical_or_absolute(base) + "/probe-outside-" + std::to_string(getpid());
+            if (covered(candidate, rules) || !fs::create_directory(candidate, error)) continue;
+            path_ = candidate;
+            return;
+        }
+    }
+    ~OutsideFolder() {
+        std::error_code error;
+        if (!path_.empty()) fs::remove_all(path_, error);
+    }
+    const std::string& path() const { return path_; }
+
+private:
+    static bool covered(const std::string& path, const std::vector<PolicyRule>& rules) {
+        for (auto& rule : rules)
+            if (rule.kind == OMS_RULE_WRITE_ALLOW_TREE && is_below(path, rule.value)) return true;
+        return false;
+    }
+    std::string path_;
 };
 
 std::string slurp(const std::string& path) {
@@ -89,26 +123,39 @@ public:
     CanaryRunner(const Session& session, const BackendChoice& backend, const Stage& stage)
         : session_(session), backend_(backend), stage_(stage) {}
 
+    // The rules the canaries run under (the same for every attempt).
+    std::vector<PolicyRule> rules() {
+        RunDir run_dir;
+        RunContext context(inputs(run_dir, {"/bin/true"}));
+        Policy policy;
+        assemble_policy(session_.registry(), context, policy);
+        return policy.rules;
+    }
+
     Attempt run(const std::vector<std::string>& argv) {
         RunDir run_dir;
-        RunInputs in;
-        in.platform = current_platform();
-        in.home = stage_.home;
-        in.worktree = stage_.worktree;
-        in.private_home = run_dir.home();
-        in.temp_dir = run_dir.temp();
-        in.state_dir = state_dir();
-        in.parent_env = {"PATH=/usr/local/bin:/usr/bin:/bin", std::string("AWS_SECRET_ACCESS_KEY=") + kSecret};
-        // The helper binary must be runnable inside: lend its folders read-only.
-        in.read_only = {executable_dir(), builtin_plugin_dir()};
-        in.argv = argv;
-        RunContext context(in);
+        RunContext context(inputs(run_dir, argv));
         Policy policy;
         assemble_policy(session_.registry(), context, policy);
         return spawn_and_wait(context, policy, run_dir.root() + "/output");
     }
 
 private:
+    RunInputs inputs(const RunDir& run_dir, const std::vector<std::string>& argv) const {
+        RunInputs in;
+        in.platform = current_platform();
+        in.home = stage_.home;
+        in.worktree = stage_.worktree;
+        in.private_home = run_dir.home();
+        in.temp_dir = run_dir.temp();
+        in.parent_env = {"PATH=/usr/local/bin:/usr/bin:/bin", std::string("AWS_SECRET_ACCESS_KEY=") + kSecret};
+        // The helper binary must be runnable inside: lend its folders read-only.
+        in.read_only = {executable_dir(), builtin_plugin_dir()};
+        in.state_dir = state_dir();
+        in.argv = argv;
+        return in;
+    }
+
     Attempt spawn_and_wait(const RunContext& context, Policy& policy, const std::string& output_file) {
         int out = open(output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
         int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -168,9 +215,15 @@ std::vector<CanaryResult> run_canaries(const Session& session, const BackendChoi
 
     runner.run({sh, "-c", "echo x > " + stage.worktree + "/written"});
     bool can_write = fs::exists(stage.worktree + "/written");
-    runner.run({sh, "-c", "echo x > " + stage.outside + "/written"});
-    results.push_back(judge("write outside the worktree", !fs::exists(stage.outside + "/written"), can_write,
-                            "a file appeared outside"));
+    OutsideFolder outside(runner.rules());
+    if (outside.path().empty()) {
+        results.push_back({"write outside the worktree", false,
+                           "inconclusive: every folder oms could use lies inside a write root"});
+    } else {
+        runner.run({sh, "-c", "echo x > " + outside.path() + "/written"});
+        results.push_back(judge("write outside the worktree", !fs::exists(outside.path() + "/written"), can_write,
+                                "a file appeared in " + outside.path()));
+    }
     runner.run({sh, "-c", "echo x >> " + stage.worktree + "/.git/config"});
     results.push_back(judge("write the task's .git", slurp(stage.worktree + "/.git/config") == "[core]\n", can_write,
                             ".git/config changed"));

@@ -69,8 +69,20 @@ TEST_CASE("plugins lists each plugin with its status") {
     CHECK_THAT(json.out, Catch::Contains("\"id\":\"host-null\""));
 }
 
+namespace {
+
+// The test tree may sit below /tmp (a CI clone); name a system temp folder of
+// our own so the probe's "outside" folder is not inside a write root.
+void private_system_temp(const OmsEnv& env) {
+    make_dirs(env.root / "system-temp");
+    env.user_config("[plugin.write-roots]\ntemp_dirs = [\"" + (env.root / "system-temp") + "\"]\n");
+}
+
+}  // namespace
+
 TEST_CASE("doctor --probe tells the truth about host-null: only the environment scrub holds") {
     OmsEnv env;
+    private_system_temp(env);
     ProcessResult probe = env.oms({"doctor", "--probe", "--sandbox", "host-null"});
     INFO(probe.out << probe.err);
     CHECK(probe.exit_code == 1);
@@ -82,4 +94,18 @@ TEST_CASE("doctor --probe tells the truth about host-null: only the environment 
     CHECK_THAT(probe.out, Catch::Contains("pass  scrubbed variable (AWS_SECRET_ACCESS_KEY): blocked; control worked"));
     ProcessResult json = env.oms({"doctor", "--probe", "--json", "--sandbox", "host-null"});
     CHECK_THAT(json.out, Catch::Contains("\"rule\":\"read ~/.ssh\",\"passed\":false"));
+}
+
+TEST_CASE("doctor --probe under landlock: every canary is blocked and every control works") {
+    OmsEnv env;
+    private_system_temp(env);
+    ProcessResult probe = env.oms({"doctor", "--probe", "--sandbox", "landlock"});
+    INFO(probe.out << probe.err);
+    CHECK(probe.exit_code == 0);
+    CHECK_THAT(probe.out, Catch::Contains("confinement: host (landlock ABI"));
+    for (const char* rule : {"read ~/.ssh", "read *-keypair.json in the worktree", "write outside the worktree",
+                             "write the task's .git", "connect to a refused loopback port",
+                             "scrubbed variable (AWS_SECRET_ACCESS_KEY)"})
+        CHECK_THAT(probe.out, Catch::Contains(std::string("pass  ") + rule + ": blocked; control worked"));
+    CHECK_THAT(probe.out, !Catch::Contains("FAIL"));
 }

@@ -1,0 +1,66 @@
+#include "child_steps.hpp"
+
+#include "landlock_uapi.hpp"
+
+#include <errno.h>
+#include <stddef.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace oms::landlock {
+
+namespace {
+
+// The attribute size tells the kernel which fields we fill: an older kernel
+// refuses fields it does not know.
+size_t attr_size(int abi) {
+    if (abi >= 6) return sizeof(uapi::RulesetAttr);
+    if (abi >= 4) return offsetof(uapi::RulesetAttr, scoped);
+    return offsetof(uapi::RulesetAttr, handled_access_net);
+}
+
+void add_path_rules(const ChildSpec& spec, int ruleset) {
+    for (const ChildPathRule& rule : spec.path_rules) {
+        int fd = open(rule.path, O_PATH | O_CLOEXEC);
+        if (fd < 0) {
+            if (errno == ENOENT) continue;  // gone since planning: one right fewer, never more
+            child_fail(spec, "open for a Landlock rule", rule.path);
+        }
+        uapi::PathBeneathAttr attr{rule.rights, fd};
+        if (uapi::add_rule(ruleset, uapi::kRulePathBeneath, &attr) != 0)
+            child_fail(spec, "add a Landlock rule for", rule.path);
+        close(fd);
+    }
+}
+
+void add_port_rules(const ChildSpec& spec, int ruleset, const std::vector<uint16_t>& ports, uint64_t right) {
+    for (uint16_t port : ports) {
+        uapi::NetPortAttr attr{right, port};
+        if (uapi::add_rule(ruleset, uapi::kRuleNetPort, &attr) != 0) child_fail(spec, "add a Landlock port rule");
+    }
+}
+
+}  // namespace
+
+void apply_landlock(const ChildSpec& spec) {
+    const KernelFeatures& f = spec.features;
+    if (f.abi == 0) return;  // only reachable with best effort, after a warning
+    uapi::RulesetAttr attr{f.fs_rights, f.net_rights, f.scopes};
+    int ruleset = static_cast<int>(uapi::create_ruleset(&attr, attr_size(f.abi), 0));
+    if (ruleset < 0) child_fail(spec, "create the Landlock ruleset");
+    add_path_rules(spec, ruleset);
+    if (f.has_tcp()) {
+        add_port_rules(spec, ruleset, spec.connect_ports, uapi::kNetConnectTcp);
+        add_port_rules(spec, ruleset, spec.bind_ports, uapi::kNetBindTcp);
+    }
+    if (uapi::restrict_self(ruleset) != 0) child_fail(spec, "enforce the Landlock ruleset");
+    close(ruleset);
+}
+
+void apply_seccomp(const ChildSpec& spec) {
+    if (!spec.features.seccomp || !spec.seccomp) return;
+    int error = install_seccomp_program(*spec.seccomp);
+    if (error != 0) child_fail(spec, "install the seccomp filter", nullptr, error);
+}
+
+}  // namespace oms::landlock

@@ -1,0 +1,73 @@
+#include "child_steps.hpp"
+
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace oms::landlock {
+
+namespace {
+
+constexpr size_t kMaxRelayPorts = 64;
+
+void bring_loopback_up(const ChildSpec& spec) {
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) child_fail(spec, "open a socket to configure lo");
+    ifreq request{};
+    strncpy(request.ifr_name, "lo", IFNAMSIZ - 1);
+    if (ioctl(fd, SIOCGIFFLAGS, &request) != 0) child_fail(spec, "read the flags of lo");
+    request.ifr_flags |= IFF_UP;
+    if (ioctl(fd, SIOCSIFFLAGS, &request) != 0) child_fail(spec, "bring lo up");
+    close(fd);
+}
+
+int listen_on_loopback(const ChildSpec& spec, uint16_t port) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) child_fail(spec, "open a relay socket");
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || listen(fd, 128) != 0)
+        child_fail(spec, "listen on the sandbox's 127.0.0.1 for the relay");
+    return fd;
+}
+
+// The listeners live in the sandbox's network namespace but are served by
+// the parent, which stays in the host's: send them over and forget them.
+void hand_over(const ChildSpec& spec, const int* fds, size_t count) {
+    char tag = 'L';
+    iovec data{&tag, 1};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxRelayPorts)];
+    msghdr message{};
+    message.msg_iov = &data;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = CMSG_SPACE(sizeof(int) * count);
+    cmsghdr* header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int) * count);
+    memcpy(CMSG_DATA(header), fds, sizeof(int) * count);
+    if (sendmsg(spec.channel_fd, &message, 0) != 1) child_fail(spec, "hand the relay sockets to oms");
+}
+
+}  // namespace
+
+void setup_loopback(const ChildSpec& spec) {
+    if (!spec.own_network) return;
+    bring_loopback_up(spec);
+    size_t count = spec.relay_ports.size();
+    if (count == 0) return;
+    if (count > kMaxRelayPorts) child_fail(spec, "relay: too many loopback ports", nullptr, E2BIG);
+    int fds[kMaxRelayPorts];
+    for (size_t i = 0; i < count; ++i) fds[i] = listen_on_loopback(spec, spec.relay_ports[i]);
+    hand_over(spec, fds, count);
+    for (size_t i = 0; i < count; ++i) close(fds[i]);
+}
+
+}  // namespace oms::landlock

@@ -1,0 +1,80 @@
+#include "child_steps.hpp"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/close_range.h>
+
+namespace oms::landlock {
+
+namespace {
+
+void append(char* buffer, size_t capacity, const char* text) {
+    size_t used = strnlen(buffer, capacity);
+    for (size_t i = 0; text[i] && used + 1 < capacity; ++i) buffer[used++] = text[i];
+    buffer[used] = '\0';
+}
+
+// oms blocks SIGINT/SIGTERM/SIGHUP in its threads; the command must start
+// from the defaults.
+void reset_signals(const ChildSpec& spec) {
+    sigset_t none;
+    sigemptyset(&none);
+    if (sigprocmask(SIG_SETMASK, &none, nullptr) != 0) child_fail(spec, "reset the signal mask");
+    for (int sig = 1; sig < NSIG; ++sig) {
+        if (sig == SIGKILL || sig == SIGSTOP) continue;
+        signal(sig, SIG_DFL);  // fails harmlessly for the numbers libc reserves
+    }
+}
+
+// The caller's descriptors become 0/1/2, whatever numbers they had.
+void install_stdio(const ChildSpec& spec) {
+    int moved[3];
+    for (int i = 0; i < 3; ++i) {
+        moved[i] = fcntl(spec.stdio[i], F_DUPFD_CLOEXEC, 10);
+        if (moved[i] < 0) child_fail(spec, "take over the standard descriptors");
+    }
+    for (int i = 0; i < 3; ++i)
+        if (dup2(moved[i], i) < 0) child_fail(spec, "install the standard descriptors");
+}
+
+}  // namespace
+
+void child_fail(const ChildSpec& spec, const char* step, const char* path, int error_number) {
+    ChildFailure failure{};
+    failure.error_number = error_number >= 0 ? error_number : errno;
+    append(failure.step, sizeof failure.step, step);
+    if (path) {
+        append(failure.step, sizeof failure.step, " ");
+        append(failure.step, sizeof failure.step, path);
+    }
+    ssize_t ignored = write(spec.error_fd, &failure, sizeof failure);
+    (void)ignored;
+    _exit(127);
+}
+
+void run_child(const ChildSpec& spec) {
+    reset_signals(spec);
+    install_stdio(spec);
+    enter_namespaces(spec);
+    apply_mounts(spec);
+    setup_loopback(spec);
+    if (chdir(spec.worktree) != 0) child_fail(spec, "enter the worktree", spec.worktree);
+    drop_capabilities(spec);
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) child_fail(spec, "set no_new_privs");
+    apply_landlock(spec);
+    apply_seccomp(spec);
+    // Descriptors inherited from oms (or its caller) must not reach the
+    // command; the error pipe is CLOEXEC already and closes at exec.
+    if (syscall(SYS_close_range, 3u, ~0u, CLOSE_RANGE_CLOEXEC) != 0)
+        child_fail(spec, "mark inherited descriptors close-on-exec");
+    execve(spec.program, spec.argv.data(), spec.envp.data());
+    child_fail(spec, "execute", spec.program);
+}
+
+}  // namespace oms::landlock

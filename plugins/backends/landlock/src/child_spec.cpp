@@ -1,0 +1,59 @@
+#include "child_spec.hpp"
+
+#include <unistd.h>
+
+namespace oms::landlock {
+
+namespace {
+
+std::vector<const char*> c_strings(const std::vector<std::string>& items) {
+    std::vector<const char*> out;
+    for (const auto& s : items) out.push_back(s.c_str());
+    return out;
+}
+
+std::vector<char*> c_list(std::vector<std::string>& items) {
+    std::vector<char*> out;
+    for (auto& s : items) out.push_back(s.data());
+    out.push_back(nullptr);
+    return out;
+}
+
+}  // namespace
+
+ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, const SeccompProgram& seccomp,
+                          const MaskSources& masks) {
+    ChildSpec spec;
+    spec.storage_argv = plan.argv;
+    spec.storage_env = plan.env;
+    spec.argv = c_list(spec.storage_argv);
+    spec.envp = c_list(spec.storage_env);
+    spec.program = plan.program.c_str();
+    spec.worktree = plan.worktree.c_str();
+    spec.pin_in_place = c_strings(plan.pin_in_place);
+    spec.read_only = c_strings(plan.read_only);
+    spec.hide_folders = c_strings(plan.hide_folders);
+    spec.hide_files = c_strings(plan.hide_files);
+    for (const auto& rule : plan.path_rules) {
+        uint64_t rights = rule.rights & features.fs_rights;
+        if (rights) spec.path_rules.push_back(ChildPathRule{rule.path.c_str(), rights});
+    }
+    spec.connect_ports = plan.connect_ports;
+    spec.bind_ports = plan.bind_ports;
+    spec.own_network = plan.own_network;
+    if (plan.own_network) spec.relay_ports = plan.connect_ports;
+    spec.empty_folder = masks.folder().c_str();
+    spec.empty_file = masks.file().c_str();
+    spec.empty_folder_id[0] = masks.folder_identity().device;
+    spec.empty_folder_id[1] = masks.folder_identity().inode;
+    spec.empty_file_id[0] = masks.file_identity().device;
+    spec.empty_file_id[1] = masks.file_identity().inode;
+    spec.uid = getuid();
+    spec.gid = getgid();
+    spec.need_user_namespace = geteuid() != 0;
+    spec.features = features;
+    spec.seccomp = &seccomp;
+    return spec;
+}
+
+}  // namespace oms::landlock

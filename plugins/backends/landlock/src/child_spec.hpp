@@ -1,0 +1,60 @@
+// What the forked child needs, flattened into plain C arrays before fork:
+// after fork in a threaded process the child may not allocate, so it only
+// reads this structure and makes system calls.
+#pragma once
+#include "kernel_features.hpp"
+#include "mask_sources.hpp"
+#include "sandbox_plan.hpp"
+#include "seccomp_program.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace oms::landlock {
+
+struct ChildPathRule {
+    const char* path;
+    uint64_t rights;
+};
+
+struct ChildSpec {
+    // Owned storage the pointers below point into.
+    std::vector<std::string> storage_argv, storage_env;
+    std::vector<char*> argv, envp;
+    std::vector<const char*> pin_in_place, read_only, hide_folders, hide_files;
+    std::vector<ChildPathRule> path_rules;
+    std::vector<uint16_t> connect_ports, bind_ports, relay_ports;
+
+    const char* program = nullptr;
+    const char* worktree = nullptr;
+    const char* empty_folder = nullptr;  // source of hide_folders mounts
+    const char* empty_file = nullptr;    // source of hide_files mounts
+    // {st_dev, st_ino} they had when created: checked before mounting.
+    unsigned long long empty_folder_id[2] = {0, 0};
+    unsigned long long empty_file_id[2] = {0, 0};
+    int stdio[3] = {0, 1, 2};
+    int error_fd = -1;     // CLOEXEC pipe: a failure report, or EOF at exec
+    int channel_fd = -1;   // unix socket carrying the relay listeners to the parent
+    bool own_network = true;
+    bool need_user_namespace = false;  // not root: a user namespace grants the mount rights
+    uint32_t uid = 0, gid = 0;
+    KernelFeatures features;
+    const SeccompProgram* seccomp = nullptr;
+};
+
+// Builds the spec for `plan`, masking rights to what the kernel knows.
+ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, const SeccompProgram& seccomp,
+                          const MaskSources& masks);
+
+// The child's whole life: confine itself, then exec. Never returns; on any
+// failure it writes {errno, step} to error_fd and exits 127.
+[[noreturn]] void run_child(const ChildSpec& spec);
+
+// The failure report the child writes.
+struct ChildFailure {
+    int32_t error_number;
+    char step[500];
+};
+
+}  // namespace oms::landlock

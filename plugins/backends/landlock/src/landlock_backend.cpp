@@ -1,0 +1,86 @@
+#include "landlock_backend.hpp"
+
+#include "child_spec.hpp"
+#include "launcher.hpp"
+#include "mask_sources.hpp"
+#include "plan_render.hpp"
+
+namespace oms::landlock {
+
+namespace {
+
+using oms::sdk::Error;
+
+const oms_config_key kKeys[] = {
+    {sizeof(oms_config_key), "hide", OMS_CONFIG_STRING_ARRAY, OMS_CONFIG_NARROWS,
+     "extra paths covered by an empty read-only file or folder inside the sandbox (added to the daemon "
+     "sockets hidden by default)"},
+    {sizeof(oms_config_key), "max_abi", OMS_CONFIG_INTEGER, 0,
+     "use at most this Landlock ABI version (to check how an older kernel degrades); 0 = all the kernel has"},
+};
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& s : items) out += (out.empty() ? "" : "; ") + s;
+    return out;
+}
+
+}  // namespace
+
+const oms_config_key* LandlockBackend::config_keys() { return kKeys; }
+size_t LandlockBackend::config_key_count() { return sizeof kKeys / sizeof kKeys[0]; }
+
+LandlockBackend::LandlockBackend(oms::sdk::Host host) : BackendPlugin(host) {
+    int cap = static_cast<int>(this->host().integer("max_abi").value_or(0));
+    features_ = detect_features(cap);
+    seccomp_ = build_seccomp_program();
+    options_.extra_hidden = default_hidden_sockets();
+    for (auto& path : this->host().strings("hide")) options_.extra_hidden.push_back(path);
+}
+
+void LandlockBackend::probe(const oms::sdk::Report& report) {
+    report.summary(summary_line(features_));
+    if (features_.abi == 0)
+        throw Error(OMS_ERR_UNAVAILABLE, "Landlock is not available in this kernel (enable CONFIG_SECURITY_LANDLOCK "
+                                         "and add landlock to the lsm= boot list)");
+    report.settings("Landlock sandbox: reads under HOME limited to the worktree and toolchains; writes to the "
+                    "worktree, private HOME and temp folders; network to the Surfnet ports on 127.0.0.1 only.");
+    report.detail("landlock ABI: " + std::to_string(features_.abi));
+    report.detail(std::string("seccomp: ") + (features_.seccomp ? "filter available" : "unavailable"));
+    report.detail("namespaces: mount, network (user namespace when not root)");
+    auto missing = missing_guarantees(features_);
+    for (const auto& line : missing) report.missing(line);
+    if (!unenforceable(features_).empty())
+        report.warn_once("OMS landlock sandbox is incomplete on this kernel: " + joined(unenforceable(features_)) +
+                         ". Commands are refused unless run with --best-effort.");
+}
+
+void LandlockBackend::render(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
+                             const oms::sdk::Report& report) {
+    Plan plan = build_plan(context, policy, options_);
+    for (const auto& line : render_plan(plan, features_, seccomp_)) report.text(line);
+    for (const auto& gap : missing_guarantees(features_)) report.text("missing: " + gap);
+}
+
+void LandlockBackend::check_enforceable(const oms::sdk::Context& context) const {
+    auto gaps = unenforceable(features_);
+    if (gaps.empty()) return;
+    if (!context.best_effort())
+        throw Error(OMS_ERR_UNSUPPORTED, "landlock cannot enforce the whole policy on this kernel: " + joined(gaps) +
+                                             " (use --best-effort to run anyway)");
+    host().log(OMS_LOG_WARN, "best effort: running without " + joined(gaps));
+}
+
+std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& context,
+                                                      const oms::sdk::Policy& policy, oms_stdio stdio) {
+    check_enforceable(context);
+    Plan plan = build_plan(context, policy, options_);
+    MaskSources masks;  // lives until the child has exec'd (its mounts are made by then)
+    ChildSpec spec = make_child_spec(plan, features_, seccomp_, masks);
+    spec.stdio[0] = stdio.in;
+    spec.stdio[1] = stdio.out;
+    spec.stdio[2] = stdio.err;
+    return launch(spec);
+}
+
+}  // namespace oms::landlock

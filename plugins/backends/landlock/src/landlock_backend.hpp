@@ -1,0 +1,40 @@
+// The `landlock` backend: Linux host mode under Landlock, seccomp and
+// private mount/network namespaces.
+#pragma once
+#include "kernel_features.hpp"
+#include "sandbox_plan.hpp"
+#include "seccomp_program.hpp"
+
+#include <oms/sdk.hpp>
+
+namespace oms::landlock {
+
+class LandlockBackend : public oms::sdk::BackendPlugin {
+public:
+    static constexpr const char* id = "landlock";
+    static constexpr const char* version = "0.1.0";
+    static constexpr const char* summary =
+        "Linux host mode confined by Landlock, seccomp and private mount/network namespaces";
+    static constexpr uint32_t flags = OMS_BACKEND_CONFINES;
+    static constexpr uint32_t strength = 100;
+    static constexpr const char* platforms = "linux";
+    static const oms_config_key* config_keys();
+    static size_t config_key_count();
+
+    explicit LandlockBackend(oms::sdk::Host host);
+    void probe(const oms::sdk::Report& report) override;
+    void render(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
+                const oms::sdk::Report& report) override;
+    std::unique_ptr<oms::sdk::Run> spawn(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
+                                         oms_stdio stdio) override;
+
+private:
+    KernelFeatures features_;
+    SeccompProgram seccomp_;
+    PlanOptions options_;
+
+    // Refuses (OMS_ERR_UNSUPPORTED) what this kernel cannot enforce, unless best effort.
+    void check_enforceable(const oms::sdk::Context& context) const;
+};
+
+}  // namespace oms::landlock

@@ -1,0 +1,180 @@
+#include "launcher.hpp"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+namespace oms::landlock {
+
+namespace {
+
+using oms::sdk::Error;
+
+class Fd {
+public:
+    explicit Fd(int fd = -1) : fd_(fd) {}
+    ~Fd() { reset(); }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    int get() const { return fd_; }
+    void reset() {
+        if (fd_ >= 0) close(fd_);
+        fd_ = -1;
+    }
+
+private:
+    int fd_;
+};
+
+int wait_status(pid_t pid) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return 128 + SIGKILL;
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    return 1;
+}
+
+// Reads the child's failure report; returns false at EOF (exec succeeded).
+bool read_failure(int fd, ChildFailure& failure) {
+    size_t got = 0;
+    auto* bytes = reinterpret_cast<char*>(&failure);
+    while (got < sizeof failure) {
+        ssize_t n = read(fd, bytes + got, sizeof failure - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += static_cast<size_t>(n);
+    }
+    return got > 0;
+}
+
+std::vector<int> receive_listeners(int channel, size_t expected) {
+    std::vector<int> fds;
+    if (expected == 0) return fds;
+    char tag = 0;
+    iovec data{&tag, 1};
+    std::vector<char> control(CMSG_SPACE(sizeof(int) * expected));
+    msghdr message{};
+    message.msg_iov = &data;
+    message.msg_iovlen = 1;
+    message.msg_control = control.data();
+    message.msg_controllen = control.size();
+    if (recvmsg(channel, &message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) != 1)
+        throw Error(OMS_ERR_FAILED, "landlock: the sandbox did not hand over its relay sockets");
+    for (cmsghdr* h = CMSG_FIRSTHDR(&message); h; h = CMSG_NXTHDR(&message, h)) {
+        if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS) continue;
+        size_t count = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        const int* received = reinterpret_cast<const int*>(CMSG_DATA(h));
+        fds.assign(received, received + count);
+    }
+    if (fds.size() != expected) {
+        for (int fd : fds) close(fd);
+        throw Error(OMS_ERR_FAILED, "landlock: wrong number of relay sockets from the sandbox");
+    }
+    return fds;
+}
+
+int child_entry(void* spec) { run_child(*static_cast<const ChildSpec*>(spec)); }
+
+// Starts the child. As root it shares our memory until exec (like
+// posix_spawn: no page tables to copy, which is most of fork's cost in a
+// large process); a user namespace can't be entered from a process that
+// shares its memory, so without root it is a plain fork.
+pid_t start_child(const ChildSpec& spec) {
+    if (spec.need_user_namespace) {
+        pid_t pid = fork();
+        if (pid == 0) run_child(spec);
+        return pid;
+    }
+    constexpr size_t kStackSize = 1 << 20;
+    void* stack = mmap(nullptr, kStackSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) return -1;
+    // CLONE_VFORK: we resume once the child has exec'd or exited, so the
+    // stack is free again afterwards.
+    pid_t pid = clone(child_entry, static_cast<char*>(stack) + kStackSize, CLONE_VM | CLONE_VFORK | SIGCHLD,
+                      const_cast<ChildSpec*>(&spec));
+    int saved = errno;
+    munmap(stack, kStackSize);
+    errno = saved;
+    return pid;
+}
+
+}  // namespace
+
+ConfinedRun::ConfinedRun(pid_t pid, std::unique_ptr<LoopbackRelay> relay) : pid_(pid), relay_(std::move(relay)) {}
+
+ConfinedRun::~ConfinedRun() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!reaped_) {  // released without wait: never leave the command behind
+        kill(pid_, SIGKILL);
+        wait_status(pid_);
+    }
+}
+
+void ConfinedRun::signal(int signal_number) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!reaped_) kill(pid_, signal_number);
+}
+
+int ConfinedRun::wait() {
+    // Wait for the end without reaping, so a concurrent signal() never
+    // targets a recycled pid; then reap under the lock.
+    siginfo_t info{};
+    while (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
+    }
+    int code;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        code = wait_status(pid_);
+        reaped_ = true;
+    }
+    relay_.reset();
+    return code;
+}
+
+std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
+    int error_pipe[2];
+    if (pipe2(error_pipe, O_CLOEXEC) != 0) throw Error(OMS_ERR_FAILED, "landlock: pipe failed");
+    Fd error_read(error_pipe[0]), error_write(error_pipe[1]);
+    int channel[2] = {-1, -1};
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, channel) != 0)
+        throw Error(OMS_ERR_FAILED, "landlock: socketpair failed");
+    Fd channel_parent(channel[0]), channel_child(channel[1]);
+    spec.error_fd = error_write.get();
+    spec.channel_fd = channel_child.get();
+
+    pid_t pid = start_child(spec);
+    if (pid < 0) throw Error(OMS_ERR_FAILED, std::string("landlock: cannot start a process: ") + strerror(errno));
+
+    error_write.reset();
+    channel_child.reset();
+    ChildFailure failure{};
+    if (read_failure(error_read.get(), failure)) {
+        wait_status(pid);
+        failure.step[sizeof failure.step - 1] = '\0';
+        throw Error(OMS_ERR_FAILED, std::string("landlock: the sandbox could not ") + failure.step + ": " +
+                                        strerror(failure.error_number) + " (the command did not run)");
+    }
+    std::unique_ptr<LoopbackRelay> relay;
+    try {
+        if (!spec.relay_ports.empty())
+            relay = std::make_unique<LoopbackRelay>(receive_listeners(channel_parent.get(), spec.relay_ports.size()),
+                                                    spec.relay_ports);
+    } catch (...) {
+        kill(pid, SIGKILL);
+        wait_status(pid);
+        throw;
+    }
+    return std::make_unique<ConfinedRun>(pid, std::move(relay));
+}
+
+}  // namespace oms::landlock

@@ -1,0 +1,86 @@
+#include "path_utils.hpp"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+namespace oms::landlock {
+
+bool is_within(std::string_view path, std::string_view root) {
+    if (root == "/") return !path.empty() && path[0] == '/';
+    if (path.size() < root.size() || path.compare(0, root.size(), root) != 0) return false;
+    return path.size() == root.size() || path[root.size()] == '/';
+}
+
+std::string parent_of(const std::string& path) {
+    auto slash = path.find_last_of('/');
+    if (slash == std::string::npos || slash == 0) return "/";
+    return path.substr(0, slash);
+}
+
+std::optional<std::string> canonical(const std::string& path) {
+    char buffer[PATH_MAX];
+    if (!realpath(path.c_str(), buffer)) return std::nullopt;
+    return std::string(buffer);
+}
+
+Kind kind_of(const std::string& path) {
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0) return Kind::missing;
+    if (S_ISDIR(st.st_mode)) return Kind::folder;
+    if (S_ISREG(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISFIFO(st.st_mode)) return Kind::file;
+    return Kind::other;
+}
+
+std::vector<std::string> non_symlink_children(const std::string& folder) {
+    std::vector<std::string> out;
+    DIR* dir = opendir(folder.c_str());
+    if (!dir) return out;
+    const std::string prefix = folder == "/" ? "/" : folder + "/";
+    while (dirent* entry = readdir(dir)) {
+        std::string name = entry->d_name;
+        if (name == "." || name == "..") continue;
+        std::string full = prefix + name;
+        unsigned char type = entry->d_type;
+        if (type == DT_UNKNOWN) {
+            struct stat st;
+            if (lstat(full.c_str(), &st) != 0) continue;
+            type = S_ISLNK(st.st_mode) ? DT_LNK : DT_REG;
+        }
+        if (type == DT_LNK) continue;  // its target is checked on its own path
+        out.push_back(full);
+    }
+    closedir(dir);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::optional<std::string> find_program(const std::string& name, const std::string& search_path,
+                                        const std::string& cwd) {
+    auto runnable = [](const std::string& p) {
+        struct stat st;
+        return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(p.c_str(), X_OK) == 0;
+    };
+    if (name.empty()) return std::nullopt;
+    if (name.find('/') != std::string::npos) {
+        std::string full = name[0] == '/' ? name : cwd + "/" + name;
+        return runnable(full) ? std::optional<std::string>(full) : std::nullopt;
+    }
+    size_t start = 0;
+    while (start <= search_path.size()) {
+        size_t end = search_path.find(':', start);
+        if (end == std::string::npos) end = search_path.size();
+        std::string dir = search_path.substr(start, end - start);
+        if (dir.empty()) dir = cwd;
+        std::string full = dir + "/" + name;
+        if (runnable(full)) return full;
+        start = end + 1;
+    }
+    return std::nullopt;
+}
+
+}  // namespace oms::landlock

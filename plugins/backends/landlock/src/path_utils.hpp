@@ -1,0 +1,25 @@
+// Small path helpers shared by the planner (string-only unless stated).
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace oms::landlock {
+
+// True when `path` is `root` or lies below it (both absolute, no trailing '/').
+bool is_within(std::string_view path, std::string_view root);
+std::string parent_of(const std::string& path);
+// Canonical path (symlinks resolved), or nullopt when it does not exist.
+std::optional<std::string> canonical(const std::string& path);
+enum class Kind { missing, folder, file, other };
+// Kind of what the path finally points to (follows symlinks).
+Kind kind_of(const std::string& path);
+// Entries of a folder that are not symlinks, as absolute paths, sorted.
+std::vector<std::string> non_symlink_children(const std::string& folder);
+// Looks `name` up like execvp does, in the ':'-separated `search_path`
+// (an empty entry means `cwd`). Returns the path or nullopt.
+std::optional<std::string> find_program(const std::string& name, const std::string& search_path,
+                                        const std::string& cwd);
+
+}  // namespace oms::landlock

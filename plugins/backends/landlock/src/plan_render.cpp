@@ -1,0 +1,90 @@
+#include "plan_render.hpp"
+
+#include "landlock_uapi.hpp"
+
+namespace oms::landlock {
+
+namespace {
+
+struct RightName {
+    uint64_t bit;
+    const char* name;
+};
+
+const RightName kRightNames[] = {
+    {uapi::kFsExecute, "execute"},        {uapi::kFsReadFile, "read_file"},
+    {uapi::kFsReadDir, "read_dir"},       {uapi::kFsWriteFile, "write_file"},
+    {uapi::kFsTruncate, "truncate"},      {uapi::kFsRemoveDir, "remove_dir"},
+    {uapi::kFsRemoveFile, "remove_file"}, {uapi::kFsMakeDir, "make_dir"},
+    {uapi::kFsMakeReg, "make_reg"},       {uapi::kFsMakeSym, "make_sym"},
+    {uapi::kFsMakeSock, "make_sock"},     {uapi::kFsMakeFifo, "make_fifo"},
+    {uapi::kFsMakeChar, "make_char"},     {uapi::kFsMakeBlock, "make_block"},
+    {uapi::kFsRefer, "refer"},            {uapi::kFsIoctlDev, "ioctl_dev"},
+};
+
+std::string ports_text(const std::vector<uint16_t>& ports) {
+    if (ports.empty()) return "none";
+    std::string out;
+    for (uint16_t p : ports) out += (out.empty() ? "" : ", ") + std::to_string(p);
+    return out;
+}
+
+void render_mounts(std::vector<std::string>& out, const Plan& plan) {
+    out.push_back("mount namespace (private; nothing leaks to the host):");
+    for (const auto& p : plan.hide_folders) out.push_back("  hide folder    " + p + "  (empty read-only folder on top)");
+    for (const auto& p : plan.hide_files) out.push_back("  hide file      " + p + "  (empty read-only file on top)");
+    for (const auto& p : plan.read_only) out.push_back("  read-only      " + p);
+    for (const auto& p : plan.pin_in_place) out.push_back("  pinned folder  " + p + "  (mount point: cannot be renamed)");
+    for (const auto& p : plan.not_present) out.push_back("  not present    " + p + "  (nothing to cover)");
+}
+
+void render_landlock(std::vector<std::string>& out, const Plan& plan, const KernelFeatures& f) {
+    out.push_back("landlock ruleset (ABI " + std::to_string(f.abi) + "), handled: " + rights_text(f.fs_rights));
+    for (const auto& r : plan.path_rules) {
+        uint64_t rights = r.rights & f.fs_rights;
+        out.push_back("  allow " + r.path + "  [" + rights_text(rights) + "]  (" + r.why + ")");
+    }
+    if (f.has_tcp()) {
+        out.push_back("  tcp connect: " + ports_text(plan.connect_ports));
+        out.push_back("  tcp bind: " + ports_text(plan.bind_ports));
+    } else {
+        out.push_back("  tcp ports: not filtered by this kernel (needs ABI 4)");
+    }
+    out.push_back(f.has_scopes() ? "  scoped: abstract unix sockets, signals" : "  scoped: none (needs ABI 6)");
+}
+
+void render_network(std::vector<std::string>& out, const Plan& plan) {
+    if (plan.own_network) {
+        out.push_back("network namespace: private, only lo (127.0.0.1, ::1)");
+        for (uint16_t p : plan.connect_ports)
+            out.push_back("  relay 127.0.0.1:" + std::to_string(p) + " -> host 127.0.0.1:" + std::to_string(p));
+    } else {
+        out.push_back("network namespace: the host's (trusted listener " + plan.program +
+                      "); Landlock limits it to the ports above, on any host");
+    }
+}
+
+}  // namespace
+
+std::string rights_text(uint64_t rights) {
+    std::string out;
+    for (const auto& r : kRightNames)
+        if (rights & r.bit) out += (out.empty() ? "" : ",") + std::string(r.name);
+    return out.empty() ? "none" : out;
+}
+
+std::vector<std::string> render_plan(const Plan& plan, const KernelFeatures& f, const SeccompProgram& seccomp) {
+    std::vector<std::string> out;
+    out.push_back("command: " + plan.program + "  (in " + plan.worktree + ")");
+    render_mounts(out, plan);
+    render_landlock(out, plan, f);
+    render_network(out, plan);
+    out.push_back("seccomp filter:");
+    for (const auto& line : seccomp.summary) out.push_back("  " + line);
+    out.push_back("process: no_new_privs; inherited descriptors above 2 closed; capabilities kept: chown, "
+                  "dac_override, fowner, fsetid, kill, setgid, setuid, net_bind_service (all others dropped "
+                  "from the bounding set)");
+    return out;
+}
+
+}  // namespace oms::landlock

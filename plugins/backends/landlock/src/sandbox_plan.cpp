@@ -1,0 +1,226 @@
+#include "sandbox_plan.hpp"
+
+#include "landlock_uapi.hpp"
+#include "path_utils.hpp"
+#include "secret_scan.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace oms::landlock {
+
+namespace {
+
+using oms::sdk::Error;
+using oms::sdk::Rule;
+
+// No MAKE_CHAR/MAKE_BLOCK even in write roots: a device node made there
+// would open the raw disk.
+constexpr uint64_t kWriteRights = uapi::kFsWriteFile | uapi::kFsRemoveDir | uapi::kFsRemoveFile |
+                                  uapi::kFsMakeDir | uapi::kFsMakeReg | uapi::kFsMakeSock | uapi::kFsMakeFifo |
+                                  uapi::kFsMakeSym | uapi::kFsRefer | uapi::kFsTruncate | uapi::kFsIoctlDev;
+
+// /dev is not "outside HOME" like the rest: root may read a raw disk there
+// and find HOME's secrets in it. Only these nodes are opened up.
+const char* const kReadableDevices[] = {"/dev/random", "/dev/urandom", "/dev/shm", "/dev/mqueue"};
+// Device files every shell expects to open for writing.
+const char* const kWritableDevices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/pts", "/dev/ptmx"};
+
+std::vector<std::string> values_of(const oms::sdk::Policy& policy, oms_rule_kind kind) {
+    std::vector<std::string> out;
+    for (const Rule& r : policy.rules(kind)) out.emplace_back(r.value);
+    return out;
+}
+
+// Drops roots that lie inside another root of the list.
+std::vector<std::string> outermost(std::vector<std::string> roots) {
+    std::sort(roots.begin(), roots.end());
+    std::vector<std::string> out;
+    for (const auto& r : roots)
+        if (out.empty() || !is_within(r, out.back())) out.push_back(r);
+    return out;
+}
+
+std::string env_value(const std::vector<std::string>& env, const std::string& name) {
+    for (const auto& entry : env)
+        if (entry.compare(0, name.size() + 1, name + "=") == 0) return entry.substr(name.size() + 1);
+    return "";
+}
+
+void add_rule(Plan& plan, const std::string& path, uint64_t rights, const std::string& why) {
+    Kind kind = kind_of(path);
+    if (kind == Kind::missing) return;
+    if (kind != Kind::folder) rights &= uapi::kFileRights;
+    plan.path_rules.push_back(PathRule{path, rights, why});
+}
+
+// Reads outside HOME stay open: every entry beside the path from / down to
+// HOME gets read rights, HOME itself none.
+void allow_reads_outside_home(Plan& plan, const std::string& home) {
+    if (home == "/") return;  // everything is under HOME: only the allowed roots open
+    if (home.empty()) {
+        for (const auto& child : non_symlink_children("/"))
+            if (child != "/dev") add_rule(plan, child, uapi::kReadRights, "no HOME");
+        return;
+    }
+    std::string folder = "/";
+    while (folder != home) {
+        size_t next = home.find('/', folder.size() + (folder == "/" ? 0 : 1));
+        std::string step = home.substr(0, next);
+        for (const auto& child : non_symlink_children(folder))
+            if (child != step && child != "/dev") add_rule(plan, child, uapi::kReadRights, "outside HOME");
+        folder = step;
+    }
+}
+
+void plan_filesystem(Plan& plan, const oms::sdk::Context& context, const oms::sdk::Policy& policy) {
+    allow_reads_outside_home(plan, std::string(context.home()));
+    for (const auto& root : values_of(policy, OMS_RULE_READ_ALLOW_TREE))
+        add_rule(plan, root, uapi::kReadRights, "read root");
+    // A write root that holds HOME (say /tmp with HOME below it) must not
+    // reopen reads under HOME: it only gets the write rights.
+    const std::string home(context.home());
+    for (const auto& root : values_of(policy, OMS_RULE_WRITE_ALLOW_TREE)) {
+        bool holds_home = !home.empty() && is_within(home, root);
+        add_rule(plan, root, holds_home ? kWriteRights : uapi::kReadRights | kWriteRights,
+                 holds_home ? "write root (holds HOME: no read rights)" : "write root");
+    }
+    for (const char* device : kReadableDevices) add_rule(plan, device, uapi::kReadRights, "device");
+    for (const char* device : kWritableDevices)
+        add_rule(plan, device, uapi::kReadRights | uapi::kFsWriteFile | uapi::kFsIoctlDev, "device");
+}
+
+// WRITE_DENY paths become read-only bind mounts; the folders between them and
+// their write root become mount points so nobody can rename them away.
+void plan_write_denies(Plan& plan, const oms::sdk::Policy& policy) {
+    auto roots = outermost(values_of(policy, OMS_RULE_WRITE_ALLOW_TREE));
+    std::set<std::string> pins;
+    for (const auto& path : values_of(policy, OMS_RULE_WRITE_DENY)) {
+        if (kind_of(path) == Kind::missing) {
+            plan.not_present.push_back(path + " (write deny)");
+            continue;
+        }
+        plan.read_only.push_back(path);
+        for (const auto& root : roots) {
+            if (!is_within(path, root) || path == root) continue;
+            for (std::string up = parent_of(path); up != root && is_within(up, root); up = parent_of(up))
+                pins.insert(up);
+        }
+    }
+    plan.pin_in_place.assign(pins.begin(), pins.end());  // sorted: outer folders first
+}
+
+void hide(Plan& plan, const std::string& path, const std::string& what) {
+    switch (kind_of(path)) {
+    case Kind::folder: plan.hide_folders.push_back(path); break;
+    case Kind::file: plan.hide_files.push_back(path); break;
+    case Kind::other: plan.hide_files.push_back(path); break;
+    case Kind::missing: plan.not_present.push_back(path + " (" + what + ")"); break;
+    }
+}
+
+// Sockets of servers that run commands or hold keys for the user (ssh-agent,
+// tmux, screen, X11, a database): a pathname unix socket is not a Landlock
+// right before ABI 8, so the command could otherwise talk to them.
+std::vector<std::string> session_sockets(const oms::sdk::Context& context) {
+    std::vector<std::string> out;
+    if (auto agent = context.env("SSH_AUTH_SOCK")) out.emplace_back(*agent);
+    static const char* const kPrefixes[] = {"ssh-", "tmux-", "screen", ".X11-unix", ".ICE-unix", ".s.PGSQL", "gpg-"};
+    for (const auto& entry : non_symlink_children("/tmp")) {
+        std::string name = entry.substr(5);
+        for (const char* prefix : kPrefixes)
+            if (name.rfind(prefix, 0) == 0) out.push_back(entry);
+    }
+    return out;
+}
+
+void plan_read_denies(Plan& plan, const oms::sdk::Context& context, const oms::sdk::Policy& policy,
+                      const PlanOptions& options) {
+    auto denied = values_of(policy, OMS_RULE_READ_DENY);
+    for (const auto& path : denied) hide(plan, path, "read deny");
+    for (const auto& path : options.extra_hidden)  // relative entries mean nothing here
+        if (!path.empty() && path[0] == '/' && kind_of(path) != Kind::missing) hide(plan, path, "hidden");
+    for (const auto& path : session_sockets(context))
+        if (kind_of(path) != Kind::missing) hide(plan, path, "hidden");
+
+    ScanRequest scan;
+    scan.suffixes = values_of(policy, OMS_RULE_READ_DENY_SUFFIX);
+    scan.skip = denied;
+    const std::string home(context.home());
+    std::vector<std::string> roots{std::string(context.worktree())};
+    for (const auto& root : values_of(policy, OMS_RULE_READ_ALLOW_TREE))
+        if (!home.empty() && is_within(root, home) && root != home) roots.push_back(root);
+    scan.roots = outermost(roots);
+    for (const auto& file : find_secret_files(scan)) plan.hide_files.push_back(file);
+}
+
+// One mount per real target, and none inside a folder that is hidden whole
+// (its path would no longer exist when the mount is made).
+void normalize_hidden(Plan& plan) {
+    auto canonical_set = [](const std::vector<std::string>& paths) {
+        std::set<std::string> out;
+        for (const auto& p : paths) out.insert(canonical(p).value_or(p));
+        return out;
+    };
+    std::set<std::string> folders = canonical_set(plan.hide_folders);
+    std::set<std::string> files = canonical_set(plan.hide_files);
+    auto covered = [&](const std::string& p) {
+        for (const auto& f : folders)
+            if (p != f && is_within(p, f)) return true;
+        return false;
+    };
+    plan.hide_folders.clear();
+    plan.hide_files.clear();
+    for (const auto& f : folders)
+        if (!covered(f)) plan.hide_folders.push_back(f);
+    for (const auto& f : files)
+        if (!covered(f)) plan.hide_files.push_back(f);
+}
+
+void plan_network(Plan& plan, const oms::sdk::Policy& policy) {
+    std::set<uint16_t> ports;
+    for (const Rule& r : policy.rules(OMS_RULE_NET_CONNECT_LOOPBACK)) {
+        if (r.number < 1 || r.number > 65535) throw Error(OMS_ERR_INVALID, "invalid loopback port in policy");
+        ports.insert(static_cast<uint16_t>(r.number));
+    }
+    plan.connect_ports.assign(ports.begin(), ports.end());
+    auto program = canonical(plan.program);
+    for (const Rule& r : policy.rules(OMS_RULE_NET_LISTEN_LOOPBACK)) {
+        auto trusted = canonical(std::string(r.value));
+        if (!program || !trusted || *program != *trusted) continue;
+        plan.trusted_listener = true;
+        plan.own_network = false;  // it must serve the host's loopback
+        if (r.number > 0 && r.number <= 65535) plan.bind_ports.push_back(static_cast<uint16_t>(r.number));
+        else plan.bind_ports = plan.connect_ports;
+    }
+}
+
+}  // namespace
+
+const std::vector<std::string>& default_hidden_sockets() {
+    static const std::vector<std::string> sockets{
+        "/run/docker.sock", "/var/run/docker.sock", "/run/docker", "/run/containerd", "/run/podman",
+        "/run/buildkit",    "/run/crio",            "/run/user",   "/run/systemd",    "/run/dbus",
+        "/run/screen",      "/run/tmux",            "/run/postgresql", "/run/mysqld"};
+    return sockets;
+}
+
+Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy, const PlanOptions& options) {
+    Plan plan;
+    plan.worktree = std::string(context.worktree());
+    for (auto entry : policy.env()) plan.env.emplace_back(entry);
+    for (auto arg : context.argv()) plan.argv.emplace_back(arg);
+    if (plan.argv.empty()) throw Error(OMS_ERR_INVALID, "no command to run");
+    auto program = find_program(plan.argv[0], env_value(plan.env, "PATH"), plan.worktree);
+    if (!program) throw Error(OMS_ERR_FAILED, plan.argv[0] + ": command not found in the sandbox's PATH");
+    plan.program = *program;
+
+    plan_filesystem(plan, context, policy);
+    plan_write_denies(plan, policy);
+    plan_read_denies(plan, context, policy, options);
+    normalize_hidden(plan);
+    plan_network(plan, policy);
+    return plan;
+}
+
+}  // namespace oms::landlock

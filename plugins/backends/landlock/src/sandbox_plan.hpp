@@ -1,0 +1,51 @@
+// The plan: everything the child must do, computed in the parent from the
+// assembled policy before fork, so the child only makes system calls. Every
+// backend step (render, spawn) works from this one structure.
+#pragma once
+#include <oms/sdk.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace oms::landlock {
+
+// One Landlock path rule: `rights` below `path` (or on the file itself).
+struct PathRule {
+    std::string path;
+    uint64_t rights = 0;
+    std::string why;  // for render
+};
+
+struct Plan {
+    std::string worktree;                 // the child's working directory
+    std::string program;                  // argv[0] resolved through the policy's PATH
+    std::vector<std::string> argv;
+    std::vector<std::string> env;         // exactly the policy's environment
+
+    // Mount namespace, applied in this order.
+    std::vector<std::string> pin_in_place;    // bound onto themselves so they cannot be renamed
+    std::vector<std::string> read_only;       // bound read-only onto themselves (.git, pinned)
+    std::vector<std::string> hide_folders;    // covered by an empty read-only folder
+    std::vector<std::string> hide_files;      // covered by an empty read-only file
+    std::vector<std::string> not_present;     // deny rules with nothing to cover (render only)
+
+    std::vector<PathRule> path_rules;     // Landlock filesystem allow-list
+    std::vector<uint16_t> connect_ports;  // TCP ports reachable on 127.0.0.1
+    std::vector<uint16_t> bind_ports;     // TCP ports the trusted listener may bind
+    bool trusted_listener = false;        // argv[0] is the NET_LISTEN_LOOPBACK binary
+    bool own_network = true;              // private network namespace + relay
+};
+
+struct PlanOptions {
+    std::vector<std::string> extra_hidden;  // [plugin.landlock] hide (daemon sockets, ...)
+};
+
+// Throws oms::sdk::Error when the command cannot be found or a rule is malformed.
+Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy, const PlanOptions& options);
+
+// Folders and sockets of daemons hidden by default (docker, containerd,
+// systemd, D-Bus, per-user runtime dirs...): each one would be a way out.
+const std::vector<std::string>& default_hidden_sockets();
+
+}  // namespace oms::landlock

@@ -1,0 +1,25 @@
+// The seccomp filter every sandboxed command runs under: a classic BPF
+// program built in the parent (so the child only installs it), refusing the
+// syscalls that would read other processes, load code into the kernel, undo
+// the mount namespace or open sockets other than unix and TCP.
+#pragma once
+#include <linux/filter.h>
+
+#include <string>
+#include <vector>
+
+namespace oms::landlock {
+
+struct SeccompProgram {
+    std::vector<sock_filter> code;
+    // Human-readable summary for `oms policy`.
+    std::vector<std::string> summary;
+};
+
+SeccompProgram build_seccomp_program();
+
+// Installs it on the calling thread (no_new_privs must already be set).
+// Returns 0 or an errno value.
+int install_seccomp_program(const SeccompProgram& program);
+
+}  // namespace oms::landlock

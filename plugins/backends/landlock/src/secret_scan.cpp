@@ -1,0 +1,124 @@
+#include "secret_scan.hpp"
+
+#include "path_utils.hpp"
+
+#include <dirent.h>
+#include <sys/syscall.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <memory>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace oms::landlock {
+
+namespace {
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Walks with openat() relative to the parent's descriptor and raw getdents64
+// into one reused buffer: no path resolution per folder, no allocation per
+// entry except for the path kept in `path_` (appended and cut back).
+class Walker {
+public:
+    Walker(const ScanRequest& request, std::set<std::string>& found) : request_(request), found_(found) {}
+
+    void walk_root(const std::string& root) {
+        int fd = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) return;
+        path_ = root;
+        walk(fd, 0);
+    }
+
+private:
+    const ScanRequest& request_;
+    std::set<std::string>& found_;
+    std::string path_;
+    alignas(8) char buffer_[64 * 1024];
+
+    struct LinuxDirent64 {
+        uint64_t d_ino;
+        int64_t d_off;
+        unsigned short d_reclen;
+        unsigned char d_type;
+        char d_name[];
+    };
+
+    bool skipped() const {
+        for (const auto& s : request_.skip)
+            if (path_ == s) return true;
+        return false;
+    }
+
+    bool matches() const {
+        for (const auto& suffix : request_.suffixes)
+            if (ends_with(path_, suffix)) return true;
+        return false;
+    }
+
+    // Takes ownership of `dir_fd`.
+    void walk(int dir_fd, int depth) {
+        if (depth > 64 || skipped()) {
+            close(dir_fd);
+            return;
+        }
+        std::vector<std::pair<std::string, unsigned char>> entries;
+        for (;;) {
+            long n = syscall(SYS_getdents64, dir_fd, buffer_, sizeof buffer_);
+            if (n <= 0) break;
+            for (long at = 0; at < n;) {
+                auto* e = reinterpret_cast<LinuxDirent64*>(buffer_ + at);
+                at += e->d_reclen;
+                if (e->d_name[0] == '.' && (e->d_name[1] == 0 || (e->d_name[1] == '.' && e->d_name[2] == 0)))
+                    continue;
+                entries.emplace_back(e->d_name, e->d_type);
+            }
+        }
+        for (auto& [name, type] : entries) visit(dir_fd, name, type, depth);
+        close(dir_fd);
+    }
+
+    void visit(int dir_fd, const std::string& name, unsigned char type, int depth) {
+        const size_t length = path_.size();
+        path_ += '/';
+        path_ += name;
+        if (type == DT_UNKNOWN) {
+            struct stat st;
+            type = fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ? DT_UNKNOWN
+                   : S_ISDIR(st.st_mode)                                      ? DT_DIR
+                   : S_ISLNK(st.st_mode)                                      ? DT_LNK
+                                                                              : DT_REG;
+        }
+        if (type == DT_DIR) {
+            int child = openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (child >= 0) walk(child, depth + 1);
+        } else if (type != DT_UNKNOWN && matches()) {
+            if (type != DT_LNK || kind_of(path_) == Kind::file) found_.insert(path_);
+        }
+        path_.resize(length);
+    }
+};
+
+}  // namespace
+
+std::vector<std::string> find_secret_files(const ScanRequest& request) {
+    std::set<std::string> found;
+    if (request.suffixes.empty()) return {};
+    auto walker = std::make_unique<Walker>(request, found);  // 64 KiB buffer: not on the caller's stack
+    for (const auto& root : request.roots) {
+        if (kind_of(root) == Kind::folder) walker->walk_root(root);
+        else if (kind_of(root) == Kind::file) {
+            for (const auto& suffix : request.suffixes)
+                if (ends_with(root, suffix)) found.insert(root);
+        }
+    }
+    return std::vector<std::string>(found.begin(), found.end());
+}
+
+}  // namespace oms::landlock

@@ -1,0 +1,21 @@
+// Finds the files a READ_DENY_SUFFIX rule covers. Landlock cannot match
+// names, so the files that exist when the command starts are listed here and
+// hidden one by one. Uses getdents types only (no stat per file) to stay fast
+// on large worktrees.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace oms::landlock {
+
+struct ScanRequest {
+    std::vector<std::string> roots;     // folders to walk
+    std::vector<std::string> suffixes;  // "-keypair.json", "/id.json"
+    std::vector<std::string> skip;      // folders hidden whole, not worth walking
+};
+
+// Paths (as found under the roots) whose text ends with one of the suffixes.
+// Symlinks are reported when they end with a suffix and point at a file.
+std::vector<std::string> find_secret_files(const ScanRequest& request);
+
+}  // namespace oms::landlock

@@ -1,0 +1,192 @@
+// The backend's contract around enforcement: doctor lines, degrading on an
+// older ABI (refuse, or run with best effort), the rendered ruleset, failing
+// closed, the exact environment, exit codes and signals.
+#include "test_support.hpp"
+
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <regex>
+
+using namespace oms::test;
+
+namespace {
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("doctor: one summary line, nothing missing on this kernel", "[landlock][backend]") {
+    require_landlock();
+    FakeHost host;
+    LandlockPlugin plugin(host);
+    REQUIRE(plugin.create_error.empty());
+    CHECK(plugin.api().flags == OMS_BACKEND_CONFINES);
+    CHECK(plugin.api().strength == 100);
+    CHECK(std::string(plugin.api().platforms) == "linux");
+    ReportCollector report;
+    ErrorBuffer error;
+    REQUIRE(plugin.api().probe(plugin.instance(), report.sink(), error.get()) == OMS_OK);
+    auto summary = report.of(OMS_REPORT_SUMMARY);
+    REQUIRE(summary.size() == 1);
+    INFO(summary[0]);
+    CHECK(std::regex_match(summary[0], std::regex(R"(host \(landlock ABI ([7-9]|[1-9][0-9]): filesystem, TCP ports, scoped; seccomp\))")));
+    CHECK(report.of(OMS_REPORT_MISSING).empty());
+}
+
+TEST_CASE("an older ABI is reported and refused unless best effort", "[landlock][backend]") {
+    require_landlock();
+    FakeHost host;
+    host.integers["max_abi"] = 3;
+    LandlockPlugin plugin(host);
+    ReportCollector report;
+    ErrorBuffer error;
+    REQUIRE(plugin.api().probe(plugin.instance(), report.sink(), error.get()) == OMS_OK);
+    CHECK(report.of(OMS_REPORT_SUMMARY) == std::vector<std::string>{"host (landlock ABI 3: filesystem; seccomp)"});
+    auto missing = report.of(OMS_REPORT_MISSING);
+    CHECK(missing.size() == 3);  // TCP ports, IOCTL_DEV, scopes
+    CHECK(report.of(OMS_REPORT_WARN_ONCE).size() == 1);
+
+    World w;
+    RunOptions refused;
+    refused.max_abi = 3;
+    auto r = run_in_plugin(w, "echo RAN > " + w.work + "/ran.txt", refused);
+    CHECK(r.spawn_status == OMS_ERR_UNSUPPORTED);
+    CHECK(has(r.spawn_error, "ABI 4"));
+    CHECK(has(r.spawn_error, "--best-effort"));
+    CHECK_FALSE(exists(w.work + "/ran.txt"));
+
+    RunOptions best = refused;
+    best.flags = OMS_RUN_BEST_EFFORT;
+    auto ran = run_in_plugin(w, "echo RAN; cat " + w.home + "/.ssh/id_rsa; exit 0", best);
+    INFO(ran.spawn_error << ran.err);
+    CHECK(ran.exit_code == 0);
+    CHECK(has(ran.out, "RAN"));
+    CHECK_FALSE(has(ran.out, kSshKey));  // what ABI 3 still gives holds
+}
+
+TEST_CASE("render prints the ruleset", "[landlock][backend]") {
+    require_landlock();
+    World w;
+    FakeHost host;
+    LandlockPlugin plugin(host);
+    ContextBuilder context = default_context(w, {"sh", "-c", "true"});
+    PolicyBuilder policy = default_policy(w);
+    ReportCollector report;
+    ErrorBuffer error;
+    REQUIRE(plugin.api().render(plugin.instance(), context.build(), policy.build(), report.sink(), error.get()) ==
+            OMS_OK);
+    const std::string text = report.text();
+    INFO(text);
+    CHECK(has(text, "hide folder    " + w.home + "/.ssh"));
+    CHECK(has(text, "hide file      " + w.work + "/wallet-keypair.json"));
+    CHECK(has(text, "hide file      " + w.work + "/nested/deeper/id.json"));
+    CHECK(has(text, "read-only      " + w.work + "/.git"));
+    CHECK(has(text, "read-only      " + w.pinned));
+    CHECK(has(text, "pinned folder  " + w.work + "/tests"));
+    CHECK(has(text, "allow " + w.work + "  [execute,read_file,read_dir,write_file,truncate"));
+    CHECK(has(text, "tcp connect: 8899"));
+    CHECK(has(text, "tcp bind: none"));
+    CHECK(has(text, "relay 127.0.0.1:8899 -> host 127.0.0.1:8899"));
+    CHECK(has(text, "ioctl TIOCSTI"));
+    CHECK_FALSE(has(text, "allow " + w.home + "  "));  // HOME itself gets no rule
+}
+
+TEST_CASE("fails closed: a child that cannot confine itself never runs the command", "[landlock][backend]") {
+    require_landlock();
+    World w;
+    FakeHost host;
+    LandlockPlugin plugin(host);
+    ContextBuilder context = default_context(w, {"sh", "-c", "echo RAN > " + w.outside + "/ran.txt"});
+    context.worktree = w.root / "no-such-worktree";
+    PolicyBuilder policy = default_policy(w);
+    ErrorBuffer error;
+    void* run = nullptr;
+    oms_status status = plugin.api().spawn(plugin.instance(), context.build(), policy.build(), oms_stdio{0, 1, 2},
+                                           &run, error.get());
+    CHECK(status == OMS_ERR_FAILED);
+    CHECK(has(error.message(), "enter the worktree"));
+    CHECK(has(error.message(), "did not run"));
+    CHECK_FALSE(exists(w.outside + "/ran.txt"));
+
+    RunOptions missing;
+    missing.argv = {"no-such-command-xyz"};
+    auto r = run_in_plugin(w, "", missing);
+    CHECK(r.spawn_status == OMS_ERR_FAILED);
+    CHECK(has(r.spawn_error, "no-such-command-xyz: command not found"));
+}
+
+TEST_CASE("the command gets exactly the policy's environment", "[landlock][backend]") {
+    require_landlock();
+    World w;
+    RunOptions options;
+    options.argv = {"env"};
+    auto r = run_in_plugin(w, "", options);
+    INFO(r.spawn_error << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out == "PATH=/usr/bin:/bin\nHOME=" + w.private_home + "\nTMPDIR=" + w.temp + "\nLANG=C.UTF-8\n");
+}
+
+TEST_CASE("exit codes and forwarded signals, with oms's signals blocked", "[landlock][backend]") {
+    require_landlock();
+    World w;
+    CHECK(run_in_plugin(w, "exit 7").exit_code == 7);
+
+    // oms blocks these in its threads; the command must start with defaults.
+    sigset_t blocked, previous;
+    sigemptyset(&blocked);
+    sigaddset(&blocked, SIGTERM);
+    sigaddset(&blocked, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &blocked, &previous);
+    FakeHost host;
+    LandlockPlugin plugin(host);
+    for (int sig : {SIGTERM, SIGINT}) {
+        ContextBuilder context = default_context(w, {"sleep", "30"});
+        PolicyBuilder policy = default_policy(w);
+        ErrorBuffer error;
+        void* run = nullptr;
+        REQUIRE(plugin.api().spawn(plugin.instance(), context.build(), policy.build(), oms_stdio{0, 1, 2}, &run,
+                                   error.get()) == OMS_OK);
+        usleep(100 * 1000);
+        CHECK(plugin.api().signal(plugin.instance(), run, sig) == OMS_OK);
+        int32_t code = -1;
+        CHECK(plugin.api().wait(plugin.instance(), run, &code, error.get()) == OMS_OK);
+        plugin.api().release(plugin.instance(), run);
+        CHECK(code == 128 + sig);
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+}
+
+TEST_CASE("through oms: an older ABI is refused, best effort runs, doctor says what is lost", "[landlock][backend]") {
+    require_landlock();
+    if (!oms_run_available()) {
+        WARN(oms_binary() << " cannot run commands yet: the end-to-end degrade check did not run");
+        return;
+    }
+    World w;
+    write_file(w.root / "xdg-config/oms/config.toml", "[plugin.landlock]\nmax_abi = 3\n");
+    auto env = environment_with({{"HOME", w.home},
+                                 {"XDG_CONFIG_HOME", w.root / "xdg-config"},
+                                 {"XDG_STATE_HOME", w.root / "xdg-state"},
+                                 {"PATH", "/usr/bin:/bin"}});
+    const std::string marker = w.work + "/ran.txt";
+    auto refused = run_process({oms_binary(), "run", "--sandbox", "landlock", "--worktree", w.work, "--", "sh", "-c",
+                                "echo ran > " + marker},
+                               {env, std::nullopt, w.work, 60});
+    INFO(refused.out << refused.err);
+    CHECK(refused.exit_code != 0);
+    CHECK(has(refused.err, "ABI 4"));
+    CHECK_FALSE(exists(marker));
+
+    auto best = run_process({oms_binary(), "run", "--sandbox", "landlock", "--best-effort", "--worktree", w.work,
+                             "--", "sh", "-c", "echo ran > " + marker},
+                            {env, std::nullopt, w.work, 60});
+    INFO(best.out << best.err);
+    CHECK(best.exit_code == 0);
+    CHECK(exists(marker));  // positive: best effort runs
+
+    auto doctor = run_process({oms_binary(), "doctor"}, {env, std::nullopt, w.work, 60});
+    INFO(doctor.out << doctor.err);
+    CHECK(has(doctor.out + doctor.err, "host (landlock ABI 3: filesystem; seccomp)"));
+    CHECK(has(doctor.out + doctor.err, "Landlock ABI 4 (TCP ports)"));
+    CHECK(has(doctor.out + doctor.err, "Landlock ABI 6 (scopes)"));
+}
