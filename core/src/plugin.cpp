@@ -5,7 +5,6 @@
 
 #include <boost/dll/shared_library.hpp>
 #include <cstddef>
-#include <regex>
 
 namespace oms::core {
 
@@ -14,6 +13,18 @@ namespace {
 // The smallest descriptor an ABI 1.0 plugin may hand over: up to `interface`.
 constexpr size_t kMinimumDescriptorSize = offsetof(oms_plugin_descriptor, interface) + sizeof(void*);
 constexpr size_t kMaximumDescriptorSize = 64 * 1024;
+
+// [a-z0-9][a-z0-9-]{0,63}, checked by hand: compiling a std::regex costs more
+// than loading a plugin, and this runs for every plugin on every command.
+bool valid_id(const char* id) {
+    if (!id || !*id || *id == '-') return false;
+    size_t length = 0;
+    for (const char* c = id; *c; ++c, ++length) {
+        bool ok = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-';
+        if (!ok || length >= 64) return false;
+    }
+    return true;
+}
 
 std::string abi_text(unsigned major, unsigned minor) { return std::to_string(major) + "." + std::to_string(minor); }
 
@@ -29,7 +40,7 @@ std::string check_descriptor(const oms_plugin_descriptor& d) {
     if (d.abi_minor > OMS_ABI_MINOR)
         return "built for plugin ABI " + abi_text(d.abi_major, d.abi_minor) + ", newer than this oms (ABI " + host +
                ")";
-    if (!d.id || !std::regex_match(d.id, std::regex("[a-z0-9][a-z0-9-]{0,63}")))
+    if (!valid_id(d.id))
         return "descriptor has an invalid id (want [a-z0-9-]+)";
     if (!d.kind || (std::string(d.kind) != OMS_KIND_BACKEND && std::string(d.kind) != OMS_KIND_POLICY))
         return std::string("unknown interface kind '") + (d.kind ? d.kind : "(null)") + "'";
