@@ -9,7 +9,7 @@ set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
 "$here/tests/install-deps.sh"
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOMS_BUILD_TESTS=ON >/dev/null
 cmake --build "$build" -j"$(nproc)"
 
 started_dockerd=no
