@@ -17,6 +17,7 @@
 
 #include <cstring>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -92,8 +93,9 @@ inline void close_other_descriptors(int keep) {
 
 }  // namespace detail
 
-// A started child. wait() returns its status (128+N for signal N); the
-// destructor kills and reaps a child that was never waited for.
+// A started child. wait() returns its status (128+N for signal N); signal()
+// may run on another thread meanwhile; the destructor kills and reaps a child
+// that was never waited for.
 class ChildProcess : public Run {
 public:
     // `prepare` runs in the child after fork, after stdio and cwd are set and
@@ -125,17 +127,36 @@ public:
     }
 
     ~ChildProcess() override {
+        std::lock_guard<std::mutex> lock(mutex_);
         if (!reaped_) {
             kill(pid_, SIGKILL);
-            wait();
+            reap_locked();
         }
     }
 
+    // Safe against a concurrent wait(): until the pid is reaped it cannot be
+    // reused, so the signal never reaches another process.
     void signal(int signal_number) override {
+        std::lock_guard<std::mutex> lock(mutex_);
         if (!reaped_) kill(pid_, signal_number);
     }
 
     int wait() override {
+        // Wait without reaping first (WNOWAIT), then reap under the lock that
+        // signal() takes.
+        siginfo_t info{};
+        while (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
+        }
+        std::lock_guard<std::mutex> lock(mutex_);
+        return reap_locked();
+    }
+
+    pid_t pid() const { return pid_; }
+
+private:
+    explicit ChildProcess(pid_t pid) : pid_(pid) {}
+
+    int reap_locked() {
         if (reaped_) return status_;
         int raw = 0;
         while (waitpid(pid_, &raw, 0) < 0 && errno == EINTR) {
@@ -144,11 +165,6 @@ public:
         status_ = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
         return status_;
     }
-
-    pid_t pid() const { return pid_; }
-
-private:
-    explicit ChildProcess(pid_t pid) : pid_(pid) {}
 
     [[noreturn]] static void run_child(const ExecSpec& spec, const std::string& program, char** argv, char** envp,
                                        int error_fd, const std::function<void()>& prepare) {
@@ -183,6 +199,7 @@ private:
     }
 
     pid_t pid_;
+    std::mutex mutex_;
     bool reaped_ = false;
     int status_ = -1;
 };

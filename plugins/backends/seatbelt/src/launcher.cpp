@@ -1,17 +1,11 @@
 #include "launcher.hpp"
 
-#include <cerrno>
-#include <csignal>
-#include <cstring>
-#include <fcntl.h>
-#include <mutex>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <oms/process.hpp>
 
-#if defined(__linux__)
-#include <sys/syscall.h>
-#endif
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace oms::seatbelt {
 
@@ -45,129 +39,22 @@ std::string write_profile_file(const std::string& temp_dir, const std::string& t
     return path;
 }
 
-std::vector<char*> c_strings(const std::vector<std::string>& items) {
-    std::vector<char*> out;
-    for (const auto& item : items) out.push_back(const_cast<char*>(item.c_str()));
-    out.push_back(nullptr);
-    return out;
-}
-
-// ------------------------------------------------- child side (async-signal-safe only)
-
-[[noreturn]] void child_fail(int report_fd) {
-    const int code = errno;
-    (void)!::write(report_fd, &code, sizeof code);
-    ::_exit(127);
-}
-
-// oms blocks and handles signals in its own threads; the command must start
-// with the defaults, or it could not be interrupted.
-void reset_signals() {
-    struct sigaction defaults {};
-    defaults.sa_handler = SIG_DFL;
-    sigemptyset(&defaults.sa_mask);
-    for (int sig = 1; sig < NSIG; ++sig) ::sigaction(sig, &defaults, nullptr);
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-}
-
-// Moves the three descriptors out of the way first, so that e.g. out == 0
-// is not clobbered by dup2(in, 0).
-bool install_stdio(oms_stdio stdio) {
-    const int wanted[3] = {stdio.in, stdio.out, stdio.err};
-    int moved[3];
-    for (int i = 0; i < 3; ++i)
-        if ((moved[i] = ::fcntl(wanted[i], F_DUPFD, 10)) < 0) return false;
-    for (int i = 0; i < 3; ++i)
-        if (::dup2(moved[i], i) < 0) return false;
-    return true;
-}
-
-// Nothing oms holds open (a state file, a socket) may leak into the command,
-// except the close-on-exec pipe that reports a failed exec.
-void close_other_descriptors(int keep) {
-#if defined(__linux__) && defined(SYS_close_range)
-    if (keep > 3) ::syscall(SYS_close_range, 3u, static_cast<unsigned>(keep - 1), 0u);
-    if (::syscall(SYS_close_range, static_cast<unsigned>(keep + 1), ~0u, 0u) == 0) return;
-#endif
-    const long limit = ::sysconf(_SC_OPEN_MAX);
-    for (int fd = 3; fd < (limit > 0 && limit < 65536 ? limit : 65536); ++fd)
-        if (fd != keep) ::close(fd);
-}
-
-[[noreturn]] void run_child(const LaunchRequest& request, char* const* argv, char* const* envp, int report_fd) {
-    reset_signals();
-    if (!install_stdio(request.stdio)) child_fail(report_fd);
-    close_other_descriptors(report_fd);
-    if (::chdir(request.cwd.c_str()) != 0) child_fail(report_fd);
-    ::execve(request.sandbox_exec.c_str(), argv, envp);
-    child_fail(report_fd);
-}
-
-// ------------------------------------------------- the running command
-
+// The command under sandbox-exec; the profile file lives as long as the run.
 class SeatbeltRun final : public oms::sdk::Run {
 public:
-    SeatbeltRun(pid_t pid, std::string profile_file) : pid_(pid), profile_file_(std::move(profile_file)) {}
-
-    // Released without a finished wait: the command must not outlive its run.
-    // Never throws (a destructor that threw would end oms).
+    SeatbeltRun(std::unique_ptr<oms::sdk::ChildProcess> child, std::string profile_file)
+        : child_(std::move(child)), profile_file_(std::move(profile_file)) {}
     ~SeatbeltRun() override {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (!reaped_) {
-            ::kill(pid_, SIGKILL);
-            int status = 0;
-            while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-            }
-        }
+        child_.reset();  // kills and reaps a command that was never waited for
         ::unlink(profile_file_.c_str());
     }
-
-    void signal(int signal_number) override {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (!reaped_) ::kill(pid_, signal_number);
-    }
-
-    int wait() override {
-        // Wait without reaping first: until the pid is reaped it cannot be
-        // reused, so a concurrent signal() never reaches another process.
-        siginfo_t info{};
-        while (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOWAIT) != 0)
-            if (errno != EINTR) fail("waiting for the command failed");
-        std::lock_guard<std::mutex> lock(mutex_);
-        return reap_locked();
-    }
+    void signal(int signal_number) override { child_->signal(signal_number); }
+    int wait() override { return child_->wait(); }
 
 private:
-    int reap_locked() {
-        int status = 0;
-        while (::waitpid(pid_, &status, 0) < 0)
-            if (errno != EINTR) fail("waiting for the command failed");
-        reaped_ = true;
-        if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-        return WEXITSTATUS(status);
-    }
-
-    pid_t pid_;
+    std::unique_ptr<oms::sdk::ChildProcess> child_;
     std::string profile_file_;
-    std::mutex mutex_;
-    bool reaped_ = false;
 };
-
-// Reads the child's exec outcome: nothing (exec worked) or its errno.
-void check_exec_outcome(int report_fd, pid_t pid, const LaunchRequest& request) {
-    int code = 0;
-    ssize_t n;
-    while ((n = ::read(report_fd, &code, sizeof code)) < 0 && errno == EINTR) {
-    }
-    ::close(report_fd);
-    if (n <= 0) return;
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    errno = code;
-    fail("cannot start " + request.sandbox_exec + " in " + request.cwd);
-}
 
 }  // namespace
 
@@ -191,30 +78,18 @@ std::unique_ptr<oms::sdk::Run> launch(const LaunchRequest& request) {
     if (request.argv[0].empty() || request.argv[0][0] == '-')
         throw Error(OMS_ERR_INVALID, "seatbelt: the command name may not start with '-'");
     const std::string profile_file = write_profile_file(request.temp_dir, request.profile.text);
-    const auto args = sandbox_exec_argv(request.sandbox_exec, profile_file, request.profile.parameters, request.argv);
-    auto argv = c_strings(args);
-    auto envp = c_strings(request.env);
-    int report[2];
-    if (::pipe(report) != 0 || ::fcntl(report[0], F_SETFD, FD_CLOEXEC) != 0 ||
-        ::fcntl(report[1], F_SETFD, FD_CLOEXEC) != 0) {
-        ::unlink(profile_file.c_str());
-        fail("cannot create a pipe");
-    }
-    const pid_t pid = ::fork();
-    if (pid == 0) run_child(request, argv.data(), envp.data(), report[1]);
-    ::close(report[1]);
-    if (pid < 0) {
-        ::close(report[0]);
-        ::unlink(profile_file.c_str());
-        fail("cannot fork");
-    }
+    oms::sdk::ExecSpec spec;
+    spec.argv = sandbox_exec_argv(request.sandbox_exec, profile_file, request.profile.parameters, request.argv);
+    spec.env = request.env;
+    spec.cwd = request.cwd;
+    spec.stdio = request.stdio;
     try {
-        check_exec_outcome(report[0], pid, request);
-    } catch (...) {
+        return std::make_unique<SeatbeltRun>(oms::sdk::ChildProcess::start(spec), profile_file);
+    } catch (const Error& e) {
         ::unlink(profile_file.c_str());
-        throw;
+        throw Error(OMS_ERR_FAILED, std::string("seatbelt: cannot start ") + request.sandbox_exec + " in " +
+                                        request.cwd + ": " + e.what());
     }
-    return std::make_unique<SeatbeltRun>(pid, profile_file);
 }
 
 }  // namespace oms::seatbelt

@@ -1,5 +1,5 @@
 // Starting a command under sandbox-exec: the profile goes to a 0600 file in
-// the run's temp folder, then fork + exec of
+// the run's temp folder, then (through oms::sdk::ChildProcess) fork + exec of
 //   <sandbox-exec> -D NAME=value ... -f <profile file> <argv...>
 // with the child's signal mask and dispositions reset, its cwd the worktree,
 // only the policy's environment, and no descriptor but 0, 1, 2.
