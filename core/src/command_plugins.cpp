@@ -40,12 +40,46 @@ bool parse_simple(const Args& args, const char* usage, std::string& worktree, bo
 
 }  // namespace
 
+namespace {
+
+// `oms plugins --keys`: every config key each loaded plugin declares, and the
+// core's own [sandbox] table, as the reference of what a config file may say.
+void print_keys(const Session& session) {
+    auto print_table = [](const std::string& table, const Schema& schema) {
+        std::printf("[%s]\n", table.c_str());
+        for (auto& [name, spec] : schema)
+            std::printf("  %-16s %-18s %-8s %s\n", name.c_str(), type_name(spec.type),
+                        spec.narrows ? "narrows" : "-", spec.description.c_str());
+    };
+    print_table("sandbox", core_schema());
+    for (auto& record : session.registry().records())
+        if (record.status == PluginStatus::Loaded && !record.schema.empty())
+            print_table("plugin." + record.id, record.schema);
+}
+
+}  // namespace
+
 int command_plugins(const Args& args) {
     std::string worktree;
     bool json = false;
     std::optional<std::string> sandbox;
-    if (!parse_simple(args, "usage: oms plugins [options]\n\noptions", worktree, json, sandbox)) return 0;
+    Args rest;
+    bool keys = false;
+    for (auto& arg : args) {
+        if (arg == "--keys")
+            keys = true;
+        else
+            rest.push_back(arg);
+    }
+    if (!parse_simple(rest, "usage: oms plugins [--keys] [options]\n  --keys                print every config key the "
+                            "core and each plugin declare\n\noptions",
+                      worktree, json, sandbox))
+        return 0;
     Session session(worktree);
+    if (keys) {
+        print_keys(session);
+        return 0;
+    }
     auto rows = plugin_rows(session.registry(), "", probe_all_backends(session.registry()));
     if (json) {
         JsonWriter writer;

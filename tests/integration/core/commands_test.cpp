@@ -109,3 +109,14 @@ TEST_CASE("doctor --probe under landlock: every canary is blocked and every cont
         CHECK_THAT(probe.out, Catch::Contains(std::string("pass  ") + rule + ": blocked; control worked"));
     CHECK_THAT(probe.out, !Catch::Contains("FAIL"));
 }
+
+TEST_CASE("plugins --keys lists the core's keys and each plugin's declared keys") {
+    OmsEnv env;
+    ProcessResult keys = env.oms({"plugins", "--keys"});
+    INFO(keys.err);
+    CHECK(keys.exit_code == 0);
+    CHECK_THAT(keys.out, Catch::Contains("[sandbox]"));
+    CHECK_THAT(keys.out, Catch::Contains("pinned           array of strings   narrows"));
+    CHECK_THAT(keys.out, Catch::Contains("[plugin.network]"));
+    CHECK_THAT(keys.out, Catch::Contains("surfnet_port     integer"));
+}
