@@ -2,6 +2,8 @@
 
 #include "landlock_uapi.hpp"
 #include "path_utils.hpp"
+#include "incremental_scan.hpp"
+#include "scan_cache_dir.hpp"
 #include "secret_scan.hpp"
 
 #include <algorithm>
@@ -134,6 +136,31 @@ std::vector<std::string> session_sockets(const oms::sdk::Context& context) {
     return out;
 }
 
+// The worktree is walked in full every time: the command can write there,
+// and deploy keypairs live there. The other allowed roots under HOME (the
+// toolchains) are walked through the cache when there is a safe place for it;
+// the worktree is left out of them so the cache never stands in for it.
+std::vector<std::string> find_keypair_files(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
+                                            const std::vector<std::string>& denied) {
+    const std::string worktree(context.worktree());
+    const std::string home(context.home());
+    ScanRequest full{{worktree}, values_of(policy, OMS_RULE_READ_DENY_SUFFIX), denied};
+    ScanRequest others{{}, full.suffixes, denied};
+    others.skip.push_back(worktree);
+    std::vector<std::string> roots;
+    for (const auto& root : values_of(policy, OMS_RULE_READ_ALLOW_TREE))
+        if (!home.empty() && is_within(root, home) && root != home && !is_within(root, worktree))
+            roots.push_back(root);
+    others.roots = outermost(roots);
+
+    std::vector<std::string> found = find_secret_files(full);
+    const std::string cache_dir =
+        scan_cache_dir(std::string(context.state_dir()), values_of(policy, OMS_RULE_WRITE_ALLOW_TREE));
+    auto more = cache_dir.empty() ? find_secret_files(others) : find_secret_files_cached(others, cache_dir);
+    found.insert(found.end(), more.begin(), more.end());
+    return found;
+}
+
 void plan_read_denies(Plan& plan, const oms::sdk::Context& context, const oms::sdk::Policy& policy,
                       const PlanOptions& options) {
     auto denied = values_of(policy, OMS_RULE_READ_DENY);
@@ -143,15 +170,7 @@ void plan_read_denies(Plan& plan, const oms::sdk::Context& context, const oms::s
     for (const auto& path : session_sockets(context))
         if (kind_of(path) != Kind::missing) hide(plan, path, "hidden");
 
-    ScanRequest scan;
-    scan.suffixes = values_of(policy, OMS_RULE_READ_DENY_SUFFIX);
-    scan.skip = denied;
-    const std::string home(context.home());
-    std::vector<std::string> roots{std::string(context.worktree())};
-    for (const auto& root : values_of(policy, OMS_RULE_READ_ALLOW_TREE))
-        if (!home.empty() && is_within(root, home) && root != home) roots.push_back(root);
-    scan.roots = outermost(roots);
-    for (const auto& file : find_secret_files(scan)) plan.hide_files.push_back(file);
+    for (const auto& file : find_keypair_files(context, policy, denied)) plan.hide_files.push_back(file);
 }
 
 // One mount per real target, and none inside a folder that is hidden whole

@@ -1,0 +1,213 @@
+#include "incremental_scan.hpp"
+
+#include "path_utils.hpp"
+#include "scan_cache.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <memory>
+#include <set>
+
+namespace oms::landlock {
+
+namespace {
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+int64_t ns_of(const struct timespec& t) { return int64_t(t.tv_sec) * 1'000'000'000 + t.tv_nsec; }
+
+FolderStamp stamp_of(const struct stat& st) {
+    return FolderStamp{uint64_t(st.st_dev), uint64_t(st.st_ino), ns_of(st.st_mtim), ns_of(st.st_ctim)};
+}
+
+int64_t now_ns() {
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return ns_of(t);
+}
+
+std::string join(const std::string& folder, const std::string& name) {
+    return folder.empty() ? name : folder + "/" + name;
+}
+
+// One root: reuses what the old cache says about unchanged folders, reads
+// the others, and builds the cache for the next start as it goes.
+class IncrementalWalker {
+public:
+    IncrementalWalker(const ScanRequest& request, ScanStats& stats, int64_t window_ns)
+        : request_(request), stats_(stats), window_ns_(window_ns) {}
+
+    // Returns the fresh cache and whether it differs from `old`.
+    std::pair<ScanCache, bool> walk(const std::string& root, std::optional<ScanCache> old,
+                                    std::set<std::string>& found) {
+        fresh_ = ScanCache{root, request_.suffixes, {}};
+        root_ = root;
+        found_ = &found;
+        root_fd_ = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (root_fd_ < 0) return {std::move(fresh_), false};  // nothing to record
+        struct stat st;
+        if (old && (fstat(root_fd_, &st) != 0 || !same_object(old->folders, st))) old.reset();  // replaced root
+        if (old) ++stats_.caches_loaded;
+        const size_t old_size = old ? old->folders.size() : 0;
+        old_ = old ? &old->folders : nullptr;
+        if (old) fresh_.folders.reserve(old->folders.size());
+        changed_ = !old;
+        visit("", 0);
+        close(root_fd_);
+        if (old && old_size != fresh_.folders.size()) changed_ = true;
+        return {std::move(fresh_), changed_};
+    }
+
+private:
+    using Folders = std::unordered_map<std::string, FolderRecord>;
+
+    const ScanRequest& request_;
+    ScanStats& stats_;
+    int64_t window_ns_;
+    std::string root_;
+    int root_fd_ = -1;
+    Folders* old_ = nullptr;
+    ScanCache fresh_;
+    std::set<std::string>* found_ = nullptr;
+    bool changed_ = false;
+    alignas(8) char buffer_[64 * 1024];
+
+    struct LinuxDirent64 {
+        uint64_t d_ino;
+        int64_t d_off;
+        unsigned short d_reclen;
+        unsigned char d_type;
+        char d_name[];
+    };
+
+    static bool same_object(const Folders& folders, const struct stat& st) {
+        auto it = folders.find("");
+        return it != folders.end() && it->second.stamp.device == uint64_t(st.st_dev) &&
+               it->second.stamp.inode == uint64_t(st.st_ino);
+    }
+
+    std::string full_path(const std::string& relative) const {
+        return relative.empty() ? root_ : root_ + "/" + relative;
+    }
+
+    bool skipped(const std::string& path) const {
+        return std::find(request_.skip.begin(), request_.skip.end(), path) != request_.skip.end();
+    }
+
+    bool matches(const std::string& path) const {
+        for (const auto& suffix : request_.suffixes)
+            if (ends_with(path, suffix)) return true;
+        return false;
+    }
+
+    void visit(const std::string& relative, int depth) {
+        if (depth > 64 || skipped(full_path(relative))) return;
+        FolderRecord record;
+        if (!reuse(relative, record) && !read(relative, record)) return;  // unreadable: tried again next time
+        emit(relative, record);
+        for (const auto& name : record.subfolders) visit(join(relative, name), depth + 1);
+        fresh_.folders.emplace(relative, std::move(record));
+    }
+
+    // One stat: the same folder object with the same times holds the same entries.
+    bool reuse(const std::string& relative, FolderRecord& record) {
+        if (!old_) return false;
+        auto it = old_->find(relative);
+        if (it == old_->end() || !it->second.trusted) return false;
+        struct stat st;
+        const char* at = relative.empty() ? "." : relative.c_str();
+        if (fstatat(root_fd_, at, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode)) return false;
+        if (!(stamp_of(st) == it->second.stamp)) return false;
+        record = std::move(it->second);  // each folder is visited once
+        ++stats_.folders_reused;
+        return true;
+    }
+
+    bool read(const std::string& relative, FolderRecord& record) {
+        changed_ = true;
+        const char* at = relative.empty() ? "." : relative.c_str();
+        int fd = openat(root_fd_, at, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) return false;
+        const int64_t read_at = now_ns();  // before the stat: a change after it is newer than this
+        struct stat st;
+        if (fstat(fd, &st) != 0) {
+            close(fd);
+            return false;
+        }
+        record.stamp = stamp_of(st);
+        record.trusted = std::max(record.stamp.mtime_ns, record.stamp.ctime_ns) < read_at - window_ns_;
+        list(fd, full_path(relative), record);
+        close(fd);
+        ++stats_.folders_read;
+        return true;
+    }
+
+    void list(int fd, const std::string& folder, FolderRecord& record) {
+        for (;;) {
+            long n = syscall(SYS_getdents64, fd, buffer_, sizeof buffer_);
+            if (n <= 0) break;
+            for (long at = 0; at < n;) {
+                auto* e = reinterpret_cast<LinuxDirent64*>(buffer_ + at);
+                at += e->d_reclen;
+                if (e->d_name[0] == '.' && (e->d_name[1] == 0 || (e->d_name[1] == '.' && e->d_name[2] == 0)))
+                    continue;
+                classify(fd, folder, e->d_name, e->d_type, record);
+            }
+        }
+    }
+
+    void classify(int fd, const std::string& folder, const char* name, unsigned char type, FolderRecord& record) {
+        if (type == DT_UNKNOWN) {
+            struct stat st;
+            type = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ? DT_UNKNOWN
+                   : S_ISDIR(st.st_mode)                          ? DT_DIR
+                   : S_ISLNK(st.st_mode)                          ? DT_LNK
+                                                                  : DT_REG;
+        }
+        if (type == DT_DIR) record.subfolders.emplace_back(name);
+        else if (type != DT_UNKNOWN && matches(folder + "/" + name))
+            record.matches.push_back(NameMatch{name, type == DT_LNK});
+    }
+
+    // A symlink counts when it points at a file now, as in the full walk.
+    void emit(const std::string& relative, const FolderRecord& record) {
+        for (const auto& match : record.matches) {
+            std::string path = full_path(relative) + "/" + match.name;
+            if (!match.symlink || kind_of(path) == Kind::file) found_->insert(std::move(path));
+        }
+    }
+};
+
+}  // namespace
+
+std::vector<std::string> find_secret_files_cached(const ScanRequest& request, const std::string& cache_dir,
+                                                  ScanStats* stats, int64_t untrusted_window_ns) {
+    ScanStats local;
+    ScanStats& counts = stats ? *stats : local;
+    if (request.suffixes.empty()) return {};
+    std::set<std::string> found;
+    auto walker = std::make_unique<IncrementalWalker>(request, counts, untrusted_window_ns);  // 64 KiB buffer
+    for (const auto& root : request.roots) {
+        Kind kind = kind_of(root);
+        if (kind == Kind::file) {
+            for (const auto& path : find_secret_files(ScanRequest{{root}, request.suffixes, request.skip}))
+                found.insert(path);
+            continue;
+        }
+        if (kind != Kind::folder) continue;
+        const std::string file = cache_file_for(cache_dir, root);
+        auto [fresh, changed] = walker->walk(root, load_scan_cache(file, root, request.suffixes), found);
+        if (changed && save_scan_cache(file, fresh)) ++counts.caches_written;
+    }
+    return std::vector<std::string>(found.begin(), found.end());
+}
+
+}  // namespace oms::landlock

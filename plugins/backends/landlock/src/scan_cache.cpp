@@ -1,0 +1,215 @@
+#include "scan_cache.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+
+namespace oms::landlock {
+
+namespace {
+
+constexpr char kMagic[8] = {'O', 'M', 'S', 'S', 'C', 'A', 'N', '\n'};
+constexpr uint32_t kVersion = 1;
+constexpr size_t kMaxFileBytes = size_t(256) << 20;  // far above any real tree; refuses nonsense sizes
+
+uint64_t fnv1a(const char* data, size_t size) {
+    uint64_t hash = 1469598103934665603ull;
+    for (size_t i = 0; i < size; ++i) {
+        hash ^= static_cast<unsigned char>(data[i]);
+        hash *= 1099511628211ull;
+    }
+    return hash;
+}
+
+class Writer {
+public:
+    void u8(uint8_t v) { out_.push_back(static_cast<char>(v)); }
+    void u32(uint32_t v) { raw(&v, sizeof v); }
+    void u64(uint64_t v) { raw(&v, sizeof v); }
+    void str(const std::string& s) {
+        u32(static_cast<uint32_t>(s.size()));
+        out_ += s;
+    }
+    void raw(const void* p, size_t n) { out_.append(static_cast<const char*>(p), n); }
+    std::string& bytes() { return out_; }
+
+private:
+    std::string out_;
+};
+
+// Every read is bounds-checked; the first failure makes the whole load fail.
+class Reader {
+public:
+    Reader(const std::string& bytes, size_t end) : bytes_(bytes), end_(end) {}
+    bool ok() const { return ok_; }
+    uint8_t u8() {
+        uint8_t v = 0;
+        raw(&v, 1);
+        return v;
+    }
+    uint32_t u32() {
+        uint32_t v = 0;
+        raw(&v, sizeof v);
+        return v;
+    }
+    uint64_t u64() {
+        uint64_t v = 0;
+        raw(&v, sizeof v);
+        return v;
+    }
+    std::string str() {
+        uint32_t n = u32();
+        if (!ok_ || n > end_ - at_) return fail(), std::string();
+        std::string s = bytes_.substr(at_, n);
+        at_ += n;
+        return s;
+    }
+    // A count of items that each take at least `min_size` bytes.
+    uint32_t count(size_t min_size) {
+        uint32_t n = u32();
+        if (ok_ && size_t(n) * min_size > end_ - at_) fail();
+        return ok_ ? n : 0;
+    }
+    void raw(void* p, size_t n) {
+        if (!ok_ || n > end_ - at_) return fail();
+        std::memcpy(p, bytes_.data() + at_, n);
+        at_ += n;
+    }
+    bool at_end() const { return at_ == end_; }
+
+private:
+    void fail() { ok_ = false; }
+    const std::string& bytes_;
+    size_t end_;
+    size_t at_ = 0;
+    bool ok_ = true;
+};
+
+std::string hex(uint64_t v) {
+    static const char digits[] = "0123456789abcdef";
+    std::string out(16, '0');
+    for (int i = 15; i >= 0; --i, v >>= 4) out[i] = digits[v & 15];
+    return out;
+}
+
+std::optional<std::string> read_own_file(const std::string& file) {
+    int fd = open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return std::nullopt;
+    struct stat st;
+    std::optional<std::string> out;
+    // Only a regular file of ours that nobody else may write is believed.
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && (st.st_mode & 022) == 0 &&
+        size_t(st.st_size) <= kMaxFileBytes) {
+        std::string bytes(size_t(st.st_size), '\0');
+        size_t got = 0;
+        while (got < bytes.size()) {
+            ssize_t n = read(fd, bytes.data() + got, bytes.size() - got);
+            if (n <= 0) break;
+            got += size_t(n);
+        }
+        if (got == bytes.size()) out = std::move(bytes);
+    }
+    close(fd);
+    return out;
+}
+
+void write_folder(Writer& w, const std::string& relative, const FolderRecord& r) {
+    w.str(relative);
+    w.u64(r.stamp.device);
+    w.u64(r.stamp.inode);
+    w.u64(static_cast<uint64_t>(r.stamp.mtime_ns));
+    w.u64(static_cast<uint64_t>(r.stamp.ctime_ns));
+    w.u8(r.trusted ? 1 : 0);
+    w.u32(static_cast<uint32_t>(r.subfolders.size()));
+    for (const auto& name : r.subfolders) w.str(name);
+    w.u32(static_cast<uint32_t>(r.matches.size()));
+    for (const auto& m : r.matches) {
+        w.str(m.name);
+        w.u8(m.symlink ? 1 : 0);
+    }
+}
+
+FolderRecord read_folder(Reader& r) {
+    FolderRecord f;
+    f.stamp.device = r.u64();
+    f.stamp.inode = r.u64();
+    f.stamp.mtime_ns = static_cast<int64_t>(r.u64());
+    f.stamp.ctime_ns = static_cast<int64_t>(r.u64());
+    f.trusted = r.u8() == 1;
+    for (uint32_t n = r.count(4); n > 0 && r.ok(); --n) f.subfolders.push_back(r.str());
+    for (uint32_t n = r.count(5); n > 0 && r.ok(); --n) {
+        NameMatch m;
+        m.name = r.str();
+        m.symlink = r.u8() == 1;
+        f.matches.push_back(std::move(m));
+    }
+    return f;
+}
+
+}  // namespace
+
+std::string cache_file_for(const std::string& cache_dir, const std::string& root) {
+    return cache_dir + "/" + hex(fnv1a(root.data(), root.size()));
+}
+
+std::optional<ScanCache> load_scan_cache(const std::string& file, const std::string& root,
+                                         const std::vector<std::string>& suffixes) {
+    auto bytes = read_own_file(file);
+    constexpr size_t kFixed = sizeof kMagic + sizeof(uint32_t) + sizeof(uint64_t);
+    if (!bytes || bytes->size() < kFixed || bytes->compare(0, sizeof kMagic, kMagic, sizeof kMagic) != 0)
+        return std::nullopt;
+    const size_t body_end = bytes->size() - sizeof(uint64_t);
+    uint64_t stored_sum = 0;
+    std::memcpy(&stored_sum, bytes->data() + body_end, sizeof stored_sum);
+    if (stored_sum != fnv1a(bytes->data(), body_end)) return std::nullopt;
+
+    Reader r(*bytes, body_end);
+    char magic[sizeof kMagic];
+    r.raw(magic, sizeof magic);
+    if (r.u32() != kVersion) return std::nullopt;
+    ScanCache cache;
+    cache.root = r.str();
+    for (uint32_t n = r.count(4); n > 0 && r.ok(); --n) cache.suffixes.push_back(r.str());
+    if (!r.ok() || cache.root != root || cache.suffixes != suffixes) return std::nullopt;
+    const uint32_t folders = r.count(4 + 8 * 4 + 1 + 8);
+    cache.folders.reserve(folders);
+    for (uint32_t n = folders; n > 0 && r.ok(); --n) {
+        std::string relative = r.str();
+        FolderRecord record = read_folder(r);
+        cache.folders.emplace(std::move(relative), std::move(record));
+    }
+    if (!r.ok() || !r.at_end()) return std::nullopt;
+    return cache;
+}
+
+bool save_scan_cache(const std::string& file, const ScanCache& cache) {
+    Writer w;
+    w.raw(kMagic, sizeof kMagic);
+    w.u32(kVersion);
+    w.str(cache.root);
+    w.u32(static_cast<uint32_t>(cache.suffixes.size()));
+    for (const auto& s : cache.suffixes) w.str(s);
+    w.u32(static_cast<uint32_t>(cache.folders.size()));
+    for (const auto& [relative, record] : cache.folders) write_folder(w, relative, record);
+    w.u64(fnv1a(w.bytes().data(), w.bytes().size()));
+
+    std::string temp = file + ".XXXXXX";
+    int fd = mkostemp(temp.data(), O_CLOEXEC);
+    if (fd < 0) return false;
+    const std::string& bytes = w.bytes();
+    size_t done = 0;
+    bool ok = fchmod(fd, 0600) == 0;
+    while (ok && done < bytes.size()) {
+        ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+        ok = n > 0;
+        if (ok) done += size_t(n);
+    }
+    ok = close(fd) == 0 && ok;
+    if (ok && rename(temp.c_str(), file.c_str()) == 0) return true;
+    unlink(temp.c_str());
+    return false;
+}
+
+}  // namespace oms::landlock

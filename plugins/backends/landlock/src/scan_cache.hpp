@@ -1,0 +1,62 @@
+// The persistent record of one walked root, so the next start only stats
+// the folders it knows instead of reading them all again. A folder's entry
+// list can only change through create/rename/link/unlink in it, and each of
+// those sets the folder's mtime and ctime; a folder whose (device, inode,
+// mtime, ctime) are unchanged therefore still holds the entries recorded.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace oms::landlock {
+
+struct FolderStamp {
+    uint64_t device = 0;
+    uint64_t inode = 0;
+    int64_t mtime_ns = 0;
+    int64_t ctime_ns = 0;  // cannot be set by utimensat: catches a forged mtime
+    bool operator==(const FolderStamp& other) const {
+        return device == other.device && inode == other.inode && mtime_ns == other.mtime_ns &&
+               ctime_ns == other.ctime_ns;
+    }
+};
+
+// An entry whose name matches a suffix. Symlinks are kept as candidates: the
+// target they point at can appear later without the folder changing, so
+// whether one counts is decided again at every start.
+struct NameMatch {
+    std::string name;
+    bool symlink = false;
+};
+
+struct FolderRecord {
+    FolderStamp stamp;
+    bool trusted = false;                 // false: changed too near the read, read it again
+    std::vector<std::string> subfolders;  // names of the entries that are folders
+    std::vector<NameMatch> matches;
+};
+
+struct ScanCache {
+    std::string root;
+    std::vector<std::string> suffixes;                       // a cache for other suffixes is not used
+    std::unordered_map<std::string, FolderRecord> folders;   // by path relative to root ("" = root)
+};
+
+// The file that holds the cache of `root` inside `cache_dir`.
+std::string cache_file_for(const std::string& cache_dir, const std::string& root);
+
+// Nullopt when the file is missing, unreadable, not owned by us, written by
+// another format version, for another root or suffix list, or damaged
+// (checksum): the caller then walks the root in full.
+std::optional<ScanCache> load_scan_cache(const std::string& file, const std::string& root,
+                                         const std::vector<std::string>& suffixes);
+
+// Writes through a 0600 temporary file renamed over `file`, so a reader sees
+// the old cache or the new one, never half of one. Returns false on failure
+// (the next start simply walks in full).
+bool save_scan_cache(const std::string& file, const ScanCache& cache);
+
+}  // namespace oms::landlock
