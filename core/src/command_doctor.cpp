@@ -4,6 +4,7 @@
 #include "oms/core/backend.hpp"
 #include "oms/core/canaries.hpp"
 #include "oms/core/cli.hpp"
+#include "oms/core/cli_options.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/json.hpp"
 #include "oms/core/plugin_listing.hpp"
@@ -13,7 +14,6 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 
 namespace po = boost::program_options;
 
@@ -99,17 +99,11 @@ int command_doctor(const Args& args) {
     description.add_options()("json", "machine-readable output")(
         "probe", "run canaries inside the active backend and report pass/fail per rule")(
         "sandbox", po::value<std::string>(), "report on this backend instead of the default choice")(
-        "worktree", po::value<std::string>(&worktree), "worktree whose .oms/config.toml to read (default: current folder)")(
-        "help,h", "show this help");
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(description).run(), vm);
-    po::notify(vm);
-    if (vm.count("help")) {
-        std::cout << description << "\n";
-        return 0;
-    }
-    std::optional<std::string> sandbox;
-    if (vm.count("sandbox")) sandbox = vm["sandbox"].as<std::string>();
+        "worktree", po::value<std::string>(&worktree), "worktree whose .oms/config.toml to read (default: current folder)");
+    auto parsed = parse_options(args, description);
+    if (!parsed) return 0;
+    const po::variables_map& vm = *parsed;
+    std::optional<std::string> sandbox = given(vm, "sandbox");
     Session session(worktree.empty() ? std::filesystem::current_path().string() : worktree);
     DoctorView view = gather(session, sandbox);
     std::vector<CanaryResult> canaries;

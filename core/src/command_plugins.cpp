@@ -2,6 +2,7 @@
 // settings line; oms task end: drop per-task state in every backend.
 #include "oms/core/backend.hpp"
 #include "oms/core/cli.hpp"
+#include "oms/core/cli_options.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/json.hpp"
 #include "oms/core/plugin_listing.hpp"
@@ -11,7 +12,6 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 
 namespace po = boost::program_options;
 
@@ -24,16 +24,10 @@ bool parse_simple(const Args& args, const char* usage, std::string& worktree, bo
                   std::optional<std::string>& sandbox) {
     po::options_description description(usage);
     description.add_options()("worktree", po::value<std::string>(&worktree), "the task's worktree (default: current folder)")(
-        "json", po::bool_switch(&json), "machine-readable output")("sandbox", po::value<std::string>(), "backend id")(
-        "help,h", "show this help");
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(description).run(), vm);
-    po::notify(vm);
-    if (vm.count("help")) {
-        std::cout << description << "\n";
-        return false;
-    }
-    if (vm.count("sandbox")) sandbox = vm["sandbox"].as<std::string>();
+        "json", po::bool_switch(&json), "machine-readable output")("sandbox", po::value<std::string>(), "backend id");
+    auto values = parse_options(args, description);
+    if (!values) return false;
+    sandbox = given(*values, "sandbox");
     if (worktree.empty()) worktree = std::filesystem::current_path().string();
     return true;
 }

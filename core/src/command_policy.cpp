@@ -3,6 +3,7 @@
 // and the chosen backend's own rendering of it.
 #include "oms/core/backend.hpp"
 #include "oms/core/cli.hpp"
+#include "oms/core/cli_options.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/json.hpp"
 #include "oms/core/policy.hpp"
@@ -10,7 +11,6 @@
 
 #include <boost/program_options.hpp>
 #include <cstdio>
-#include <iostream>
 
 namespace po = boost::program_options;
 
@@ -70,22 +70,11 @@ int command_policy(const Args& args) {
     RunOptions options;
     po::options_description description("usage: oms policy [options] [-- COMMAND ...]\n\noptions");
     add_run_options(description, options);
-    description.add_options()("json", po::bool_switch(&options.json), "machine-readable output")("help,h", "show this help");
-    std::vector<std::string> ours = args, command;
-    for (size_t i = 0; i < args.size(); ++i)
-        if (args[i] == "--") {
-            ours.assign(args.begin(), args.begin() + i);
-            command.assign(args.begin() + i + 1, args.end());
-            break;
-        }
-    po::variables_map vm;
-    po::store(po::command_line_parser(ours).options(description).run(), vm);
-    po::notify(vm);
-    if (vm.count("help")) {
-        std::cout << description << "\n";
-        return 0;
-    }
-    if (vm.count("sandbox")) options.sandbox = vm["sandbox"].as<std::string>();
+    description.add_options()("json", po::bool_switch(&options.json), "machine-readable output");
+    auto [ours, command] = split_at_dashes(args);
+    auto values = parse_options(ours, description);
+    if (!values) return 0;
+    options.sandbox = given(*values, "sandbox");
     options.command = command.empty() ? std::vector<std::string>{"/bin/sh"} : command;
     finish_run_options(options);
     Session session(options.worktree);

@@ -2,6 +2,7 @@
 #include "oms/core/approval.hpp"
 #include "oms/core/backend.hpp"
 #include "oms/core/cli.hpp"
+#include "oms/core/cli_options.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/launcher.hpp"
 #include "oms/core/policy.hpp"
@@ -10,20 +11,12 @@
 
 #include <boost/program_options.hpp>
 #include <cstdio>
-#include <iostream>
 
 namespace po = boost::program_options;
 
 namespace oms::core {
 
 namespace {
-
-// Everything before "--" is ours; everything after is the command.
-std::pair<Args, Args> split_at_dashes(const Args& args) {
-    for (size_t i = 0; i < args.size(); ++i)
-        if (args[i] == "--") return {Args(args.begin(), args.begin() + i), Args(args.begin() + i + 1, args.end())};
-    return {args, {}};
-}
 
 void warn_lost_guarantees(const BackendChoice& backend, const RunInputs& in) {
     if (!(in.flags & OMS_RUN_BEST_EFFORT)) return;
@@ -38,16 +31,10 @@ int command_run(const Args& all_args) {
     RunOptions options;
     po::options_description description("usage: oms run [options] -- COMMAND [ARGS...]\n\noptions");
     add_run_options(description, options);
-    description.add_options()("yes,y", po::bool_switch(&options.yes), "approve the command (backends without a sandbox)")(
-        "help,h", "show this help");
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(description).run(), vm);
-    po::notify(vm);
-    if (vm.count("help")) {
-        std::cout << description << "\n";
-        return 0;
-    }
-    if (vm.count("sandbox")) options.sandbox = vm["sandbox"].as<std::string>();
+    description.add_options()("yes,y", po::bool_switch(&options.yes), "approve the command (backends without a sandbox)");
+    auto values = parse_options(args, description);
+    if (!values) return 0;
+    options.sandbox = given(*values, "sandbox");
     if (command.empty()) throw UserError(kExitUsage, "oms run: no command given (oms run [options] -- COMMAND ...)");
     options.command = command;
     finish_run_options(options);

@@ -1,0 +1,24 @@
+// Option parsing shared by the subcommands (Boost.Program_options).
+#pragma once
+#include "oms/core/cli.hpp"
+
+#include <boost/program_options/options_description.hpp>
+#include <boost/program_options/variables_map.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace oms::core {
+
+// Adds --help, parses `args`; returns nullopt after printing the help.
+// Throws boost::program_options::error on a bad option.
+std::optional<boost::program_options::variables_map> parse_options(
+    const Args& args, boost::program_options::options_description& description);
+
+// The value of a string option when given.
+std::optional<std::string> given(const boost::program_options::variables_map& values, const char* name);
+
+// Everything before the first "--" is oms's; everything after is the command.
+std::pair<Args, Args> split_at_dashes(const Args& args);
+
+}  // namespace oms::core
