@@ -87,7 +87,7 @@ bool is_below(const std::string& path, const std::string& root) {
 class OutsideFolder {
 public:
     explicit OutsideFolder(const std::vector<PolicyRule>& rules) {
-        for (const std::string& base : {state_dir(), home_dir() + "/.cache/oms", executable_dir() + "/.."}) {
+        for (const std::string& base : {state_dir(), home_dir() + "/.cache/oms"}) {
             std::error_code error;
             fs::create_directories(base, error);
             std::string candidate = canonical_or_absolute(base) + "/probe-outside-" + std::to_string(getpid());

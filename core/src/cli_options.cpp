@@ -1,6 +1,8 @@
 #include "oms/core/cli_options.hpp"
 
 #include <boost/program_options/parsers.hpp>
+#include <boost/program_options/value_semantic.hpp>
+#include <filesystem>
 #include <iostream>
 
 namespace po = boost::program_options;
@@ -22,6 +24,20 @@ std::optional<po::variables_map> parse_options(const Args& args, po::options_des
 std::optional<std::string> given(const po::variables_map& values, const char* name) {
     if (!values.count(name)) return std::nullopt;
     return values[name].as<std::string>();
+}
+
+std::optional<CommonOptions> parse_common_options(const Args& args, const char* usage) {
+    CommonOptions options;
+    po::options_description description(usage);
+    description.add_options()("worktree", po::value<std::string>(&options.worktree),
+                              "the task's worktree (default: current folder)")(
+        "json", po::bool_switch(&options.json), "machine-readable output")("sandbox", po::value<std::string>(),
+                                                                           "backend id");
+    auto values = parse_options(args, description);
+    if (!values) return std::nullopt;
+    options.sandbox = given(*values, "sandbox");
+    if (options.worktree.empty()) options.worktree = std::filesystem::current_path().string();
+    return options;
 }
 
 std::pair<Args, Args> split_at_dashes(const Args& args) {

@@ -8,6 +8,7 @@
 #include "oms/core/error.hpp"
 #include "oms/core/json.hpp"
 #include "oms/core/plugin_listing.hpp"
+#include "oms/core/policy.hpp"
 #include "oms/core/session.hpp"
 #include "oms/core/version.hpp"
 
@@ -44,6 +45,7 @@ DoctorView gather(const Session& session, const std::optional<std::string>& sand
         view.chosen_by = choice.chosen_by;
         view.report = choice.report;
         if (!choice.report.usable) view.problem = "cannot run here: " + choice.report.reason;
+        check_policy_plugins(session.registry());
     } catch (const UserError& e) {
         view.problem = e.what();
     }

@@ -7,6 +7,7 @@
 #include "oms/core/launcher.hpp"
 #include "oms/core/policy.hpp"
 #include "oms/core/run_options.hpp"
+#include "oms/core/signals.hpp"
 #include "oms/core/warn_once.hpp"
 
 #include <boost/program_options.hpp>
@@ -44,14 +45,21 @@ int command_run(const Args& all_args) {
     if (!backend.report.usable)
         throw UserError(kExitUnavailable, "backend '" + backend.record->id + "' (chosen by " + backend.chosen_by +
                                               ") cannot run here (nothing ran): " + backend.report.reason);
+    const bool unconfined = backend.record->backend()->flags & OMS_BACKEND_NEEDS_APPROVAL;
+    if (unconfined && backend.chosen_by == "auto")
+        std::fprintf(stderr, "oms: warning: no confining backend can run here; using %s (no sandbox)\n",
+                     backend.record->id.c_str());
+    // Approval first: nothing is created before the user says yes, and a
+    // refused command does not use up the one-time warning.
+    if (unconfined) require_approval(options.command, backend.record->id, options.yes);
+    // From here on a signal must not kill oms before it removes the run folder.
+    BlockedSignals blocked;
     RunDir run_dir;
     RunContext context(make_run_inputs(session, options, run_dir));
     Policy policy;
     assemble_policy(session.registry(), context, policy);
     warn_once(context.inputs().state_dir, backend.record->id, backend.report.warn_once);
     warn_lost_guarantees(backend, context.inputs());
-    if (backend.record->backend()->flags & OMS_BACKEND_NEEDS_APPROVAL)
-        require_approval(options.command, backend.record->id, options.yes);
     return launch(backend, context, policy);
 }
 

@@ -4,9 +4,38 @@
 
 namespace oms::core {
 
+namespace {
+
+// Length of the valid UTF-8 sequence starting at text[i], or 0.
+size_t utf8_length(std::string_view text, size_t i) {
+    unsigned char lead = static_cast<unsigned char>(text[i]);
+    size_t length = lead >= 0xf0 && lead <= 0xf4 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 && lead <= 0xdf ? 2 : 0;
+    if (length == 0 || i + length > text.size()) return 0;
+    for (size_t k = 1; k < length; ++k)
+        if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return 0;
+    return length;
+}
+
+}  // namespace
+
+// Paths are bytes: a byte that is not part of valid UTF-8 is written as
+// \u00XX (its Latin-1 reading), so the output is always valid JSON.
 std::string json_escape(std::string_view text) {
     std::string out = "\"";
-    for (unsigned char c : text) {
+    for (size_t i = 0; i < text.size(); ++i) {
+        unsigned char c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x80) {
+            size_t length = utf8_length(text, i);
+            if (length > 0) {
+                out.append(text.substr(i, length));
+                i += length - 1;
+            } else {
+                char buffer[8];
+                std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
+                out += buffer;
+            }
+            continue;
+        }
         switch (c) {
             case '"': out += "\\\""; break;
             case '\\': out += "\\\\"; break;

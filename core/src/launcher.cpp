@@ -1,6 +1,7 @@
 #include "oms/core/launcher.hpp"
 
 #include "oms/core/error.hpp"
+#include "oms/core/signals.hpp"
 
 #include <pthread.h>
 #include <signal.h>
@@ -13,42 +14,14 @@ namespace oms::core {
 
 namespace {
 
-// The signals oms forwards, plus the one it uses to stop its own forwarder.
-sigset_t handled_signals() {
-    sigset_t set;
-    sigemptyset(&set);
-    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGUSR2}) sigaddset(&set, s);
-    return set;
-}
-
-// Blocks the signals for the life of the object, so they queue for sigwait
-// instead of killing oms before it can clean up the private HOME.
-class BlockedSignals {
-public:
-    BlockedSignals() {
-        sigset_t set = handled_signals();
-        pthread_sigmask(SIG_BLOCK, &set, &previous_);
-    }
-    ~BlockedSignals() {
-        // Drop what the forwarder did not take, then restore the mask.
-        sigset_t pending;
-        sigpending(&pending);
-        struct timespec zero = {0, 0};
-        sigset_t set = handled_signals();
-        while (sigtimedwait(&set, nullptr, &zero) > 0) {
-        }
-        pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
-    }
-
-private:
-    sigset_t previous_;
-};
-
-// Waits for signals on its own thread and hands them to the backend.
+// Waits for signals on its own thread and hands them to the backend. When
+// the command shares oms's process group, a signal the terminal generated
+// (Ctrl-C) has already reached it: forwarding it would deliver it twice.
 class SignalForwarder {
 public:
     SignalForwarder(const oms_backend_api* api, void* instance, void* run)
-        : api_(api), instance_(instance), run_(run), thread_([this] { loop(); }) {}
+        : api_(api), instance_(instance), run_(run),
+          skip_terminal_signals_((api->flags & OMS_BACKEND_SHARES_PROCESS_GROUP) != 0), thread_([this] { loop(); }) {}
     ~SignalForwarder() {
         {
             std::lock_guard<std::mutex> lock(mutex_);
@@ -62,16 +35,20 @@ private:
     void loop() {
         sigset_t set = handled_signals();
         for (;;) {
-            int signal_number = 0;
-            if (sigwait(&set, &signal_number) != 0) continue;
+            siginfo_t info{};
+            int signal_number = sigwaitinfo(&set, &info);
+            if (signal_number < 0) continue;
             std::lock_guard<std::mutex> lock(mutex_);
             if (done_) return;
-            if (signal_number != SIGUSR2) api_->signal(instance_, run_, signal_number);
+            if (signal_number == SIGUSR2) continue;
+            if (skip_terminal_signals_ && info.si_code == SI_KERNEL) continue;
+            api_->signal(instance_, run_, signal_number);
         }
     }
     const oms_backend_api* api_;
     void* instance_;
     void* run_;
+    bool skip_terminal_signals_;
     std::mutex mutex_;
     bool done_ = false;
     std::thread thread_;

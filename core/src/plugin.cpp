@@ -64,9 +64,14 @@ std::string check_policy(const oms_policy_api& api) {
 
 std::string read_schema(const oms_plugin_descriptor& d, Schema& schema) {
     if (d.config_key_count > 0 && !d.config_keys) return "config_key_count is set but config_keys is NULL";
+    if (d.config_key_count == 0) return {};
+    // The plugin's element size is the stride (see SIZES in sdk.h).
+    const size_t stride = d.config_keys[0].struct_size;
+    if (stride < sizeof(oms_config_key)) return "config keys are smaller than ABI 1.0's";
+    const char* base = reinterpret_cast<const char*>(d.config_keys);
     for (size_t i = 0; i < d.config_key_count; ++i) {
-        const oms_config_key& key = d.config_keys[i];
-        if (key.struct_size < sizeof(oms_config_key) || !key.name || key.type < OMS_CONFIG_STRING ||
+        const oms_config_key& key = *reinterpret_cast<const oms_config_key*>(base + i * stride);
+        if (key.struct_size != stride || !key.name || key.type < OMS_CONFIG_STRING ||
             key.type > OMS_CONFIG_INTEGER_ARRAY)
             return "config key #" + std::to_string(i) + " is malformed";
         schema[key.name] = KeySpec{key.type, (key.flags & OMS_CONFIG_NARROWS) != 0,

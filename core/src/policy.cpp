@@ -38,7 +38,9 @@ oms_status add_rule(void* data, const oms_rule* rule) {
     return OMS_OK;
 }
 
-void require_plugins(const Registry& registry) {
+}  // namespace
+
+void check_policy_plugins(const Registry& registry) {
     for (auto& id : required_policy_plugins()) {
         if (registry.find(id) && registry.instance(id)) continue;
         const PluginRecord* broken = registry.find_any(id);
@@ -52,8 +54,6 @@ void require_plugins(const Registry& registry) {
                                                   ") is broken: " + record.reason);
 }
 
-}  // namespace
-
 const std::vector<std::string>& required_policy_plugins() {
     static const std::vector<std::string> ids{"env-allowlist", "network", "secret-deny", "toolchain-roots",
                                               "write-roots"};
@@ -61,7 +61,7 @@ const std::vector<std::string>& required_policy_plugins() {
 }
 
 void assemble_policy(const Registry& registry, const RunContext& context, Policy& policy) {
-    require_plugins(registry);
+    check_policy_plugins(registry);
     std::vector<PolicyRule> rules;
     for (const PluginRecord* record : registry.loaded(OMS_KIND_POLICY)) {
         SinkState state{&rules, record->id};

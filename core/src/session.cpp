@@ -1,5 +1,6 @@
 #include "oms/core/session.hpp"
 
+#include "oms/core/error.hpp"
 #include "oms/core/paths.hpp"
 
 namespace oms::core {
@@ -15,11 +16,21 @@ SessionPaths session_paths(const std::string& worktree) {
 
 namespace {
 
+// A relative folder would be resolved against the current folder, usually
+// the worktree: code from the repository being worked on must never load.
+std::string absolute_folder(const std::string& folder, const std::string& source) {
+    if (folder.empty() || folder[0] != '/')
+        throw UserError(kExitConfig, source + ": plugin folder '" + folder + "' is not an absolute path");
+    return folder;
+}
+
 std::vector<std::string> plugin_folders(const Config& config) {
     std::vector<std::string> folders{builtin_plugin_dir()};
-    for (auto& folder : config.strings("sandbox", "plugin_paths")) folders.push_back(folder);
+    for (auto& folder : config.strings("sandbox", "plugin_paths"))
+        folders.push_back(absolute_folder(folder, "config error: " + config.get("sandbox", "plugin_paths")->where +
+                                                      ": key 'sandbox.plugin_paths'"));
     if (auto extra = env_value("OMS_PLUGIN_PATH"))
-        for (auto& folder : split_list(*extra, ':')) folders.push_back(folder);
+        for (auto& folder : split_list(*extra, ':')) folders.push_back(absolute_folder(folder, "OMS_PLUGIN_PATH"));
     return folders;
 }
 
@@ -33,8 +44,10 @@ Session::Session(const std::string& worktree) : paths_(session_paths(worktree)) 
     registry_.load_from(plugin_folders(config_));
     std::vector<std::string> tables{"sandbox"};
     for (auto& record : registry_.records()) {
-        if (record.status != PluginStatus::Loaded) continue;
-        config_.resolve("plugin." + record.id, record.schema);
+        if (record.id.empty()) continue;
+        // A rejected plugin's table is accepted unread, so doctor can show
+        // the real reason (the rejection) instead of a config error.
+        if (record.status == PluginStatus::Loaded) config_.resolve("plugin." + record.id, record.schema);
         tables.push_back("plugin." + record.id);
     }
     config_.check_tables(tables);

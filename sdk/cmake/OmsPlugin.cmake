@@ -28,5 +28,16 @@ function(oms_add_plugin id)
     install(TARGETS ${target} LIBRARY DESTINATION ${OMS_PLUGIN_INSTALL_DIR})
   endif()
   # Plugins may not leave symbols unresolved: a missing one would only fail at load time.
-  target_link_options(${target} PRIVATE -Wl,--no-undefined)
+  # Export the entry alone: hidden visibility does not cover the standard
+  # library's templates instantiated in the plugin, a symbol list does.
+  if(APPLE)
+    set(symbols ${CMAKE_CURRENT_BINARY_DIR}/oms-${id}.exported)
+    file(WRITE ${symbols} "_oms_plugin_entry\n")
+    target_link_options(${target} PRIVATE -Wl,-undefined,error -Wl,-exported_symbols_list,${symbols})
+  else()
+    set(symbols ${CMAKE_CURRENT_BINARY_DIR}/oms-${id}.map)
+    file(WRITE ${symbols} "{ global: oms_plugin_entry; local: *; };\n")
+    target_link_options(${target} PRIVATE -Wl,--no-undefined -Wl,--version-script=${symbols})
+  endif()
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${symbols})
 endfunction()

@@ -95,7 +95,7 @@ TEST_CASE("exceptions become statuses and messages") {
     CHECK(failing.error.message() == "cannot create");
 }
 
-TEST_CASE("the entry refuses a host with another major or an older minor") {
+TEST_CASE("the entry refuses a host with another major ABI") {
     const oms_plugin_descriptor* descriptor = nullptr;
     ErrorBuffer error;
     CHECK(oms_plugin_entry(OMS_ABI_MAJOR + 1, 0, &descriptor, error.get()) == OMS_ERR_UNSUPPORTED);

@@ -17,8 +17,8 @@ cmake -S "$source_dir/sdk/examples/dotenv-policy" -B "$work/plugin" -DCMAKE_PREF
 cmake --build "$work/plugin" >>"$work/log" 2>&1 || { cat "$work/log"; exit 1; }
 plugin="$work/plugin/oms-example-dotenv.so"
 test -f "$plugin"
-# Only the entry symbol is exported.
-exported=$(nm -D --defined-only "$plugin" | awk '$2 == "T" { print $3 }')
+# Only the entry symbol is exported: every defined dynamic symbol, of any type.
+exported=$(nm -D --defined-only "$plugin" | awk '{ print $NF }' | sort -u)
 [ "$exported" = "oms_plugin_entry" ] || { echo "exports: $exported"; exit 1; }
 
 # 3. oms loads it and uses its rules.

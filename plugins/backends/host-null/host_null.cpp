@@ -13,7 +13,7 @@ public:
     static constexpr const char* id = "host-null";
     static constexpr const char* version = "0.1.0";
     static constexpr const char* summary = "no sandbox: scrubbed env, private HOME, approval for every command";
-    static constexpr uint32_t flags = OMS_BACKEND_NEEDS_APPROVAL;
+    static constexpr uint32_t flags = OMS_BACKEND_NEEDS_APPROVAL | OMS_BACKEND_SHARES_PROCESS_GROUP;
     static constexpr uint32_t strength = 0;
     static constexpr const char* platforms = "linux,macos";
     static const oms_config_key* config_keys() { return nullptr; }

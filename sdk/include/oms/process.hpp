@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,22 +33,33 @@ struct ExecSpec {
     oms_stdio stdio{0, 1, 2};
 };
 
-// The first executable file named `name` on the PATH of `env`, or `name`
-// itself when it contains a slash or is not found.
-inline std::string find_program(const std::string& name, const std::vector<std::string>& env) {
+// The first executable regular file named `name` on the PATH of `env`
+// (empty PATH entries and relative ones are taken relative to `cwd`, the
+// folder the command starts in, as a shell would); a name with a slash is
+// taken as it is (relative to `cwd`). Throws Error when there is none, so a
+// bare name can never fall through to a file in the current folder.
+inline std::string find_program(const std::string& name, const std::vector<std::string>& env,
+                                const std::string& cwd) {
+    auto runnable = [](const std::string& path) {
+        struct stat info;
+        return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) && access(path.c_str(), X_OK) == 0;
+    };
+    auto anchored = [&cwd](const std::string& path) {
+        return path.empty() || path[0] != '/' ? (cwd.empty() ? "." : cwd) + (path.empty() ? "" : "/" + path) : path;
+    };
     if (name.find('/') != std::string::npos) return name;
     std::string path = "/usr/local/bin:/usr/bin:/bin";
     for (auto& entry : env)
         if (entry.rfind("PATH=", 0) == 0) path = entry.substr(5);
     size_t start = 0;
-    while (start <= path.size()) {
+    while (!name.empty() && start <= path.size()) {
         size_t end = path.find(':', start);
         if (end == std::string::npos) end = path.size();
-        std::string candidate = (end > start ? path.substr(start, end - start) : ".") + "/" + name;
-        if (access(candidate.c_str(), X_OK) == 0) return candidate;
+        std::string candidate = anchored(path.substr(start, end - start)) + "/" + name;
+        if (runnable(candidate)) return candidate;
         start = end + 1;
     }
-    return name;
+    throw Error(OMS_ERR_FAILED, "cannot execute " + name + ": command not found on the command's PATH");
 }
 
 namespace detail {
@@ -108,9 +120,11 @@ public:
         argv.push_back(nullptr);
         for (auto& e : spec.env) envp.push_back(const_cast<char*>(e.c_str()));
         envp.push_back(nullptr);
-        const std::string program = find_program(spec.argv.at(0), spec.env);
+        const std::string program = find_program(spec.argv.at(0), spec.env, spec.cwd);
         int error_pipe[2];
-        if (pipe2(error_pipe, O_CLOEXEC) != 0) throw Error(OMS_ERR_FAILED, "pipe failed");
+        if (pipe(error_pipe) != 0 || fcntl(error_pipe[0], F_SETFD, FD_CLOEXEC) != 0 ||
+            fcntl(error_pipe[1], F_SETFD, FD_CLOEXEC) != 0)
+            throw Error(OMS_ERR_FAILED, "pipe failed");
         pid_t pid = fork();
         if (pid < 0) throw Error(OMS_ERR_FAILED, std::string("fork failed: ") + std::strerror(errno));
         if (pid == 0) run_child(spec, program, argv.data(), envp.data(), error_pipe[1], prepare);

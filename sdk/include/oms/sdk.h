@@ -11,6 +11,10 @@
  *  SIZES       Every struct that crosses the boundary starts with `struct_size`,
  *              set by whoever fills it to sizeof() as that side compiled it. A
  *              reader never touches a field that lies beyond `struct_size`.
+ *              Arrays of structs (oms_policy.rules, config_keys) are stepped
+ *              through with the first element's `struct_size` as the stride,
+ *              not the reader's sizeof, so a newer writer's longer elements
+ *              stay readable; a stride below the 1.0 size is an error.
  *  OWNERSHIP   Every pointer handed to a call is BORROWED for that call only,
  *              unless its comment says otherwise. Nothing allocated on one side
  *              is freed on the other: results travel back through sinks
@@ -109,7 +113,7 @@ typedef struct oms_config_key {
     const char* name;            /* key name inside the plugin's table; static storage */
     oms_config_type type;        /* one of OMS_CONFIG_* types */
     uint32_t flags;              /* OMS_CONFIG_NARROWS or 0 */
-    const char* description;     /* one line for `oms policy --keys` and the docs; static */
+    const char* description;     /* one line for `oms plugins --keys` and the docs; static */
 } oms_config_key;
 
 /* ------------------------------------------------------------ host services */
@@ -154,7 +158,7 @@ typedef struct oms_run_context {
     const char* home;          /* the user's real HOME */
     const char* worktree;      /* the task's worktree, where the command runs */
     const char* private_home;  /* per-run HOME (0700), created before, removed after */
-    const char* temp_dir;      /* per-run TMPDIR inside private_home */
+    const char* temp_dir;      /* per-run TMPDIR, next to private_home in the run's folder */
     const char* state_dir;     /* oms's state folder ($XDG_STATE_HOME/oms) */
     oms_strings parent_env;    /* the caller's environment, "NAME=value" entries */
     oms_strings read_only;     /* extra read-only mounts (--ro, config) */
@@ -244,6 +248,10 @@ typedef struct oms_report_sink {
 #define OMS_BACKEND_NEEDS_APPROVAL 1u /* every command needs the user's approval (no
                                          confinement: host-null) */
 #define OMS_BACKEND_CONFINES 2u       /* the backend enforces the policy with the OS */
+#define OMS_BACKEND_SHARES_PROCESS_GROUP 4u /* the command runs in oms's process group, so a
+                                               signal the terminal sends (Ctrl-C) reaches it
+                                               directly; the host then forwards only signals
+                                               other processes send to oms */
 
 /* Launch I/O: the command inherits these descriptors as its 0, 1, 2. */
 typedef struct oms_stdio {

@@ -154,8 +154,13 @@ public:
     explicit Policy(const oms_policy* raw) : raw_(raw) {}
     std::vector<Rule> rules() const {
         std::vector<Rule> out;
+        if (raw_->rule_count == 0) return out;
+        // The writer's element size is the stride (see SIZES in sdk.h).
+        const size_t stride = raw_->rules[0].struct_size;
+        if (stride < sizeof(oms_rule)) throw Error(OMS_ERR_INVALID, "policy rules are smaller than ABI 1.0's");
+        const char* base = reinterpret_cast<const char*>(raw_->rules);
         for (size_t i = 0; i < raw_->rule_count; ++i) {
-            const oms_rule& r = raw_->rules[i];
+            const oms_rule& r = *reinterpret_cast<const oms_rule*>(base + i * stride);
             out.push_back(Rule{r.kind, view(r.value), r.number, view(r.origin)});
         }
         return out;

@@ -20,7 +20,7 @@ TEST_CASE("doctor: one summary line, nothing missing on this kernel", "[landlock
     FakeHost host;
     LandlockPlugin plugin(host);
     REQUIRE(plugin.create_error.empty());
-    CHECK(plugin.api().flags == OMS_BACKEND_CONFINES);
+    CHECK(plugin.api().flags == (OMS_BACKEND_CONFINES | OMS_BACKEND_SHARES_PROCESS_GROUP));
     CHECK(plugin.api().strength == 100);
     CHECK(std::string(plugin.api().platforms) == "linux");
     ReportCollector report;

@@ -66,6 +66,12 @@ TEST_CASE("a worktree config cannot widen the policy") {
     expect_refused(env, "key 'sandbox.backend': refused");
     env.worktree_config("[sandbox]\nplugin_paths = [\"./evil\"]\n");
     expect_refused(env, "key 'sandbox.plugin_paths': refused");
+    env.worktree_config("[sandbox]\nbest_effort = true\n");
+    expect_refused(env, "key 'sandbox.best_effort': refused");
+    env.worktree_config("[sandbox]\nsurfpool = \"/tmp/x\"\n");
+    expect_refused(env, "key 'sandbox.surfpool': refused");
+    env.worktree_config("[sandbox]\nread_only = [\"/\"]\n");
+    expect_refused(env, "key 'sandbox.read_only': refused");
 }
 
 TEST_CASE("a worktree config may narrow: pinned files are added to the user's") {
@@ -100,4 +106,13 @@ TEST_CASE("config backend choice, overridden by OMS_SANDBOX, overridden by --san
     CHECK_THAT(from_env.err, Catch::Contains("backend 'also-missing' (chosen by OMS_SANDBOX)"));
     ProcessResult from_flag = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/true"});
     CHECK(from_flag.exit_code == 0);
+}
+
+TEST_CASE("plugin folders must be absolute: a relative one would load code from the worktree") {
+    ConfigEnv env;
+    env.env["OMS_PLUGIN_PATH"] = "plugins";
+    expect_refused(env, "OMS_PLUGIN_PATH: plugin folder 'plugins' is not an absolute path");
+    env.env["OMS_PLUGIN_PATH"] = OMS_CONFIG_FIXTURE_DIR;
+    env.user_config("[sandbox]\nplugin_paths = [\"evil\"]\n");
+    expect_refused(env, "config.toml:2: key 'sandbox.plugin_paths': plugin folder 'evil' is not an absolute path");
 }

@@ -3,6 +3,7 @@
 #include "oms_env.hpp"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -156,4 +157,26 @@ TEST_CASE("a command that cannot be executed fails before anything runs") {
     ProcessResult run = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "no-such-program-oms"});
     CHECK(run.exit_code == 69);
     CHECK_THAT(run.err, Catch::Contains("cannot execute no-such-program-oms"));
+}
+
+TEST_CASE("a bare command name never runs a file from the worktree") {
+    OmsEnv env;
+    write_file(env.worktree + "/mytool", "#!/bin/sh\ntouch " + env.worktree + "/planted-ran\n");
+    chmod((env.worktree + "/mytool").c_str(), 0755);
+    ProcessResult run = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "mytool"});
+    CHECK(run.exit_code == 69);
+    CHECK_THAT(run.err, Catch::Contains("cannot execute mytool: command not found"));
+    CHECK_FALSE(exists(env.worktree + "/planted-ran"));
+    // Positive control: named with a path, the same file runs.
+    ProcessResult explicit_path = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "./mytool"});
+    CHECK(explicit_path.exit_code == 0);
+    CHECK(exists(env.worktree + "/planted-ran"));
+}
+
+TEST_CASE("the approval text shows control bytes escaped, so an argument cannot repaint the terminal") {
+    OmsEnv env;
+    ProcessResult run = env.oms({"run", "--sandbox", "host-null", "--", "/bin/echo", "ok\x1b[2K\rhidden"});
+    CHECK(run.exit_code == 77);
+    CHECK_THAT(run.err, Catch::Contains("'/bin/echo' 'ok\\x1b[2K\\x0dhidden'"));
+    CHECK(run.err.find('\x1b') == std::string::npos);
 }

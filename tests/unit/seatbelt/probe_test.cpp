@@ -45,7 +45,7 @@ TEST_CASE("the descriptor declares a confining macOS backend", "[seatbelt][probe
     LoadedPlugin plugin;
     CHECK(std::string(plugin.descriptor().id) == "seatbelt");
     CHECK(std::string(plugin.descriptor().kind) == OMS_KIND_BACKEND);
-    CHECK(plugin.api().flags == OMS_BACKEND_CONFINES);
+    CHECK(plugin.api().flags == (OMS_BACKEND_CONFINES | OMS_BACKEND_SHARES_PROCESS_GROUP));
     CHECK(plugin.api().strength == 100);
     CHECK(std::string(plugin.api().platforms) == "macos");
     REQUIRE(plugin.descriptor().config_key_count == 1);

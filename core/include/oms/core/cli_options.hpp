@@ -18,6 +18,15 @@ std::optional<boost::program_options::variables_map> parse_options(
 // The value of a string option when given.
 std::optional<std::string> given(const boost::program_options::variables_map& values, const char* name);
 
+// The options of the small commands: [--worktree DIR] [--json] [--sandbox ID].
+struct CommonOptions {
+    std::string worktree;  // the current folder when not given
+    bool json = false;
+    std::optional<std::string> sandbox;
+};
+// Returns nullopt after printing the help.
+std::optional<CommonOptions> parse_common_options(const Args& args, const char* usage);
+
 // Everything before the first "--" is oms's; everything after is the command.
 std::pair<Args, Args> split_at_dashes(const Args& args);
 

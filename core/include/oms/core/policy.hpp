@@ -1,5 +1,6 @@
-// One assembled policy: the rules every policy plugin contributed, in plugin
-// id order, and the command's final environment. Backends only render it.
+// One assembled policy: the rules every policy plugin contributed, in the
+// order the plugins were found (plugin folders in search order, files by
+// name), and the command's final environment. Backends only render it.
 #pragma once
 #include "oms/core/registry.hpp"
 #include "oms/core/run_context.hpp"
@@ -38,6 +39,10 @@ private:
 // Plugins that must be present for any command to run (fail closed: without
 // them a secret would not be denied, or the environment not scrubbed).
 const std::vector<std::string>& required_policy_plugins();
+
+// Throws UserError when a required policy plugin is missing or any policy
+// plugin was rejected: no command may run then.
+void check_policy_plugins(const Registry& registry);
 
 // Run every policy plugin; throws UserError when one fails or a required one
 // is missing or broken. Never partially succeeds.

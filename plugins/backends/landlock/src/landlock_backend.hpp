@@ -15,7 +15,7 @@ public:
     static constexpr const char* version = "0.1.0";
     static constexpr const char* summary =
         "Linux host mode confined by Landlock, seccomp and private mount/network namespaces";
-    static constexpr uint32_t flags = OMS_BACKEND_CONFINES;
+    static constexpr uint32_t flags = OMS_BACKEND_CONFINES | OMS_BACKEND_SHARES_PROCESS_GROUP;
     static constexpr uint32_t strength = 100;
     static constexpr const char* platforms = "linux";
     static const oms_config_key* config_keys();

@@ -44,7 +44,7 @@ public:
     static constexpr const char* id = "seatbelt";
     static constexpr const char* version = "0.1.0";
     static constexpr const char* summary = "macOS Seatbelt: runs each command under sandbox-exec with an SBPL profile";
-    static constexpr uint32_t flags = OMS_BACKEND_CONFINES;
+    static constexpr uint32_t flags = OMS_BACKEND_CONFINES | OMS_BACKEND_SHARES_PROCESS_GROUP;
     static constexpr uint32_t strength = 100;
     static constexpr const char* platforms = "macos";
     static const oms_config_key* config_keys() { return config_key_list; }

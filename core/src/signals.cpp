@@ -1,0 +1,30 @@
+#include "oms/core/signals.hpp"
+
+#include <pthread.h>
+
+#include <ctime>
+#include <initializer_list>
+
+namespace oms::core {
+
+sigset_t handled_signals() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGUSR2}) sigaddset(&set, s);
+    return set;
+}
+
+BlockedSignals::BlockedSignals() {
+    sigset_t set = handled_signals();
+    pthread_sigmask(SIG_BLOCK, &set, &previous_);
+}
+
+BlockedSignals::~BlockedSignals() {
+    struct timespec zero = {0, 0};
+    sigset_t set = handled_signals();
+    while (sigtimedwait(&set, nullptr, &zero) > 0) {
+    }
+    pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+}
+
+}  // namespace oms::core
