@@ -1,0 +1,21 @@
+// The core's last line of defence for the environment: credentials never
+// pass, whatever a plugin allowed.
+#include "oms/core/environment.hpp"
+
+#include <catch2/catch.hpp>
+
+using oms::core::command_environment;
+using oms::core::never_passes;
+
+TEST_CASE("credential-like names never pass") {
+    for (const char* name : {"AWS_SECRET_ACCESS_KEY", "AWS_PROFILE", "OPENAI_API_KEY", "GITHUB_TOKEN",
+                             "DB_PASSWORD", "CLIENT_SECRET", "STRIPE_KEY"})
+        CHECK(never_passes(name));
+    for (const char* name : {"PATH", "HOME", "TERM", "SOLANA_RPC_URL", "OMS_OUTPUT_DIR"}) CHECK_FALSE(never_passes(name));
+}
+
+TEST_CASE("the command environment: allowed names only, HOME and TMPDIR private, credentials dropped") {
+    auto env = command_environment({"PATH=/bin", "HOME=/root", "TMPDIR=/tmp", "GITHUB_TOKEN=t", "OTHER=x"},
+                                   {"PATH", "HOME", "TMPDIR", "GITHUB_TOKEN", "MISSING"}, "/run/home", "/run/tmp");
+    CHECK(env == std::vector<std::string>{"HOME=/run/home", "PATH=/bin", "TMPDIR=/run/tmp"});
+}
