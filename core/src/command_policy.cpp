@@ -39,7 +39,7 @@ void print_text(const RunContext& context, const Policy& policy, const BackendCh
                 in.home.c_str(), in.private_home.c_str());
     for (auto& rule : policy.rules) {
         std::string value = rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK ? std::to_string(rule.number) : rule.value;
-        std::printf("  %-20s %-40s  (%s)\n", rule_kind_name(rule.kind), value.c_str(), rule.origin.c_str());
+        std::printf("  %-20s %-40s  (%s)\n", rule_kind_name(rule.kind).c_str(), value.c_str(), rule.origin.c_str());
     }
     std::printf("\nenvironment:\n");
     for (auto& entry : policy.env) std::printf("  %s\n", entry.c_str());

@@ -3,6 +3,10 @@
 #include "oms/core/environment.hpp"
 #include "oms/core/error.hpp"
 
+#include <oms/sdk.hpp>
+
+#include <cctype>
+
 namespace oms::core {
 
 namespace {
@@ -98,20 +102,12 @@ const oms_policy* Policy::view() {
     return &view_;
 }
 
-const char* rule_kind_name(oms_rule_kind kind) {
-    switch (kind) {
-        case OMS_RULE_READ_DENY_TREE: return "read-deny-tree";
-        case OMS_RULE_READ_ALLOW_TREE: return "read-allow-tree";
-        case OMS_RULE_READ_DENY: return "read-deny";
-        case OMS_RULE_READ_DENY_SUFFIX: return "read-deny-suffix";
-        case OMS_RULE_WRITE_ALLOW_TREE: return "write-allow-tree";
-        case OMS_RULE_WRITE_DENY: return "write-deny";
-        case OMS_RULE_ENV_PASS: return "env-pass";
-        case OMS_RULE_NET_CONNECT_LOOPBACK: return "net-connect-loopback";
-        case OMS_RULE_NET_LISTEN_LOOPBACK: return "net-listen-loopback";
-        case OMS_RULE_IPC_DENY_SERVICE: return "ipc-deny-service";
-    }
-    return "unknown";
+std::string rule_kind_name(oms_rule_kind kind) {
+    // "READ_DENY_TREE" -> "read-deny-tree": the SDK's names, in the CLI's style.
+    const char* name = oms::sdk::rule_kind_name(kind);
+    std::string out = name ? name : "unknown";
+    for (char& c : out) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
 }
 
 }  // namespace oms::core

@@ -59,6 +59,24 @@ oms_status guarded(oms_error* error, Body&& body) noexcept {
     }
 }
 
+// The name of a rule kind as its constant spells it ("READ_DENY_TREE"), or
+// nullptr for a kind this SDK does not know.
+inline const char* rule_kind_name(oms_rule_kind kind) {
+    switch (kind) {
+        case OMS_RULE_READ_DENY_TREE: return "READ_DENY_TREE";
+        case OMS_RULE_READ_ALLOW_TREE: return "READ_ALLOW_TREE";
+        case OMS_RULE_READ_DENY: return "READ_DENY";
+        case OMS_RULE_READ_DENY_SUFFIX: return "READ_DENY_SUFFIX";
+        case OMS_RULE_WRITE_ALLOW_TREE: return "WRITE_ALLOW_TREE";
+        case OMS_RULE_WRITE_DENY: return "WRITE_DENY";
+        case OMS_RULE_ENV_PASS: return "ENV_PASS";
+        case OMS_RULE_NET_CONNECT_LOOPBACK: return "NET_CONNECT_LOOPBACK";
+        case OMS_RULE_NET_LISTEN_LOOPBACK: return "NET_LISTEN_LOOPBACK";
+        case OMS_RULE_IPC_DENY_SERVICE: return "IPC_DENY_SERVICE";
+        default: return nullptr;
+    }
+}
+
 inline std::string_view view(oms_str s) { return s.size ? std::string_view(s.data, s.size) : std::string_view(); }
 inline oms_str str(std::string_view s) { return oms_str{s.data(), s.size()}; }
 inline std::vector<std::string_view> list(oms_strings s) {

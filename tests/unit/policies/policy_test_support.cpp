@@ -1,5 +1,7 @@
 #include "policy_test_support.hpp"
 
+#include <oms/sdk.hpp>
+
 #include <dlfcn.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,19 +13,8 @@ namespace oms::test {
 namespace {
 
 const char* kind_name(oms_rule_kind kind) {
-    switch (kind) {
-        case OMS_RULE_READ_DENY_TREE: return "READ_DENY_TREE";
-        case OMS_RULE_READ_ALLOW_TREE: return "READ_ALLOW_TREE";
-        case OMS_RULE_READ_DENY: return "READ_DENY";
-        case OMS_RULE_READ_DENY_SUFFIX: return "READ_DENY_SUFFIX";
-        case OMS_RULE_WRITE_ALLOW_TREE: return "WRITE_ALLOW_TREE";
-        case OMS_RULE_WRITE_DENY: return "WRITE_DENY";
-        case OMS_RULE_ENV_PASS: return "ENV_PASS";
-        case OMS_RULE_NET_CONNECT_LOOPBACK: return "NET_CONNECT_LOOPBACK";
-        case OMS_RULE_NET_LISTEN_LOOPBACK: return "NET_LISTEN_LOOPBACK";
-        case OMS_RULE_IPC_DENY_SERVICE: return "IPC_DENY_SERVICE";
-        default: return "UNKNOWN";
-    }
+    const char* name = oms::sdk::rule_kind_name(kind);
+    return name ? name : "UNKNOWN";
 }
 
 }  // namespace

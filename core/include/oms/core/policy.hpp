@@ -48,6 +48,7 @@ void check_policy_plugins(const Registry& registry);
 // is missing or broken. Never partially succeeds.
 void assemble_policy(const Registry& registry, const RunContext& context, Policy& policy);
 
-const char* rule_kind_name(oms_rule_kind kind);
+// "read-deny-tree", ...: the rule kinds as the CLI prints them.
+std::string rule_kind_name(oms_rule_kind kind);
 
 }  // namespace oms::core

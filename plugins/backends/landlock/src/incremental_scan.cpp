@@ -1,4 +1,5 @@
 #include "incremental_scan.hpp"
+#include "dirent64.hpp"
 
 #include "path_utils.hpp"
 #include "scan_cache.hpp"
@@ -80,13 +81,6 @@ private:
     bool changed_ = false;
     alignas(8) char buffer_[64 * 1024];
 
-    struct LinuxDirent64 {
-        uint64_t d_ino;
-        int64_t d_off;
-        unsigned short d_reclen;
-        unsigned char d_type;
-        char d_name[];
-    };
 
     static bool same_object(const Folders& folders, const struct stat& st) {
         auto it = folders.find("");

@@ -1,4 +1,5 @@
 #include "secret_scan.hpp"
+#include "dirent64.hpp"
 
 #include "path_utils.hpp"
 
@@ -42,13 +43,6 @@ private:
     std::string path_;
     alignas(8) char buffer_[64 * 1024];
 
-    struct LinuxDirent64 {
-        uint64_t d_ino;
-        int64_t d_off;
-        unsigned short d_reclen;
-        unsigned char d_type;
-        char d_name[];
-    };
 
     bool skipped() const {
         for (const auto& s : request_.skip)
