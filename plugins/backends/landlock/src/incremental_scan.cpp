@@ -145,27 +145,12 @@ private:
     }
 
     void list(int fd, const std::string& folder, FolderRecord& record) {
-        for (;;) {
-            long n = syscall(SYS_getdents64, fd, buffer_, sizeof buffer_);
-            if (n <= 0) break;
-            for (long at = 0; at < n;) {
-                auto* e = reinterpret_cast<LinuxDirent64*>(buffer_ + at);
-                at += e->d_reclen;
-                if (e->d_name[0] == '.' && (e->d_name[1] == 0 || (e->d_name[1] == '.' && e->d_name[2] == 0)))
-                    continue;
-                classify(fd, folder, e->d_name, e->d_type, record);
-            }
-        }
+        for_each_entry(fd, buffer_, sizeof buffer_,
+                       [&](const char* name, unsigned char type) { classify(fd, folder, name, type, record); });
     }
 
     void classify(int fd, const std::string& folder, const char* name, unsigned char type, FolderRecord& record) {
-        if (type == DT_UNKNOWN) {
-            struct stat st;
-            type = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ? DT_UNKNOWN
-                   : S_ISDIR(st.st_mode)                          ? DT_DIR
-                   : S_ISLNK(st.st_mode)                          ? DT_LNK
-                                                                  : DT_REG;
-        }
+        type = entry_type(fd, name, type);
         if (type == DT_DIR) record.subfolders.emplace_back(name);
         else if (type != DT_UNKNOWN && matches(folder + "/" + name))
             record.matches.push_back(NameMatch{name, type == DT_LNK});

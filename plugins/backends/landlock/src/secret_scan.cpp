@@ -63,17 +63,8 @@ private:
             return;
         }
         std::vector<std::pair<std::string, unsigned char>> entries;
-        for (;;) {
-            long n = syscall(SYS_getdents64, dir_fd, buffer_, sizeof buffer_);
-            if (n <= 0) break;
-            for (long at = 0; at < n;) {
-                auto* e = reinterpret_cast<LinuxDirent64*>(buffer_ + at);
-                at += e->d_reclen;
-                if (e->d_name[0] == '.' && (e->d_name[1] == 0 || (e->d_name[1] == '.' && e->d_name[2] == 0)))
-                    continue;
-                entries.emplace_back(e->d_name, e->d_type);
-            }
-        }
+        for_each_entry(dir_fd, buffer_, sizeof buffer_,
+                       [&](const char* name, unsigned char type) { entries.emplace_back(name, type); });
         for (auto& [name, type] : entries) visit(dir_fd, name, type, depth);
         close(dir_fd);
     }
@@ -82,13 +73,7 @@ private:
         const size_t length = path_.size();
         path_ += '/';
         path_ += name;
-        if (type == DT_UNKNOWN) {
-            struct stat st;
-            type = fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ? DT_UNKNOWN
-                   : S_ISDIR(st.st_mode)                                      ? DT_DIR
-                   : S_ISLNK(st.st_mode)                                      ? DT_LNK
-                                                                              : DT_REG;
-        }
+        type = entry_type(dir_fd, name.c_str(), type);
         if (type == DT_DIR) {
             int child = openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             if (child >= 0) walk(child, depth + 1);
