@@ -5,7 +5,10 @@
 #include "oms/core/cli_options.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/launcher.hpp"
+#include "oms/core/paths.hpp"
 #include "oms/core/policy.hpp"
+#include "oms/core/run_dir.hpp"
+#include "oms/core/run_dir_sweep.hpp"
 #include "oms/core/run_options.hpp"
 #include "oms/core/signals.hpp"
 #include "oms/core/warn_once.hpp"
@@ -52,6 +55,7 @@ int command_run(const Args& all_args) {
     // Approval first: nothing is created before the user says yes, and a
     // refused command does not use up the one-time warning.
     if (unconfined) require_approval(options.command, backend.record->id, options.yes);
+    sweep_abandoned_run_dirs_when_due(run_dir_base(), state_dir());
     // From here on a signal must not kill oms before it removes the run folder.
     BlockedSignals blocked;
     RunDir run_dir;

@@ -3,7 +3,10 @@
 #include "oms/core/error.hpp"
 #include "oms/core/paths.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -32,10 +35,20 @@ void make_removable(const std::string& root) {
 
 }  // namespace
 
-RunDir::RunDir() {
+std::string run_dir_base() {
     // The parent's TMPDIR, resolved: sandboxes compare canonical paths.
-    std::string base = canonical_or_absolute(env_value("TMPDIR").value_or("/tmp"));
-    std::string pattern = base + "/oms-run-XXXXXX";
+    return canonical_or_absolute(env_value("TMPDIR").value_or("/tmp"));
+}
+
+void remove_run_folder(const std::string& root) {
+    make_removable(root);
+    std::error_code error;
+    fs::remove_all(root, error);
+}
+
+RunDir::RunDir() {
+    std::string base = run_dir_base();
+    std::string pattern = base + "/" + kRunDirPrefix + "XXXXXX";
     if (mkdtemp(pattern.data()) == nullptr)
         throw UserError(kExitSoftware, "cannot create a private run folder in " + base);
     root_ = pattern;
@@ -43,12 +56,18 @@ RunDir::RunDir() {
     temp_ = root_ + "/tmp";
     make_private_dir(home_);
     make_private_dir(temp_);
+    // Held until the folder is gone; the descriptor closes at exec, so only
+    // this oms holds it (see sweep_abandoned_run_dirs).
+    owner_lock_ = open((root_ + "/" + kRunDirOwnerFile).c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (owner_lock_ < 0 || flock(owner_lock_, LOCK_EX | LOCK_NB) != 0) {
+        remove_run_folder(root_);
+        throw UserError(kExitSoftware, "cannot lock the private run folder " + root_);
+    }
 }
 
 RunDir::~RunDir() {
-    make_removable(root_);
-    std::error_code error;
-    fs::remove_all(root_, error);
+    remove_run_folder(root_);
+    close(owner_lock_);
 }
 
 }  // namespace oms::core

@@ -26,6 +26,37 @@ const std::vector<std::string> kAllowlist{"PATH", "HOME", "CARGO_HOME", "RUSTUP_
                                           "LC_CTYPE", "LC_MESSAGES", "TMPDIR", "SHELL", "TERM",
                                           "SOLANA_RPC_URL", "SURFNET_RPC_URL", "OMS_OUTPUT_DIR"};
 
+// Starts argv with env's environment in a process group of its own, so a
+// signal sent to it reaches oms alone.
+pid_t start_in_own_group(const OmsEnv& env, const std::vector<std::string>& argv) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        std::vector<char*> args, envp;
+        for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+        args.push_back(nullptr);
+        std::vector<std::string> entries;
+        for (auto& [k, v] : env.env) entries.push_back(k + "=" + v);
+        for (auto& e : entries) envp.push_back(const_cast<char*>(e.c_str()));
+        envp.push_back(nullptr);
+        setpgid(0, 0);
+        if (chdir(env.worktree.c_str()) != 0) _exit(127);
+        execve(args[0], args.data(), envp.data());
+        _exit(127);
+    }
+    return pid;
+}
+
+bool wait_for_file(const std::string& path) {
+    for (int i = 0; i < 250 && !exists(path); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // let the writer finish the line
+    return exists(path);
+}
+
+std::string first_line(const std::string& path) {
+    std::string text = read_file(path);
+    return text.substr(0, text.find('\n'));
+}
+
 }  // namespace
 
 TEST_CASE("host-null: only allowlisted variables, a private HOME that is gone afterwards, writes land") {
@@ -102,21 +133,8 @@ TEST_CASE("SIGTERM and SIGHUP sent to oms reach the command, and HOME is still r
         std::vector<std::string> argv{oms_binary(), "run", "--sandbox", "host-null", "--yes", "--", "/bin/sh", "-c",
                                       "echo \"$HOME\" > " + home_file + "; trap 'echo got > " + env.root.path() +
                                           "/trapped; exit 9' " + std::to_string(sig) + "; while :; do sleep 0.05; done"};
-        pid_t pid = fork();
-        if (pid == 0) {
-            std::vector<char*> args, envp;
-            for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-            args.push_back(nullptr);
-            std::vector<std::string> entries;
-            for (auto& [k, v] : env.env) entries.push_back(k + "=" + v);
-            for (auto& e : entries) envp.push_back(const_cast<char*>(e.c_str()));
-            envp.push_back(nullptr);
-            setpgid(0, 0);  // our own group: the signal goes to oms alone
-            execve(args[0], args.data(), envp.data());
-            _exit(127);
-        }
-        for (int i = 0; i < 200 && !exists(home_file); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        REQUIRE(exists(home_file));
+        pid_t pid = start_in_own_group(env, argv);
+        REQUIRE(wait_for_file(home_file));
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         kill(pid, sig);
         int status = 0;
@@ -179,4 +197,43 @@ TEST_CASE("the approval text shows control bytes escaped, so an argument cannot 
     CHECK(run.exit_code == 77);
     CHECK_THAT(run.err, Catch::Contains("'/bin/echo' 'ok\\x1b[2K\\x0dhidden'"));
     CHECK(run.err.find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("a run folder left by an oms killed with SIGKILL is removed by a later run; a live one is kept") {
+    OmsEnv env;
+    std::string temp = env.root / "tmp";
+    make_dirs(temp);
+    env.env["TMPDIR"] = temp;
+    auto sleeper = [&](const std::string& name) {
+        return std::vector<std::string>{oms_binary(), "run", "--sandbox", "host-null", "--yes", "--", "/bin/sh", "-c",
+                                        "echo \"$HOME\" > " + env.root.path() + "/" + name + "; echo $$ > " +
+                                            env.root.path() + "/" + name + ".pid; exec sleep 60"};
+    };
+    // A: its oms is killed outright, so nothing removes its folder.
+    pid_t killed = start_in_own_group(env, sleeper("a"));
+    REQUIRE(wait_for_file(env.root / "a.pid"));
+    kill(killed, SIGKILL);
+    waitpid(killed, nullptr, 0);
+    kill(std::stoi(first_line(env.root / "a.pid")), SIGKILL);
+    std::string abandoned = first_line(env.root / "a");
+    abandoned = abandoned.substr(0, abandoned.rfind('/'));
+    REQUIRE(exists(abandoned));
+    // B: alive while the sweep runs. C: a folder another oms is creating.
+    pid_t alive = start_in_own_group(env, sleeper("b"));
+    REQUIRE(wait_for_file(env.root / "b.pid"));
+    std::string live = first_line(env.root / "b");
+    live = live.substr(0, live.rfind('/'));
+    std::string being_made = temp + "/oms-run-justmade";
+    REQUIRE(mkdir(being_made.c_str(), 0700) == 0);
+    std::remove((env.state_home + "/oms/last-run-dir-sweep").c_str());  // the sweep is due
+
+    ProcessResult run = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/true"});
+    CHECK(run.exit_code == 0);
+    CHECK_FALSE(exists(abandoned));
+    CHECK(exists(live));        // positive control: its oms holds the lock
+    CHECK(exists(being_made));  // no lock file yet, and young: left alone
+
+    kill(alive, SIGTERM);
+    waitpid(alive, nullptr, 0);
+    CHECK_FALSE(exists(live));
 }

@@ -1,10 +1,19 @@
 // The per-run private folder: <tmp>/oms-run-XXXXXX with home/ (the command's
 // HOME) and tmp/ (its TMPDIR), all 0700, removed when the object dies,
-// whatever happened to the command.
+// whatever happened to the command. While it exists, its oms holds an
+// exclusive lock on <folder>/.owner, so an abandoned folder can be told apart.
 #pragma once
 #include <string>
 
 namespace oms::core {
+
+constexpr const char* kRunDirPrefix = "oms-run-";
+constexpr const char* kRunDirOwnerFile = ".owner";
+
+// Where run folders are made: the parent's TMPDIR (else /tmp), canonical.
+std::string run_dir_base();
+// Removes a run folder and everything in it, read-only folders included.
+void remove_run_folder(const std::string& root);
 
 class RunDir {
 public:
@@ -18,6 +27,7 @@ public:
 
 private:
     std::string root_, home_, temp_;
+    int owner_lock_ = -1;
 };
 
 }  // namespace oms::core
