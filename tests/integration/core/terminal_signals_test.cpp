@@ -1,0 +1,86 @@
+// Ctrl-C typed on a terminal: the terminal sends SIGINT to its whole
+// foreground process group, oms included. The command must get it exactly
+// once, whether it shares oms's group (and gets it from the terminal) or not
+// (and gets it forwarded by oms). Driven through a pseudo-terminal.
+#include "oms_env.hpp"
+
+#include <poll.h>
+#include <pty.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <sstream>
+#include <thread>
+
+using namespace oms::test;
+
+namespace {
+
+// Reads the terminal until `text` shows or 20 s pass.
+bool read_until(int fd, std::string& screen, const std::string& text) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    char buffer[4096];
+    while (screen.find(text) == std::string::npos) {
+        if (std::chrono::steady_clock::now() > deadline) return false;
+        pollfd p{fd, POLLIN, 0};
+        if (poll(&p, 1, 200) <= 0) continue;
+        ssize_t n = read(fd, buffer, sizeof buffer);
+        if (n <= 0) return false;
+        screen.append(buffer, static_cast<size_t>(n));
+    }
+    return true;
+}
+
+pid_t start_on_terminal(const OmsEnv& env, const std::vector<std::string>& argv, int& master) {
+    std::vector<std::string> entries;
+    for (auto& [name, value] : env.env) entries.push_back(name + "=" + value);
+    pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
+    if (pid == 0) {
+        std::vector<char*> args, envp;
+        for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+        args.push_back(nullptr);
+        for (auto& e : entries) envp.push_back(const_cast<char*>(e.c_str()));
+        envp.push_back(nullptr);
+        if (chdir(env.worktree.c_str()) != 0) _exit(126);
+        execve(args[0], args.data(), envp.data());
+        _exit(127);
+    }
+    return pid;
+}
+
+size_t line_count(const std::string& path) {
+    if (!exists(path)) return 0;
+    std::istringstream in(read_file(path));
+    size_t count = 0;
+    for (std::string line; std::getline(in, line);) ++count;
+    return count;
+}
+
+}  // namespace
+
+TEST_CASE("Ctrl-C on the terminal reaches the command exactly once") {
+    for (std::string backend : {"landlock", "host-null"}) {
+        OmsEnv env;
+        // The trap counts each SIGINT; the loop ends by itself a little later.
+        std::vector<std::string> argv{oms_binary(), "run", "--sandbox", backend, "--yes", "--", "/bin/sh", "-c",
+                                      "trap 'echo INT >> interrupts' INT; echo ready; i=0; "
+                                      "while [ $i -lt 30 ]; do sleep 0.05; i=$((i+1)); done; echo done"};
+        int master = -1;
+        pid_t pid = start_on_terminal(env, argv, master);
+        REQUIRE(pid > 0);
+        std::string screen;
+        REQUIRE(read_until(master, screen, "ready"));
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        ssize_t typed = write(master, "\x03", 1);  // Ctrl-C
+        REQUIRE(typed == 1);
+        read_until(master, screen, "done");
+        int status = 0;
+        waitpid(pid, &status, 0);
+        close(master);
+        INFO(backend << " printed: " << screen);
+        CHECK(line_count(env.worktree + "/interrupts") == 1);
+        CHECK(WIFEXITED(status));
+    }
+}
