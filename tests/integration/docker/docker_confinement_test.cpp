@@ -4,6 +4,8 @@
 #include "docker_fixture.hpp"
 
 #include <arpa/inet.h>
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <ifaddrs.h>
 #include <netinet/in.h>
@@ -158,6 +160,28 @@ TEST_CASE("docker: the container is confined, one-shot and warm", "[docker]") {
         CHECK(o.exit_code == 143);
         CHECK(seconds.count() < 20);
     }
+}
+
+TEST_CASE("docker: with no user configured, the command runs as the worktree's owner and can write it",
+          "[docker]") {
+    require_daemon();
+    const bool warm = GENERATE(false, true);
+    CAPTURE(warm);
+    Task task(warm);
+    write_file(task.manifest, "image = \"" + test_image() + "\"\n");  // no user = "..."
+    task.recreate_instance();
+    Outcome o = task.sh("id -u; id -g; touch made-here && echo wrote");
+    REQUIRE(o.exit_code == 0);
+    CHECK(o.out == "1000\n1000\nwrote\n");  // the fixture's worktree belongs to 1000:1000
+    struct stat made {};
+    REQUIRE(stat((task.worktree + "/made-here").c_str(), &made) == 0);
+    CHECK(made.st_uid == 1000);
+
+    // A worktree root owns never makes the container root: it falls back to nobody.
+    REQUIRE(chown(task.worktree.c_str(), 0, 0) == 0);
+    Outcome nobody = task.run({"id", "-u"});
+    REQUIRE(nobody.exit_code == 0);
+    CHECK(nobody.out == "65534\n");
 }
 
 TEST_CASE("docker: network none reaches nothing; a bridge network reaches the host", "[docker]") {

@@ -4,6 +4,7 @@
 #include "cli_process.hpp"
 #include "container_plan.hpp"
 #include "daemon.hpp"
+#include "default_user.hpp"
 #include "exec_request.hpp"
 #include "exec_run.hpp"
 #include "one_shot_run.hpp"
@@ -72,14 +73,16 @@ std::string DockerBackend::require_socket(oms_status failure) const {
     return socket;
 }
 
-DockerBackend::Resolved DockerBackend::resolve(oms_status failure) const {
+DockerBackend::Resolved DockerBackend::resolve(oms_status failure, const RunInputs& in) const {
     if (!config_error_.empty()) throw sdk::Error(OMS_ERR_INVALID, config_error_);
     if (settings_.manifest.empty())
         throw sdk::Error(failure, "docker: no runtime manifest; set [plugin.docker] manifest = \"/path/to/runtime.toml\" "
                                   "(a file with image = \"sha256:...\")");
     Resolved r;
     r.manifest = load_manifest(settings_.manifest);
-    r.user = normalized_user(!settings_.user.empty() ? settings_.user : r.manifest.user.value_or(kDefaultUser));
+    if (!settings_.user.empty() || r.manifest.user)
+        r.user = normalized_user(!settings_.user.empty() ? settings_.user : *r.manifest.user);
+    if (r.user.empty()) r.user = default_user_for(in.worktree);
     r.socket = require_socket(failure);
     r.cli = find_program(settings_.docker, environment("PATH"));
     if (r.cli.empty())
@@ -105,7 +108,9 @@ void DockerBackend::probe(const sdk::Report& report) {
     try {
         if (settings_.manifest.empty()) throw sdk::Error(OMS_ERR_UNAVAILABLE, "no runtime manifest configured");
         facts.manifest = load_manifest(settings_.manifest);
-        facts.user = normalized_user(!settings_.user.empty() ? settings_.user : facts.manifest->user.value_or(kDefaultUser));
+        facts.user = !settings_.user.empty() || facts.manifest->user
+                         ? normalized_user(!settings_.user.empty() ? settings_.user : *facts.manifest->user)
+                         : "the worktree's owner (65534:65534 when root owns it)";
         if (facts.daemon) facts.image_present = image_present(EngineClient(facts.socket, 3000), facts.manifest->image);
     } catch (const std::exception& e) {
         facts.manifest_error = e.what();
@@ -116,8 +121,8 @@ void DockerBackend::probe(const sdk::Report& report) {
 }
 
 void DockerBackend::render(const sdk::Context& context, const sdk::Policy& policy, const sdk::Report& report) {
-    Resolved r = resolve(OMS_ERR_INVALID);
     RunInputs in = inputs_from(context, policy);
+    Resolved r = resolve(OMS_ERR_INVALID, in);
     Mode mode = settings_.warm ? Mode::Warm : Mode::OneShot;
     ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, mode, r.socket);
     for (const std::string& line : render_lines(settings_, plan, in, mode, runner_path())) report.text(line);
@@ -125,8 +130,8 @@ void DockerBackend::render(const sdk::Context& context, const sdk::Policy& polic
 
 std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, const sdk::Policy& policy,
                                                oms_stdio stdio) {
-    Resolved r = resolve(OMS_ERR_UNAVAILABLE);
     RunInputs in = inputs_from(context, policy);
+    Resolved r = resolve(OMS_ERR_UNAVAILABLE, in);
     if (in.argv.empty()) throw sdk::Error(OMS_ERR_INVALID, "docker: no command to run");
     EngineClient client(r.socket);
     try {

@@ -38,11 +38,11 @@ private:
 
     struct Resolved {
         Manifest manifest;
-        std::string user;    // uid:gid
+        std::string user;    // uid:gid (configured, else the worktree owner's)
         std::string socket;  // Engine API socket
         std::string cli;     // absolute path of the docker CLI
     };
-    Resolved resolve(oms_status failure) const;
+    Resolved resolve(oms_status failure, const RunInputs& in) const;
     std::string require_socket(oms_status failure) const;
     std::unique_ptr<sdk::Run> spawn_warm(const Resolved& r, const RunInputs& in, const EngineClient& client, bool tty,
                                          oms_stdio stdio);

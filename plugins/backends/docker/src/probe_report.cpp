@@ -86,7 +86,8 @@ void report_probe(const Settings& s, const ProbeFacts& f, const sdk::Report& rep
     report_daemon(f, report);
     report_image(s, f, report);
     report_limits(s, f, report);
-    report.detail("flags: " + joined(hardening_flags(s, f.user.empty() ? kDefaultUser : f.user)));
+    const bool numeric = !f.user.empty() && f.user.find(' ') == std::string::npos;
+    report.detail("flags: " + joined(hardening_flags(s, numeric ? f.user : "UID:GID")));
     report_missing(s, report);
     std::string reason = blocking_reason(s, f);
     if (!reason.empty()) {
