@@ -2,8 +2,11 @@
 # Launch cost of the landlock backend, measured against baselines in the same
 # call: median wall time of
 #   oms run --sandbox landlock -- true     (default policy, every plugin loaded)
-#   env true                               (the floor: one extra exec)
+#   env true                               (the baseline: two execs, one process)
 #   bwrap --unshare-all --ro-bind / / true (a namespace sandbox for comparison)
+#   launch-floor 14 100 true               (bench/launch-floor.c: the least a
+#                                           namespace + Landlock launcher does,
+#                                           with oms's count of mounts and rules)
 # then the same oms run in a worktree of 20,000 files in 2,000 folders with a
 # few keypair files, to show how start-up grows with the worktree.
 #
@@ -16,7 +19,7 @@ set -euo pipefail
 build_dir=${1:-build}
 oms=$(realpath "$build_dir/bin/oms")
 runs=${RUNS:-60}
-for tool in hyperfine bwrap; do
+for tool in hyperfine bwrap cc; do
   command -v "$tool" >/dev/null || { echo "landlock-launch: $tool is required" >&2; exit 2; }
 done
 
@@ -34,6 +37,10 @@ for ((d = 0; d < 2000; d++)); do
 done
 for k in 7 400 999 1500 1999; do echo '[1,2,3]' > "$big/pkg$((k % 50))/mod$k/deploy-keypair.json"; done
 
+floor=$scratch/launch-floor
+cc -O2 -o "$floor" "$(dirname "$0")/launch-floor.c"
+floor_run="$floor 14 100 /usr/bin/true"
+
 run_small="$oms run --sandbox landlock --worktree $scratch/small -- true"
 run_big="$oms run --sandbox landlock --worktree $big -- true"
 # Fail early, with the reason, when oms cannot run here at all.
@@ -48,7 +55,8 @@ median() {  # median seconds of command $2 in hyperfine CSV $1
 version="$oms --version"
 policy="$oms policy --sandbox landlock --worktree $scratch/small"
 hyperfine -N --warmup 5 --runs "$runs" --export-csv "$scratch/launch.csv" \
-  "env true" "$run_small" "bwrap --unshare-all --ro-bind / / true" "$run_big" "$version" "$policy" >&2
+  "env true" "$run_small" "bwrap --unshare-all --ro-bind / / true" "$run_big" "$version" "$policy" \
+  "$floor_run" >&2
 
 env_s=$(median "$scratch/launch.csv" "env true")
 oms_s=$(median "$scratch/launch.csv" "$run_small")
@@ -56,16 +64,19 @@ bwrap_s=$(median "$scratch/launch.csv" "bwrap --unshare-all --ro-bind / / true")
 big_s=$(median "$scratch/launch.csv" "$run_big")
 version_s=$(median "$scratch/launch.csv" "$version")
 policy_s=$(median "$scratch/launch.csv" "$policy")
+floor_s=$(median "$scratch/launch.csv" "$floor_run")
 
-awk -v e="$env_s" -v o="$oms_s" -v b="$bwrap_s" -v g="$big_s" -v v="$version_s" -v p="$policy_s" 'BEGIN {
+awk -v e="$env_s" -v o="$oms_s" -v b="$bwrap_s" -v g="$big_s" -v v="$version_s" -v p="$policy_s" -v f="$floor_s" 'BEGIN {
   printf "median env true                      %8.2f ms\n", e * 1000
   printf "median oms run --sandbox landlock    %8.2f ms\n", o * 1000
   printf "median bwrap --unshare-all           %8.2f ms\n", b * 1000
   printf "median oms run, 20,000-file worktree %8.2f ms (+%.2f ms)\n", g * 1000, (g - o) * 1000
   printf "median oms --version (binary start)  %8.2f ms\n", v * 1000
   printf "median oms policy (plugins, no run)  %8.2f ms\n", p * 1000
+  printf "median launch floor (C, no policy)   %8.2f ms\n", f * 1000
   printf "ratio oms / env true: %.2fx (target <= 1.5x)\n", o / e
   printf "ratio oms / bwrap:    %.2fx (target < 1x)\n", o / b
   printf "ratio big / small worktree: %.2fx\n", g / o
+  printf "ratio floor / env true: %.2fx (no launcher of this kind does better here)\n", f / e
   exit !(o / e <= 1.5 && o < b)
 }'

