@@ -2,16 +2,16 @@
 
 #include "paths.hpp"
 
-#include <fstream>
+#include <oms/text_file.hpp>
 
 namespace oms::policies {
 namespace {
 
 // First line of a small text file, without its line ending; nullopt when unreadable.
 std::optional<std::string> first_line(const std::string& path) {
-    std::ifstream in(path);
-    std::string line;
-    if (!in || !std::getline(in, line)) return std::nullopt;
+    const auto text = oms::sdk::read_text_file(path, 64 * 1024);
+    if (!text || text->empty()) return std::nullopt;
+    std::string line = text->substr(0, text->find('\n'));
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
     return line;
 }

@@ -10,8 +10,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include <fstream>
-#include <sstream>
+#include <oms/text_file.hpp>
+#include <cstdlib>
 
 namespace oms::docker {
 
@@ -19,16 +19,18 @@ namespace {
 
 // The process's PID inside its container (last field of NSpid), or 0.
 long namespace_pid(long host_pid) {
-    std::ifstream status("/proc/" + std::to_string(host_pid) + "/status");
-    std::string line;
-    while (std::getline(status, line)) {
-        if (line.compare(0, 6, "NSpid:") != 0) continue;
-        std::istringstream fields(line.substr(6));
-        long pid = 0, last = 0;
-        while (fields >> pid) last = pid;
-        return last;
+    const auto status = oms::sdk::read_text_file("/proc/" + std::to_string(host_pid) + "/status");
+    const size_t at = status ? status->find("\nNSpid:") : std::string::npos;
+    if (at == std::string::npos) return 0;
+    const char* cursor = status->c_str() + at + 7;
+    long last = 0;
+    for (;;) {  // the fields are numbers separated by tabs, up to the end of the line
+        char* end = nullptr;
+        long pid = std::strtol(cursor, &end, 10);
+        if (end == cursor) return last;
+        last = pid;
+        cursor = end;
     }
-    return 0;
 }
 
 }  // namespace

@@ -3,8 +3,8 @@
 #include <oms/sdk.hpp>
 
 #include <cctype>
-#include <fstream>
-#include <sstream>
+#include <oms/text_file.hpp>
+#include <cstdlib>
 
 namespace oms::docker {
 
@@ -95,10 +95,12 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
     m.path = path;
     std::optional<std::string> image;
     int image_line = 0;
-    std::istringstream in(text);
-    std::string raw;
-    for (int line = 1; std::getline(in, raw); ++line) {
-        std::string s = trim(raw);
+    size_t start = 0;
+    for (int line = 1; start < text.size(); ++line) {
+        size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        std::string s = trim(text.substr(start, end - start));
+        start = end + 1;
         if (s.empty() || s[0] == '#') continue;
         size_t eq = s.find('=');
         if (eq == std::string::npos) fail_at(path, line, "expected key = \"value\"");
@@ -123,13 +125,11 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
 }
 
 Manifest load_manifest(const std::string& path) {
-    std::ifstream file(path);
-    if (!file)
+    const auto text = sdk::read_text_file(path);
+    if (!text)
         throw sdk::Error(OMS_ERR_INVALID, "cannot read the runtime manifest '" + path +
                                               "' (config key [plugin.docker] manifest)");
-    std::ostringstream text;
-    text << file.rdbuf();
-    return parse_manifest(text.str(), path);
+    return parse_manifest(*text, path);
 }
 
 }  // namespace oms::docker

@@ -15,7 +15,9 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
+#include <oms/text_file.hpp>
+
+#include <cstdlib>
 
 namespace oms::docker {
 
@@ -116,12 +118,12 @@ std::string WarmPool::pid_file(const std::string& name) const {
 }
 
 void WarmPool::remember_runner(const std::string& name, int connection) const {
-    std::ofstream(pid_file(name), std::ios::trunc) << peer_pid(connection) << "\n";
+    oms::sdk::write_text_file(pid_file(name), std::to_string(peer_pid(connection)) + "\n");
 }
 
 bool WarmPool::genuine_runner(const std::string& name, int connection) const {
-    long expected = -1;
-    std::ifstream(pid_file(name)) >> expected;
+    const auto text = oms::sdk::read_text_file(pid_file(name), 64);
+    const long expected = text ? std::strtol(text->c_str(), nullptr, 10) : -1;
     return expected > 0 && peer_pid(connection) == expected;
 }
 
