@@ -5,6 +5,7 @@
 
 #include <oms/process.hpp>
 #include <oms/sdk.hpp>
+#include <oms/text_file.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -128,4 +129,19 @@ TEST_CASE("ChildProcess: exact env, cwd, exit status, 128+N, and a failure befor
     CHECK_THROWS_WITH(oms::sdk::ChildProcess::start(spec, [] { throw std::runtime_error("confinement refused"); }),
                       "confinement refused");
     CHECK_FALSE(exists(dir / "should-not-exist"));
+}
+
+TEST_CASE("text_file.hpp: what is written is read back; a missing file reads as nothing") {
+    oms::test::TempDir dir("oms-text-file");
+    const std::string path = dir / "marker";
+    REQUIRE(oms::sdk::write_text_file(path, "4242\nsecond line\n"));
+    CHECK(oms::sdk::read_text_file(path) == std::optional<std::string>("4242\nsecond line\n"));
+    REQUIRE(oms::sdk::write_text_file(path, "short"));  // replaced, not appended
+    CHECK(oms::sdk::read_text_file(path) == std::optional<std::string>("short"));
+    CHECK_FALSE(oms::sdk::read_text_file(dir / "missing").has_value());
+    CHECK_FALSE(oms::sdk::write_text_file(dir / "no/such/folder/file", "x"));
+    const std::string big(10000, 'b');
+    REQUIRE(oms::sdk::write_text_file(path, big));
+    CHECK(oms::sdk::read_text_file(path, 100) == std::optional<std::string>(std::string(100, 'b')));
+    CHECK(oms::sdk::read_text_file(path)->size() == big.size());
 }

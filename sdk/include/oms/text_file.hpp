@@ -13,8 +13,8 @@
 
 namespace oms::sdk {
 
-// The whole file, or nullopt when it cannot be opened or read. Stops at
-// `limit` bytes: these are small files by contract.
+// The whole file, or nullopt when it cannot be opened or read. At most its
+// first `limit` bytes: these are small files by contract.
 inline std::optional<std::string> read_text_file(const std::string& path, size_t limit = 1 << 20) {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return std::nullopt;
@@ -27,10 +27,12 @@ inline std::optional<std::string> read_text_file(const std::string& path, size_t
             ::close(fd);
             return std::nullopt;
         }
-        if (n == 0 || text.size() >= limit) break;
+        if (n == 0) break;
         text.append(buffer, static_cast<size_t>(n));
+        if (text.size() >= limit) break;
     }
     ::close(fd);
+    if (text.size() > limit) text.resize(limit);
     return text;
 }
 
