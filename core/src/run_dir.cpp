@@ -1,6 +1,7 @@
 #include "oms/core/run_dir.hpp"
 
 #include "oms/core/error.hpp"
+#include "oms/core/folder_removal.hpp"
 #include "oms/core/paths.hpp"
 
 #include <fcntl.h>
@@ -8,29 +9,26 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-
-namespace fs = std::filesystem;
 
 namespace oms::core {
 
 namespace {
 
-void make_private_dir(const std::string& path) {
-    if (mkdir(path.c_str(), 0700) != 0)
-        throw UserError(kExitSoftware, "cannot create the private folder " + path);
-}
+[[noreturn]] void fail(const std::string& what) { throw UserError(kExitSoftware, what); }
 
-// Commands may leave read-only folders behind (chmod 0500); open them up so
-// the removal cannot fail half-way.
-void make_removable(const std::string& root) {
-    std::error_code error;
-    for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, error);
-         it != fs::recursive_directory_iterator(); it.increment(error)) {
-        if (it->is_directory(error) && !it->is_symlink(error))
-            fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, error);
+// The lock is taken on a file under a temporary name and only then renamed
+// to .owner, so a sweep never sees an .owner that nobody holds yet.
+int lock_as_owner(int root) {
+    const std::string pending = std::string(kRunDirOwnerFile) + ".new";
+    int fd = openat(root, pending.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) return -1;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0 || renameat(root, pending.c_str(), root, kRunDirOwnerFile) != 0) {
+        close(fd);
+        return -1;
     }
+    return fd;
 }
 
 }  // namespace
@@ -40,34 +38,35 @@ std::string run_dir_base() {
     return canonical_or_absolute(env_value("TMPDIR").value_or("/tmp"));
 }
 
-void remove_run_folder(const std::string& root) {
-    make_removable(root);
-    std::error_code error;
-    fs::remove_all(root, error);
-}
-
 RunDir::RunDir() {
     std::string base = run_dir_base();
     std::string pattern = base + "/" + kRunDirPrefix + "XXXXXX";
-    if (mkdtemp(pattern.data()) == nullptr)
-        throw UserError(kExitSoftware, "cannot create a private run folder in " + base);
+    if (mkdtemp(pattern.data()) == nullptr) fail("cannot create a private run folder in " + base);
     root_ = pattern;
+    name_ = root_.substr(base.size() + 1);
     home_ = root_ + "/home";
     temp_ = root_ + "/tmp";
-    make_private_dir(home_);
-    make_private_dir(temp_);
-    // Held until the folder is gone; the descriptor closes at exec, so only
-    // this oms holds it (see sweep_abandoned_run_dirs).
-    owner_lock_ = open((root_ + "/" + kRunDirOwnerFile).c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (owner_lock_ < 0 || flock(owner_lock_, LOCK_EX | LOCK_NB) != 0) {
-        remove_run_folder(root_);
-        throw UserError(kExitSoftware, "cannot lock the private run folder " + root_);
+    base_fd_ = open(base.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    root_fd_ = base_fd_ < 0 ? -1 : openat(base_fd_, name_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (root_fd_ < 0 || mkdirat(root_fd_, "home", 0700) != 0 || mkdirat(root_fd_, "tmp", 0700) != 0 ||
+        (owner_lock_ = lock_as_owner(root_fd_)) < 0) {
+        if (root_fd_ < 0) rmdir(root_.c_str());  // still empty: nothing was made in it
+        release();
+        fail("cannot set up the private run folder " + root_);
     }
 }
 
-RunDir::~RunDir() {
-    remove_run_folder(root_);
-    close(owner_lock_);
+RunDir::~RunDir() { release(); }
+
+void RunDir::release() {
+    if (root_fd_ >= 0) {
+        remove_folder_contents(root_fd_);
+        close(root_fd_);
+        unlinkat(base_fd_, name_.c_str(), AT_REMOVEDIR);
+    }
+    if (base_fd_ >= 0) close(base_fd_);
+    if (owner_lock_ >= 0) close(owner_lock_);  // last: the folder is gone by now
+    root_fd_ = base_fd_ = owner_lock_ = -1;
 }
 
 }  // namespace oms::core

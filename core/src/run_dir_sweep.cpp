@@ -1,8 +1,10 @@
 #include "oms/core/run_dir_sweep.hpp"
 
+#include "oms/core/folder_removal.hpp"
 #include "oms/core/run_dir.hpp"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -21,24 +23,43 @@ namespace {
 constexpr time_t kSweepInterval = 10 * 60;
 constexpr time_t kUnlockedAge = 24 * 60 * 60;
 
-// Ours, a real folder (not a link another user planted), private.
-bool our_run_folder(const std::string& path, struct stat& info) {
-    return lstat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode) && info.st_uid == getuid() &&
-           (info.st_mode & 077) == 0;
+// Everything below goes through descriptors: commands can write the temp
+// folder, so any path could be swapped for a link between two calls.
+
+// Ours, a real folder (O_NOFOLLOW), private. -1 otherwise.
+int open_our_run_folder(int base, const char* name, struct stat& info) {
+    int folder = openat(base, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (folder < 0) return -1;
+    if (fstat(folder, &info) != 0 || info.st_uid != getuid() || (info.st_mode & 077) != 0) {
+        close(folder);
+        return -1;
+    }
+    return folder;
 }
 
-bool abandoned(const std::string& path, const struct stat& folder) {
-    int fd = open((path + "/" + kRunDirOwnerFile).c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) return errno == ENOENT && folder.st_mtime + kUnlockedAge < time(nullptr);
-    bool free = flock(fd, LOCK_EX | LOCK_NB) == 0;  // a live oms holds it
-    close(fd);
-    return free;
+// The taken lock of an abandoned folder (kept until it is removed, so two
+// sweeps never remove the same folder), -2 for an old folder with no .owner
+// at all, -1 when the folder is in use or not ours to judge. O_NONBLOCK: a
+// command could have put a FIFO there, and opening one would wait forever.
+int claim_abandoned(int folder, const struct stat& info) {
+    int lock = openat(folder, kRunDirOwnerFile, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (lock < 0) return errno == ENOENT && info.st_mtime + kUnlockedAge < time(nullptr) ? -2 : -1;
+    struct stat lock_info {};
+    if (fstat(lock, &lock_info) != 0 || !S_ISREG(lock_info.st_mode) || flock(lock, LOCK_EX | LOCK_NB) != 0) {
+        close(lock);
+        return -1;
+    }
+    return lock;
 }
 
-std::vector<std::string> run_folder_names(const std::string& base) {
+std::vector<std::string> run_folder_names(int base) {
     std::vector<std::string> names;
-    DIR* dir = opendir(base.c_str());
-    if (!dir) return names;
+    int copy = dup(base);
+    DIR* dir = copy < 0 ? nullptr : fdopendir(copy);
+    if (!dir) {
+        if (copy >= 0) close(copy);
+        return names;
+    }
     const size_t prefix = std::strlen(kRunDirPrefix);
     while (dirent* entry = readdir(dir))
         if (std::strncmp(entry->d_name, kRunDirPrefix, prefix) == 0) names.emplace_back(entry->d_name);
@@ -48,15 +69,23 @@ std::vector<std::string> run_folder_names(const std::string& base) {
 
 }  // namespace
 
-int sweep_abandoned_run_dirs(const std::string& base) {
+int sweep_abandoned_run_dirs(const std::string& base_path) {
+    int base = open(base_path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (base < 0) return 0;
     int removed = 0;
     for (const auto& name : run_folder_names(base)) {
-        std::string path = base + "/" + name;
         struct stat info {};
-        if (!our_run_folder(path, info) || !abandoned(path, info)) continue;
-        remove_run_folder(path);
-        ++removed;
+        int folder = open_our_run_folder(base, name.c_str(), info);
+        if (folder < 0) continue;
+        int lock = claim_abandoned(folder, info);
+        if (lock != -1) {
+            remove_folder_contents(folder);
+            if (unlinkat(base, name.c_str(), AT_REMOVEDIR) == 0) ++removed;
+        }
+        if (lock >= 0) close(lock);
+        close(folder);
     }
+    close(base);
     return removed;
 }
 

@@ -47,6 +47,7 @@ public:
         for (auto entry : policy.env()) spec.env.emplace_back(entry);
         spec.cwd = std::string(context.worktree());
         spec.stdio = stdio;
+        spec.dies_with_parent = true;  // killed with oms, never left running on its own
         return oms::sdk::ChildProcess::start(spec);
     }
 };

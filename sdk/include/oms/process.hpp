@@ -12,6 +12,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,6 +34,11 @@ struct ExecSpec {
     std::vector<std::string> env;  // "NAME=value", exactly what the child gets
     std::string cwd;
     oms_stdio stdio{0, 1, 2};
+    // Linux: the child gets SIGKILL when the thread that started it ends, so
+    // a command never outlives the oms watching it (its private HOME is
+    // removed once that oms is gone). Start it from a thread that lives as
+    // long as the command should.
+    bool dies_with_parent = false;
 };
 
 // The first executable regular file named `name` on the PATH of `env`
@@ -125,9 +133,10 @@ public:
         if (pipe(error_pipe) != 0 || fcntl(error_pipe[0], F_SETFD, FD_CLOEXEC) != 0 ||
             fcntl(error_pipe[1], F_SETFD, FD_CLOEXEC) != 0)
             throw Error(OMS_ERR_FAILED, "pipe failed");
+        const pid_t parent = getpid();
         pid_t pid = fork();
         if (pid < 0) throw Error(OMS_ERR_FAILED, std::string("fork failed: ") + std::strerror(errno));
-        if (pid == 0) run_child(spec, program, argv.data(), envp.data(), error_pipe[1], prepare);
+        if (pid == 0) run_child(spec, parent, program, argv.data(), envp.data(), error_pipe[1], prepare);
         close(error_pipe[1]);
         std::string failure = read_all(error_pipe[0]);
         close(error_pipe[0]);
@@ -180,8 +189,16 @@ private:
         return status_;
     }
 
-    [[noreturn]] static void run_child(const ExecSpec& spec, const std::string& program, char** argv, char** envp,
-                                       int error_fd, const std::function<void()>& prepare) {
+    [[noreturn]] static void run_child(const ExecSpec& spec, pid_t parent, const std::string& program, char** argv,
+                                       char** envp, int error_fd, const std::function<void()>& prepare) {
+#ifdef __linux__
+        if (spec.dies_with_parent) {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != parent) _exit(128 + SIGKILL);  // it ended before the line above
+        }
+#else
+        (void)parent;
+#endif
         detail::reset_signals();
         if (!detail::install_stdio(spec.stdio)) detail::child_fail(error_fd, errno, "cannot set up stdio");
         if (!spec.cwd.empty() && chdir(spec.cwd.c_str()) != 0)

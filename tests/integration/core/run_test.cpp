@@ -199,41 +199,84 @@ TEST_CASE("the approval text shows control bytes escaped, so an argument cannot 
     CHECK(run.err.find('\x1b') == std::string::npos);
 }
 
-TEST_CASE("a run folder left by an oms killed with SIGKILL is removed by a later run; a live one is kept") {
-    OmsEnv env;
-    std::string temp = env.root / "tmp";
-    make_dirs(temp);
-    env.env["TMPDIR"] = temp;
-    auto sleeper = [&](const std::string& name) {
-        return std::vector<std::string>{oms_binary(), "run", "--sandbox", "host-null", "--yes", "--", "/bin/sh", "-c",
-                                        "echo \"$HOME\" > " + env.root.path() + "/" + name + "; echo $$ > " +
-                                            env.root.path() + "/" + name + ".pid; exec sleep 60"};
-    };
-    // A: its oms is killed outright, so nothing removes its folder.
-    pid_t killed = start_in_own_group(env, sleeper("a"));
-    REQUIRE(wait_for_file(env.root / "a.pid"));
-    kill(killed, SIGKILL);
-    waitpid(killed, nullptr, 0);
-    kill(std::stoi(first_line(env.root / "a.pid")), SIGKILL);
-    std::string abandoned = first_line(env.root / "a");
-    abandoned = abandoned.substr(0, abandoned.rfind('/'));
-    REQUIRE(exists(abandoned));
-    // B: alive while the sweep runs. C: a folder another oms is creating.
-    pid_t alive = start_in_own_group(env, sleeper("b"));
-    REQUIRE(wait_for_file(env.root / "b.pid"));
-    std::string live = first_line(env.root / "b");
-    live = live.substr(0, live.rfind('/'));
-    std::string being_made = temp + "/oms-run-justmade";
-    REQUIRE(mkdir(being_made.c_str(), 0700) == 0);
-    std::remove((env.state_home + "/oms/last-run-dir-sweep").c_str());  // the sweep is due
+namespace {
 
-    ProcessResult run = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/true"});
-    CHECK(run.exit_code == 0);
-    CHECK_FALSE(exists(abandoned));
-    CHECK(exists(live));        // positive control: its oms holds the lock
-    CHECK(exists(being_made));  // no lock file yet, and young: left alone
+// Running, as opposed to gone or a zombie waiting to be reaped.
+bool running(pid_t pid) {
+    std::string stat;
+    try {
+        stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+    } catch (...) {
+        return false;
+    }
+    size_t close_paren = stat.rfind(')');
+    return close_paren != std::string::npos && stat.size() > close_paren + 2 && stat[close_paren + 2] != 'Z';
+}
 
-    kill(alive, SIGTERM);
-    waitpid(alive, nullptr, 0);
-    CHECK_FALSE(exists(live));
+bool ends_within(pid_t pid, int seconds) {
+    for (int i = 0; i < seconds * 50 && running(pid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return !running(pid);
+}
+
+}  // namespace
+
+TEST_CASE("the command dies with an oms killed with SIGKILL; its run folder is removed by a later run; a live one "
+          "is kept") {
+    for (std::string backend : {"host-null", "landlock"}) {
+        INFO(backend);
+        OmsEnv env;
+        std::string temp = env.root / "tmp";
+        make_dirs(temp);
+        env.env["TMPDIR"] = temp;
+        auto sleeper = [&](const std::string& name) {
+            return std::vector<std::string>{oms_binary(), "run", "--sandbox", backend, "--yes", "--", "/bin/sh", "-c",
+                                            "echo \"$HOME\" > " + env.root.path() + "/" + name + "; echo $$ > " +
+                                                env.root.path() + "/" + name + ".pid; exec sleep 60"};
+        };
+        // A: its oms is killed outright, so nothing removes its folder; its
+        // command is killed with it.
+        pid_t killed = start_in_own_group(env, sleeper("a"));
+        REQUIRE(wait_for_file(env.root / "a.pid"));
+        pid_t orphan = std::stoi(first_line(env.root / "a.pid"));
+        REQUIRE(running(orphan));
+        kill(killed, SIGKILL);
+        waitpid(killed, nullptr, 0);
+        CHECK(ends_within(orphan, 5));
+        std::string abandoned = first_line(env.root / "a");
+        abandoned = abandoned.substr(0, abandoned.rfind('/'));
+        REQUIRE(exists(abandoned));
+        // B: alive while the sweep runs. C: a folder another oms is creating.
+        pid_t alive = start_in_own_group(env, sleeper("b"));
+        REQUIRE(wait_for_file(env.root / "b.pid"));
+        std::string live = first_line(env.root / "b");
+        live = live.substr(0, live.rfind('/'));
+        std::string being_made = temp + "/oms-run-justmade";
+        REQUIRE(mkdir(being_made.c_str(), 0700) == 0);
+        // D: a FIFO where the lock should be (a command can write the temp
+        // folder): opening it must not hang the sweep. E: a link named like a
+        // run folder, pointing at an unlocked one outside: never followed.
+        std::string fifo_folder = temp + "/oms-run-fifo";
+        REQUIRE(mkdir(fifo_folder.c_str(), 0700) == 0);
+        REQUIRE(mkfifo((fifo_folder + "/.owner").c_str(), 0600) == 0);
+        std::string elsewhere = env.root / "elsewhere";
+        REQUIRE(mkdir(elsewhere.c_str(), 0700) == 0);
+        write_file(elsewhere + "/.owner", "");
+        write_file(elsewhere + "/precious", "keep me\n");
+        REQUIRE(symlink(elsewhere.c_str(), (temp + "/oms-run-link").c_str()) == 0);
+        std::remove((env.state_home + "/oms/last-run-dir-sweep").c_str());  // the sweep is due
+
+        ProcessOptions patience;
+        patience.timeout_seconds = 30;
+        ProcessResult run = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/true"}, patience);
+        CHECK(run.exit_code == 0);  // 137 would mean the FIFO hung it
+        CHECK_FALSE(exists(abandoned));
+        CHECK(exists(live));        // positive control: its oms holds the lock
+        CHECK(exists(being_made));  // no lock file yet, and young: left alone
+        CHECK(exists(fifo_folder + "/.owner"));
+        CHECK(read_file(elsewhere + "/precious") == "keep me\n");
+
+        kill(alive, SIGTERM);
+        waitpid(alive, nullptr, 0);
+        CHECK_FALSE(exists(live));
+    }
 }

@@ -12,8 +12,6 @@ constexpr const char* kRunDirOwnerFile = ".owner";
 
 // Where run folders are made: the parent's TMPDIR (else /tmp), canonical.
 std::string run_dir_base();
-// Removes a run folder and everything in it, read-only folders included.
-void remove_run_folder(const std::string& root);
 
 class RunDir {
 public:
@@ -26,7 +24,11 @@ public:
     const std::string& temp() const { return temp_; }
 
 private:
-    std::string root_, home_, temp_;
+    void release();
+    std::string root_, name_, home_, temp_;
+    // The folder is removed through these, never by path: commands can write
+    // the temp folder and could swap the path for a link meanwhile.
+    int base_fd_ = -1, root_fd_ = -1;
     int owner_lock_ = -1;
 };
 

@@ -36,6 +36,7 @@ struct ChildSpec {
     int stdio[3] = {0, 1, 2};
     int error_fd = -1;     // CLOEXEC pipe: a failure report, or EOF at exec
     int channel_fd = -1;   // unix socket carrying the relay listeners to the parent
+    pid_t parent = 0;      // oms: the command is killed when it dies
     bool own_network = true;
     bool need_user_namespace = false;  // not root: a user namespace grants the mount rights
     uint32_t uid = 0, gid = 0;

@@ -159,6 +159,7 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
     Fd channel_parent(channel[0]), channel_child(channel[1]);
     spec.error_fd = error_write.get();
     spec.channel_fd = channel_child.get();
+    spec.parent = getpid();
 
     pid_t pid = start_child(spec);
     if (pid < 0) throw Error(OMS_ERR_FAILED, std::string("landlock: cannot start a process: ") + strerror(errno));
