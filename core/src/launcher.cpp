@@ -14,14 +14,13 @@ namespace oms::core {
 
 namespace {
 
-// Waits for signals on its own thread and hands them to the backend. When
-// the command shares oms's process group, a signal the terminal generated
-// (Ctrl-C) has already reached it: forwarding it would deliver it twice.
+// Waits for signals on its own thread and hands them to the backend (see
+// should_forward for the ones it leaves out).
 class SignalForwarder {
 public:
     SignalForwarder(const oms_backend_api* api, void* instance, void* run)
         : api_(api), instance_(instance), run_(run),
-          skip_terminal_signals_((api->flags & OMS_BACKEND_SHARES_PROCESS_GROUP) != 0), thread_([this] { loop(); }) {}
+          shares_group_((api->flags & OMS_BACKEND_SHARES_PROCESS_GROUP) != 0), thread_([this] { loop(); }) {}
     ~SignalForwarder() {
         {
             std::lock_guard<std::mutex> lock(mutex_);
@@ -41,14 +40,14 @@ private:
             std::lock_guard<std::mutex> lock(mutex_);
             if (done_) return;
             if (signal_number == SIGUSR2) continue;
-            if (skip_terminal_signals_ && info.si_code == SI_KERNEL) continue;
+            if (!should_forward(info, shares_group_)) continue;
             api_->signal(instance_, run_, signal_number);
         }
     }
     const oms_backend_api* api_;
     void* instance_;
     void* run_;
-    bool skip_terminal_signals_;
+    bool shares_group_;
     std::mutex mutex_;
     bool done_ = false;
     std::thread thread_;

@@ -14,6 +14,10 @@ sigset_t handled_signals() {
     return set;
 }
 
+bool should_forward(const siginfo_t& info, bool command_shares_group) {
+    return !(command_shares_group && info.si_code == SI_KERNEL);
+}
+
 BlockedSignals::BlockedSignals() {
     sigset_t set = handled_signals();
     pthread_sigmask(SIG_BLOCK, &set, &previous_);

@@ -7,6 +7,12 @@ namespace oms::core {
 
 sigset_t handled_signals();
 
+// Whether a signal oms received goes on to the command. Not when the kernel
+// sent it to the terminal's foreground group (Ctrl-C, a hangup) and the
+// command is in that group as well: it got the signal already, and a second
+// delivery would run its handler twice.
+bool should_forward(const siginfo_t& info, bool command_shares_group);
+
 // Blocks the handled signals for the life of the object, so they queue for
 // the forwarder instead of killing oms before it removes the private HOME.
 // On destruction, drops what is still pending and restores the old mask.
