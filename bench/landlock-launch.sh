@@ -37,9 +37,15 @@ for ((d = 0; d < 2000; d++)); do
 done
 for k in 7 400 999 1500 1999; do echo '[1,2,3]' > "$big/pkg$((k % 50))/mod$k/deploy-keypair.json"; done
 
+# The floor program makes namespaces without a user namespace: root only.
 floor=$scratch/launch-floor
 cc -O2 -o "$floor" "$(dirname "$0")/launch-floor.c"
 floor_run="$floor 14 100 /usr/bin/true"
+floor_args=("$floor_run")
+if [ "$(id -u)" != 0 ]; then
+  echo "landlock-launch: not root, so the floor line is skipped" >&2
+  floor_args=()
+fi
 
 run_small="$oms run --sandbox landlock --worktree $scratch/small -- true"
 run_big="$oms run --sandbox landlock --worktree $big -- true"
@@ -56,7 +62,7 @@ version="$oms --version"
 policy="$oms policy --sandbox landlock --worktree $scratch/small"
 hyperfine -N --warmup 5 --runs "$runs" --export-csv "$scratch/launch.csv" \
   "env true" "$run_small" "bwrap --unshare-all --ro-bind / / true" "$run_big" "$version" "$policy" \
-  "$floor_run" >&2
+  "${floor_args[@]}" >&2
 
 env_s=$(median "$scratch/launch.csv" "env true")
 oms_s=$(median "$scratch/launch.csv" "$run_small")
@@ -65,6 +71,7 @@ big_s=$(median "$scratch/launch.csv" "$run_big")
 version_s=$(median "$scratch/launch.csv" "$version")
 policy_s=$(median "$scratch/launch.csv" "$policy")
 floor_s=$(median "$scratch/launch.csv" "$floor_run")
+floor_s=${floor_s:-0}
 
 awk -v e="$env_s" -v o="$oms_s" -v b="$bwrap_s" -v g="$big_s" -v v="$version_s" -v p="$policy_s" -v f="$floor_s" 'BEGIN {
   printf "median env true                      %8.2f ms\n", e * 1000
@@ -73,10 +80,10 @@ awk -v e="$env_s" -v o="$oms_s" -v b="$bwrap_s" -v g="$big_s" -v v="$version_s" 
   printf "median oms run, 20,000-file worktree %8.2f ms (+%.2f ms)\n", g * 1000, (g - o) * 1000
   printf "median oms --version (binary start)  %8.2f ms\n", v * 1000
   printf "median oms policy (plugins, no run)  %8.2f ms\n", p * 1000
-  printf "median launch floor (C, no policy)   %8.2f ms\n", f * 1000
+  if (f > 0) printf "median launch floor (C, no policy)   %8.2f ms\n", f * 1000
   printf "ratio oms / env true: %.2fx (target <= 1.5x)\n", o / e
   printf "ratio oms / bwrap:    %.2fx (target < 1x)\n", o / b
   printf "ratio big / small worktree: %.2fx\n", g / o
-  printf "ratio floor / env true: %.2fx (no launcher of this kind does better here)\n", f / e
+  if (f > 0) printf "ratio floor / env true: %.2fx (no launcher of this kind does better here)\n", f / e
   exit !(o / e <= 1.5 && o < b)
 }'

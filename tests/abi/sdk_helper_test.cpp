@@ -131,7 +131,7 @@ TEST_CASE("ChildProcess: exact env, cwd, exit status, 128+N, and a failure befor
     CHECK_FALSE(exists(dir / "should-not-exist"));
 }
 
-TEST_CASE("text_file.hpp: what is written is read back; a missing file reads as nothing") {
+TEST_CASE("text_file.hpp: what is written is read back; a missing or too long file reads as nothing") {
     oms::test::TempDir dir("oms-text-file");
     const std::string path = dir / "marker";
     REQUIRE(oms::sdk::write_text_file(path, "4242\nsecond line\n"));
@@ -142,6 +142,7 @@ TEST_CASE("text_file.hpp: what is written is read back; a missing file reads as 
     CHECK_FALSE(oms::sdk::write_text_file(dir / "no/such/folder/file", "x"));
     const std::string big(10000, 'b');
     REQUIRE(oms::sdk::write_text_file(path, big));
-    CHECK(oms::sdk::read_text_file(path, 100) == std::optional<std::string>(std::string(100, 'b')));
+    CHECK_FALSE(oms::sdk::read_text_file(path, 100).has_value());  // longer than the limit: not a whole file
+    CHECK(oms::sdk::read_text_file(path, big.size()) == std::optional<std::string>(big));  // exactly the limit
     CHECK(oms::sdk::read_text_file(path)->size() == big.size());
 }

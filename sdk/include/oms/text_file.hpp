@@ -13,8 +13,9 @@
 
 namespace oms::sdk {
 
-// The whole file, or nullopt when it cannot be opened or read. At most its
-// first `limit` bytes: these are small files by contract.
+// The whole file; nullopt when it cannot be opened or read, or is longer
+// than `limit` bytes (these are small files by contract, and a cut-off
+// file must not pass for a whole one).
 inline std::optional<std::string> read_text_file(const std::string& path, size_t limit = 1 << 20) {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return std::nullopt;
@@ -29,10 +30,10 @@ inline std::optional<std::string> read_text_file(const std::string& path, size_t
         }
         if (n == 0) break;
         text.append(buffer, static_cast<size_t>(n));
-        if (text.size() >= limit) break;
+        if (text.size() > limit) break;
     }
     ::close(fd);
-    if (text.size() > limit) text.resize(limit);
+    if (text.size() > limit) return std::nullopt;
     return text;
 }
 

@@ -127,7 +127,7 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
 Manifest load_manifest(const std::string& path) {
     const auto text = sdk::read_text_file(path);
     if (!text)
-        throw sdk::Error(OMS_ERR_INVALID, "cannot read the runtime manifest '" + path +
+        throw sdk::Error(OMS_ERR_INVALID, "cannot read the runtime manifest (or it is over 1 MiB) '" + path +
                                               "' (config key [plugin.docker] manifest)");
     return parse_manifest(*text, path);
 }
