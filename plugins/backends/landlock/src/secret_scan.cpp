@@ -2,6 +2,7 @@
 #include "dirent64.hpp"
 
 #include "path_utils.hpp"
+#include "shared_walk.hpp"
 
 #include <dirent.h>
 #include <sys/syscall.h>
@@ -28,7 +29,8 @@ bool ends_with(const std::string& text, const std::string& suffix) {
 // entry except for the path kept in `path_` (appended and cut back).
 class Walker {
 public:
-    Walker(const ScanRequest& request, std::set<std::string>& found) : request_(request), found_(found) {}
+    Walker(const ScanRequest& request, std::set<std::string>& found, char* buffer)
+        : request_(request), found_(found), buffer_(buffer) {}
 
     void walk_root(const std::string& root) {
         int fd = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -41,7 +43,7 @@ private:
     const ScanRequest& request_;
     std::set<std::string>& found_;
     std::string path_;
-    alignas(8) char buffer_[64 * 1024];
+    char* buffer_;  // kScanBufferSize bytes, 8-aligned
 
 
     bool skipped() const {
@@ -63,7 +65,7 @@ private:
             return;
         }
         std::vector<std::pair<std::string, unsigned char>> entries;
-        for_each_entry(dir_fd, buffer_, sizeof buffer_,
+        for_each_entry(dir_fd, buffer_, kScanBufferSize,
                        [&](const char* name, unsigned char type) { entries.emplace_back(name, type); });
         for (auto& [name, type] : entries) visit(dir_fd, name, type, depth);
         close(dir_fd);
@@ -89,10 +91,15 @@ private:
 std::vector<std::string> find_secret_files(const ScanRequest& request) {
     std::set<std::string> found;
     if (request.suffixes.empty()) return {};
-    auto walker = std::make_unique<Walker>(request, found);  // 64 KiB buffer: not on the caller's stack
+    // One buffer for every folder of every root (heap: not on the caller's
+    // stack; once: allocating it per root made the heap grow and shrink).
+    auto buffer = std::make_unique<uint64_t[]>(kScanBufferSize / sizeof(uint64_t));
+    char* bytes = reinterpret_cast<char*>(buffer.get());
+    Walker walker(request, found, bytes);
     for (const auto& root : request.roots) {
-        if (kind_of(root) == Kind::folder) walker->walk_root(root);
-        else if (kind_of(root) == Kind::file) {
+        if (kind_of(root) == Kind::folder) {
+            if (!walk_shared(request, root, found, bytes)) walker.walk_root(root);
+        } else if (kind_of(root) == Kind::file) {
             for (const auto& suffix : request.suffixes)
                 if (ends_with(root, suffix)) found.insert(root);
         }

@@ -3,10 +3,14 @@
 // hidden one by one. Uses getdents types only (no stat per file) to stay fast
 // on large worktrees.
 #pragma once
+#include <cstddef>
 #include <string>
 #include <vector>
 
 namespace oms::landlock {
+
+// The getdents64 buffer of a walk.
+constexpr size_t kScanBufferSize = 64 * 1024;
 
 struct ScanRequest {
     std::vector<std::string> roots;     // folders to walk

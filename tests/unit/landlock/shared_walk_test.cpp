@@ -1,0 +1,81 @@
+// The keypair walk of a large tree runs on two threads (shared_walk.cpp). Its
+// result must be exactly what a plain recursive listing gives: checked
+// against std::filesystem on a tree big enough to start the second thread,
+// with links that must not be followed, a link that counts, a skipped
+// folder, and matches at every depth.
+#include "secret_scan.hpp"
+#include "shared_walk.hpp"
+#include "temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace oms::landlock;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<std::string> kSuffixes{"-keypair.json", "/id.json"};
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The reference: every entry below root (links to folders not entered) whose
+// path ends with a suffix, and which is a file or a link to one.
+std::set<std::string> reference(const std::string& root, const std::string& skip) {
+    std::set<std::string> out;
+    for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
+        const std::string path = it->path().string();
+        if (path == skip) {
+            it.disable_recursion_pending();
+            continue;
+        }
+        bool match = false;
+        for (const auto& s : kSuffixes) match = match || ends_with(path, s);
+        if (!match || it->is_directory()) continue;
+        if (it->is_symlink() && !fs::is_regular_file(it->path())) continue;
+        out.insert(path);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("the two-thread keypair walk finds exactly what a plain listing finds") {
+    oms::test::TempDir base("oms-shared-walk");
+    const std::string root = base / "tree";
+    const std::string outside = base / "outside";
+    oms::test::write_file(outside + "/o-keypair.json", "[0]");
+    for (int d = 0; d < 300; ++d) {  // well past the folders that start the second thread
+        const std::string folder = root + "/pkg" + std::to_string(d % 12) + "/mod" + std::to_string(d);
+        oms::test::write_file(folder + "/lib.rs", "");
+        if (d % 37 == 0) oms::test::write_file(folder + "/deploy-keypair.json", "[1]");
+        if (d % 53 == 0) oms::test::write_file(folder + "/deep/er/id.json", "[2]");
+    }
+    oms::test::write_file(root + "/top-keypair.json", "[3]");
+    oms::test::write_file(root + "/skipped/s-keypair.json", "[4]");
+    REQUIRE(symlink(outside.c_str(), (root + "/pkg3/into-outside").c_str()) == 0);  // a folder link: not entered
+    REQUIRE(symlink((root + "/top-keypair.json").c_str(), (root + "/pkg4/link-keypair.json").c_str()) == 0);
+    REQUIRE(symlink((root + "/nowhere").c_str(), (root + "/pkg5/dangling-keypair.json").c_str()) == 0);
+
+    ScanRequest request{{root}, kSuffixes, {root + "/skipped"}};
+    std::set<std::string> found;
+    std::vector<uint64_t> buffer(kScanBufferSize / sizeof(uint64_t));
+    REQUIRE(walk_shared(request, root, found, reinterpret_cast<char*>(buffer.data())));
+    const auto expected = reference(root, root + "/skipped");
+    CHECK(found == expected);
+    CHECK(expected.size() == 9 + 6 + 1 + 1);  // the reference itself saw the planted files and the good link
+    CHECK(found.count(root + "/pkg4/link-keypair.json") == 1);
+    CHECK(found.count(root + "/skipped/s-keypair.json") == 0);
+    CHECK(found.count(root + "/pkg3/into-outside/o-keypair.json") == 0);
+
+    auto through_entry_point = find_secret_files(request);
+    CHECK(std::set<std::string>(through_entry_point.begin(), through_entry_point.end()) == expected);
+}
