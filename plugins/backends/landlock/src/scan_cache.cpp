@@ -1,10 +1,13 @@
 #include "scan_cache.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
+#include <memory>
+#include <string_view>
 
 namespace oms::landlock {
 
@@ -42,7 +45,7 @@ private:
 // Every read is bounds-checked; the first failure makes the whole load fail.
 class Reader {
 public:
-    Reader(const std::string& bytes, size_t end) : bytes_(bytes), end_(end) {}
+    Reader(std::string_view bytes, size_t end) : bytes_(bytes), end_(end) {}
     bool ok() const { return ok_; }
     uint8_t u8() {
         uint8_t v = 0;
@@ -62,7 +65,7 @@ public:
     std::string str() {
         uint32_t n = u32();
         if (!ok_ || n > end_ - at_) return fail(), std::string();
-        std::string s = bytes_.substr(at_, n);
+        std::string s(bytes_.substr(at_, n));
         at_ += n;
         return s;
     }
@@ -81,7 +84,7 @@ public:
 
 private:
     void fail() { ok_ = false; }
-    const std::string& bytes_;
+    std::string_view bytes_;
     size_t end_;
     size_t at_ = 0;
     bool ok_ = true;
@@ -94,22 +97,37 @@ std::string hex(uint64_t v) {
     return out;
 }
 
-std::optional<std::string> read_own_file(const std::string& file) {
+// The file mapped read-only: a large cache is then taken from the page cache
+// a 64 KB window per fault, instead of being copied into fresh memory a
+// page per fault (about 1.5 ms for a 400 KB cache on a virtual machine).
+class MappedFile {
+public:
+    MappedFile(void* data, size_t size) : data_(data), size_(size) {}
+    ~MappedFile() {
+        if (data_ != MAP_FAILED && size_ > 0) munmap(data_, size_);
+    }
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+    std::string_view bytes() const { return {static_cast<const char*>(data_), size_}; }
+
+private:
+    void* data_;
+    size_t size_;
+};
+
+std::unique_ptr<MappedFile> read_own_file(const std::string& file) {
     int fd = open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) return std::nullopt;
+    if (fd < 0) return nullptr;
     struct stat st;
-    std::optional<std::string> out;
+    std::unique_ptr<MappedFile> out;
     // Only a regular file of ours that nobody else may write is believed.
+    // oms replaces it by rename, never in place, so the mapping does not
+    // change under the reader (another program of the user truncating it in
+    // place would end oms with SIGBUS, as it could end it with any signal).
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && (st.st_mode & 022) == 0 &&
-        size_t(st.st_size) <= kMaxFileBytes) {
-        std::string bytes(size_t(st.st_size), '\0');
-        size_t got = 0;
-        while (got < bytes.size()) {
-            ssize_t n = read(fd, bytes.data() + got, bytes.size() - got);
-            if (n <= 0) break;
-            got += size_t(n);
-        }
-        if (got == bytes.size()) out = std::move(bytes);
+        st.st_size > 0 && size_t(st.st_size) <= kMaxFileBytes) {
+        void* data = mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+        if (data != MAP_FAILED) out = std::make_unique<MappedFile>(data, size_t(st.st_size));
     }
     close(fd);
     return out;
@@ -156,16 +174,18 @@ std::string cache_file_for(const std::string& cache_dir, const std::string& root
 
 std::optional<ScanCache> load_scan_cache(const std::string& file, const std::string& root,
                                          const std::vector<std::string>& suffixes) {
-    auto bytes = read_own_file(file);
+    auto mapped = read_own_file(file);
     constexpr size_t kFixed = sizeof kMagic + sizeof(uint32_t) + sizeof(uint64_t);
-    if (!bytes || bytes->size() < kFixed || bytes->compare(0, sizeof kMagic, kMagic, sizeof kMagic) != 0)
+    if (!mapped) return std::nullopt;
+    const std::string_view bytes = mapped->bytes();
+    if (bytes.size() < kFixed || bytes.compare(0, sizeof kMagic, std::string_view(kMagic, sizeof kMagic)) != 0)
         return std::nullopt;
-    const size_t body_end = bytes->size() - sizeof(uint64_t);
+    const size_t body_end = bytes.size() - sizeof(uint64_t);
     uint64_t stored_sum = 0;
-    std::memcpy(&stored_sum, bytes->data() + body_end, sizeof stored_sum);
-    if (stored_sum != fnv1a(bytes->data(), body_end)) return std::nullopt;
+    std::memcpy(&stored_sum, bytes.data() + body_end, sizeof stored_sum);
+    if (stored_sum != fnv1a(bytes.data(), body_end)) return std::nullopt;
 
-    Reader r(*bytes, body_end);
+    Reader r(bytes, body_end);
     char magic[sizeof kMagic];
     r.raw(magic, sizeof magic);
     if (r.u32() != kVersion) return std::nullopt;
