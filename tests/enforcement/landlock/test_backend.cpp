@@ -115,6 +115,43 @@ TEST_CASE("fails closed: a child that cannot confine itself never runs the comma
     CHECK(has(r.spawn_error, "no-such-command-xyz: command not found"));
 }
 
+TEST_CASE("fails closed: a link in a rule's path (a folder swapped since planning) runs nothing",
+          "[landlock][backend]") {
+    require_landlock();
+    World w;
+    FakeHost host;
+    LandlockPlugin plugin(host);
+    // The private HOME lives in the temp folder, which commands may write: a
+    // command left running by an earlier run could swap it for a link to the
+    // real HOME. Planned rule paths are canonical, so a link in one is that.
+    const std::string swapped = w.root / "swapped-home";
+    REQUIRE(symlink(w.home.c_str(), swapped.c_str()) == 0);
+    const std::string script = "echo RAN > " + w.outside + "/ran.txt; echo owned > " + swapped + "/planted";
+    ContextBuilder context = default_context(w, {"sh", "-c", script});
+    PolicyBuilder policy = default_policy(w);
+    policy.add(OMS_RULE_WRITE_ALLOW_TREE, swapped);
+    ErrorBuffer error;
+    void* run = nullptr;
+    oms_status status = plugin.api().spawn(plugin.instance(), context.build(), policy.build(), oms_stdio{0, 1, 2},
+                                           &run, error.get());
+    CHECK(status == OMS_ERR_FAILED);
+    CHECK(has(error.message(), "a link appeared in its path"));
+    CHECK_FALSE(exists(w.outside + "/ran.txt"));
+    CHECK_FALSE(exists(w.home + "/planted"));
+
+    // Positive control: the same run without the linked rule runs.
+    PolicyBuilder plain = default_policy(w);
+    ContextBuilder ok_context = default_context(w, {"sh", "-c", "echo RAN > " + w.work + "/ran.txt"});
+    run = nullptr;
+    REQUIRE(plugin.api().spawn(plugin.instance(), ok_context.build(), plain.build(), oms_stdio{0, 1, 2}, &run,
+                               error.get()) == OMS_OK);
+    int32_t code = -1;
+    plugin.api().wait(plugin.instance(), run, &code, error.get());
+    plugin.api().release(plugin.instance(), run);
+    CHECK(code == 0);
+    CHECK(exists(w.work + "/ran.txt"));
+}
+
 TEST_CASE("the command gets exactly the policy's environment", "[landlock][backend]") {
     require_landlock();
     World w;

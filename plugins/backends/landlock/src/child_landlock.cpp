@@ -5,7 +5,13 @@
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
 
 namespace oms::landlock {
 
@@ -19,11 +25,27 @@ size_t attr_size(int abi) {
     return offsetof(uapi::RulesetAttr, handled_access_net);
 }
 
+// Rule paths are canonical when planned (no symbolic link in them), and a
+// link in one now means a folder was swapped since: a process that can
+// write the temp folder (a command left running by an earlier run, say)
+// could replace the fresh run folder with a link to HOME and have this run's
+// write rule land there. So no component may be a link: the command does
+// not run.
+int open_for_rule(const char* path) {
+    open_how how{};
+    how.flags = O_PATH | O_CLOEXEC;
+    how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+    int fd = static_cast<int>(syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how));
+    if (fd < 0 && errno == ENOSYS) fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);  // before Linux 5.6
+    return fd;
+}
+
 void add_path_rules(const ChildSpec& spec, int ruleset) {
     for (const ChildPathRule& rule : spec.path_rules) {
-        int fd = open(rule.path, O_PATH | O_CLOEXEC);
+        int fd = open_for_rule(rule.path);
         if (fd < 0) {
             if (errno == ENOENT) continue;  // gone since planning: one right fewer, never more
+            if (errno == ELOOP) child_fail(spec, "open for a Landlock rule (a link appeared in its path)", rule.path);
             child_fail(spec, "open for a Landlock rule", rule.path);
         }
         uapi::PathBeneathAttr attr{rule.rights, fd};
