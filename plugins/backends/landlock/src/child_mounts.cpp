@@ -1,57 +1,49 @@
 #include "child_steps.hpp"
+#include "mount_uapi.hpp"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <sys/statvfs.h>
 
 namespace oms::landlock {
 
 namespace {
 
-// A read-only remount of a bind must keep the flags the kernel locked on the
-// original mount (nosuid, nodev, ...), or it fails inside a user namespace.
-unsigned long kept_flags(const char* target) {
-    struct statvfs st;
-    if (statvfs(target, &st) != 0) return 0;
-    unsigned long flags = 0;
-    if (st.f_flag & ST_NOSUID) flags |= MS_NOSUID;
-    if (st.f_flag & ST_NODEV) flags |= MS_NODEV;
-    if (st.f_flag & ST_NOEXEC) flags |= MS_NOEXEC;
-    if (st.f_flag & ST_NOATIME) flags |= MS_NOATIME;
-    if (st.f_flag & ST_NODIRATIME) flags |= MS_NODIRATIME;
-    if (st.f_flag & ST_RELATIME) flags |= MS_RELATIME;
-    return flags;
+// Binds `source` (an open descriptor) onto `target`, read-only when asked.
+// Through descriptors: the target is opened with no link allowed in its path
+// (the worktree and the temp folder are writable by commands, so a folder on
+// the way could have been swapped for a link since planning), the copy of
+// the source is made read-only before it is attached (no moment where it is
+// writable), and it is attached to exactly the folder or file opened.
+void bind_fd(const ChildSpec& spec, int source, const char* target, bool read_only) {
+    int to = mount_uapi::open_no_links(target);
+    if (to < 0) child_fail(spec, errno == ELOOP ? "bind-mount onto (a link appeared in its path)" : "bind-mount onto", target);
+    int tree = mount_uapi::open_tree_clone(source);
+    if (tree < 0) child_fail(spec, "copy the mount for", target);
+    if (read_only && mount_uapi::set_read_only(tree) != 0) child_fail(spec, "make read-only", target);
+    if (mount_uapi::move_mount_onto(tree, to) != 0) child_fail(spec, "bind-mount onto", target);
+    close(tree);
+    close(to);
 }
 
-void bind(const ChildSpec& spec, const char* source, const char* target, bool read_only) {
-    if (mount(source, target, nullptr, MS_BIND | MS_REC, nullptr) != 0) child_fail(spec, "bind-mount onto", target);
-    if (!read_only) return;
-    unsigned long flags = MS_BIND | MS_REMOUNT | MS_RDONLY | kept_flags(target);
-    if (mount(nullptr, target, nullptr, flags, nullptr) != 0) child_fail(spec, "make read-only", target);
+// A bind of a path onto itself; the source is opened with no link allowed.
+void bind_in_place(const ChildSpec& spec, const char* path, bool read_only) {
+    int source = mount_uapi::open_no_links(path);
+    if (source < 0) child_fail(spec, errno == ELOOP ? "bind-mount onto (a link appeared in its path)" : "bind-mount onto", path);
+    bind_fd(spec, source, path, read_only);
+    close(source);
 }
 
-// Opens a mask source without following symlinks, checks it is the inode
-// the parent created, and returns "/proc/self/fd/<n>" naming exactly it.
-void open_verified(const ChildSpec& spec, const char* path, const unsigned long long* id, bool folder,
-                   char (&source)[32]) {
+// Opens a mask source without following symlinks and checks it is the inode
+// the parent created.
+int open_verified(const ChildSpec& spec, const char* path, const unsigned long long* id, bool folder) {
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (folder ? O_DIRECTORY : 0));
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) child_fail(spec, "open the mask source", path);
     if (st.st_dev != id[0] || st.st_ino != id[1]) child_fail(spec, "trust the mask source (it was replaced)", path, EPERM);
-    char digits[12];
-    int n = 0;
-    do {
-        digits[n++] = static_cast<char>('0' + fd % 10);
-        fd /= 10;
-    } while (fd && n < 11);
-    const char prefix[] = "/proc/self/fd/";
-    int used = 0;
-    for (const char* p = prefix; *p; ++p) source[used++] = *p;
-    while (n) source[used++] = digits[--n];
-    source[used] = '\0';
+    return fd;
 }
 
 }  // namespace
@@ -62,15 +54,16 @@ void apply_mounts(const ChildSpec& spec) {
         child_fail(spec, "make the mount namespace private");
     // A mount point cannot be renamed or removed (EBUSY): this pins the
     // folders holding read-only files, so a rename of a parent can't swap them.
-    for (const char* path : spec.pin_in_place) bind(spec, path, path, false);
-    for (const char* path : spec.read_only) bind(spec, path, path, true);
+    for (const char* path : spec.pin_in_place) bind_in_place(spec, path, false);
+    for (const char* path : spec.read_only) bind_in_place(spec, path, true);
     if (spec.hide_folders.empty() && spec.hide_files.empty()) return;
     // Opened after unshare: a bind source must belong to this mount namespace.
-    char folder[32], file[32];
-    open_verified(spec, spec.empty_folder, spec.empty_folder_id, true, folder);
-    open_verified(spec, spec.empty_file, spec.empty_file_id, false, file);
-    for (const char* path : spec.hide_folders) bind(spec, folder, path, true);
-    for (const char* path : spec.hide_files) bind(spec, file, path, true);
+    int folder = open_verified(spec, spec.empty_folder, spec.empty_folder_id, true);
+    int file = open_verified(spec, spec.empty_file, spec.empty_file_id, false);
+    for (const char* path : spec.hide_folders) bind_fd(spec, folder, path, true);
+    for (const char* path : spec.hide_files) bind_fd(spec, file, path, true);
+    close(folder);
+    close(file);
 }
 
 }  // namespace oms::landlock
