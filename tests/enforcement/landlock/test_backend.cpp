@@ -115,7 +115,7 @@ TEST_CASE("fails closed: a child that cannot confine itself never runs the comma
     CHECK(has(r.spawn_error, "no-such-command-xyz: command not found"));
 }
 
-TEST_CASE("fails closed: a link in a rule's path (a folder swapped since planning) runs nothing",
+TEST_CASE("fails closed: a link in a rule's or a mount's path (a folder swapped since planning) runs nothing",
           "[landlock][backend]") {
     require_landlock();
     World w;
@@ -138,6 +138,18 @@ TEST_CASE("fails closed: a link in a rule's path (a folder swapped since plannin
     CHECK(has(error.message(), "a link appeared in its path"));
     CHECK_FALSE(exists(w.outside + "/ran.txt"));
     CHECK_FALSE(exists(w.home + "/planted"));
+
+    // The same for a mount: a read-only bind whose path now goes through a link.
+    const std::string swapped_work = w.root / "swapped-work";
+    REQUIRE(symlink(w.work.c_str(), swapped_work.c_str()) == 0);
+    PolicyBuilder mounts = default_policy(w);
+    mounts.add(OMS_RULE_WRITE_DENY, swapped_work + "/.git");
+    run = nullptr;
+    status = plugin.api().spawn(plugin.instance(), context.build(), mounts.build(), oms_stdio{0, 1, 2}, &run,
+                                error.get());
+    CHECK(status == OMS_ERR_FAILED);
+    CHECK(has(error.message(), "a link appeared in its path"));
+    CHECK_FALSE(exists(w.outside + "/ran.txt"));
 
     // Positive control: the same run without the linked rule runs.
     PolicyBuilder plain = default_policy(w);
