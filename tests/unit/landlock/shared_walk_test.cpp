@@ -9,8 +9,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -78,4 +81,51 @@ TEST_CASE("the two-thread keypair walk finds exactly what a plain listing finds"
 
     auto through_entry_point = find_secret_files(request);
     CHECK(std::set<std::string>(through_entry_point.begin(), through_entry_point.end()) == expected);
+}
+
+TEST_CASE("a keypair under a path too long for openat2 is still found (the walk falls back to the plain one)") {
+    oms::test::TempDir base("oms-long-walk");
+    const std::string root = base / "tree";
+    std::string folder = root;
+    for (int i = 0; i < 60; ++i) folder += "/pkg" + std::to_string(i);  // enough folders to start the second thread
+    oms::test::make_dirs(folder);
+    // About 5,000 bytes: made one level at a time, relative to the last.
+    std::string deep = root;
+    int at = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    REQUIRE(at >= 0);
+    for (int i = 0; i < 20; ++i) {
+        const std::string name(250, static_cast<char>('a' + i));
+        REQUIRE(mkdirat(at, name.c_str(), 0700) == 0);
+        int next = openat(at, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        close(at);
+        REQUIRE(next >= 0);
+        at = next;
+        deep += "/" + name;
+    }
+    int file = openat(at, "far-keypair.json", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    REQUIRE(file >= 0);
+    close(file);
+    close(at);
+    oms::test::write_file(folder + "/near-keypair.json", "[6]");
+    auto found = find_secret_files(ScanRequest{{root}, kSuffixes, {}});
+    CHECK(std::count(found.begin(), found.end(), deep + "/far-keypair.json") == 1);
+    CHECK(std::count(found.begin(), found.end(), folder + "/near-keypair.json") == 1);
+}
+
+TEST_CASE("a tree nested deeper than the walks go fails the search instead of being searched in part") {
+    oms::test::TempDir base("oms-deep-walk");
+    const std::string root = base / "tree";
+    std::string folder = root;
+    for (int i = 0; i <= kMaxScanDepth + 1; ++i) folder += "/d";
+    oms::test::make_dirs(folder);
+    oms::test::write_file(folder + "/deep-keypair.json", "[7]");
+    CHECK_THROWS_WITH(find_secret_files(ScanRequest{{root}, kSuffixes, {}}), Catch::Contains("folders deep"));
+    // Positive control: the same depth minus a few is searched in full.
+    const std::string shallow_root = base / "shallow";
+    std::string shallow = shallow_root;
+    for (int i = 0; i < kMaxScanDepth - 2; ++i) shallow += "/d";
+    oms::test::make_dirs(shallow);
+    oms::test::write_file(shallow + "/deep-keypair.json", "[8]");
+    auto found = find_secret_files(ScanRequest{{shallow_root}, kSuffixes, {}});
+    CHECK(found == std::vector<std::string>{shallow + "/deep-keypair.json"});
 }

@@ -103,7 +103,8 @@ private:
     }
 
     void visit(const std::string& relative, int depth) {
-        if (depth > 64 || skipped(full_path(relative))) return;
+        if (depth > kMaxScanDepth) too_deep(full_path(relative));
+        if (skipped(full_path(relative))) return;
         FolderRecord record;
         if (!reuse(relative, record) && !read(relative, record)) return;  // unreadable: tried again next time
         emit(relative, record);

@@ -4,6 +4,8 @@
 #include "path_utils.hpp"
 #include "shared_walk.hpp"
 
+#include <oms/sdk.hpp>
+
 #include <dirent.h>
 #include <sys/syscall.h>
 #include <fcntl.h>
@@ -58,17 +60,18 @@ private:
         return false;
     }
 
-    // Takes ownership of `dir_fd`.
+    // Takes ownership of `dir_fd` (closed on every way out, a throw included).
     void walk(int dir_fd, int depth) {
-        if (depth > 64 || skipped()) {
-            close(dir_fd);
-            return;
-        }
+        struct Closer {
+            int fd;
+            ~Closer() { close(fd); }
+        } closer{dir_fd};
+        if (depth > kMaxScanDepth) too_deep(path_);
+        if (skipped()) return;
         std::vector<std::pair<std::string, unsigned char>> entries;
         for_each_entry(dir_fd, buffer_, kScanBufferSize,
                        [&](const char* name, unsigned char type) { entries.emplace_back(name, type); });
         for (auto& [name, type] : entries) visit(dir_fd, name, type, depth);
-        close(dir_fd);
     }
 
     void visit(int dir_fd, const std::string& name, unsigned char type, int depth) {
@@ -87,6 +90,13 @@ private:
 };
 
 }  // namespace
+
+void too_deep(const std::string& folder) {
+    throw oms::sdk::Error(OMS_ERR_FAILED, "landlock: " + folder + " is nested more than " +
+                                              std::to_string(kMaxScanDepth) +
+                                              " folders deep; keypair files there could not be looked for "
+                                              "(the command did not run)");
+}
 
 std::vector<std::string> find_secret_files(const ScanRequest& request) {
     std::set<std::string> found;

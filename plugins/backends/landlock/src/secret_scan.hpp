@@ -12,6 +12,13 @@ namespace oms::landlock {
 // The getdents64 buffer of a walk.
 constexpr size_t kScanBufferSize = 64 * 1024;
 
+// Folders nested deeper than this are not walked, and a keypair there would
+// stay readable: so a tree that deep fails the run (too_deep) rather than
+// being searched in part. A command could otherwise move a folder holding a
+// keypair that deep for a later run to read.
+constexpr int kMaxScanDepth = 256;
+[[noreturn]] void too_deep(const std::string& folder);
+
 struct ScanRequest {
     std::vector<std::string> roots;     // folders to walk
     std::vector<std::string> suffixes;  // "-keypair.json", "/id.json"
@@ -20,6 +27,7 @@ struct ScanRequest {
 
 // Paths (as found under the roots) whose text ends with one of the suffixes.
 // Symlinks are reported when they end with a suffix and point at a file.
+// Throws oms::sdk::Error for a tree deeper than kMaxScanDepth.
 std::vector<std::string> find_secret_files(const ScanRequest& request);
 
 }  // namespace oms::landlock

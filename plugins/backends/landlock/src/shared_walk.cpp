@@ -25,7 +25,6 @@ namespace oms::landlock {
 namespace {
 
 constexpr size_t kFoldersBeforeHelper = 48;  // a tree this big gets the second thread
-constexpr int kMaxDepth = 64;                // as the plain walk
 
 struct PendingFolder {
     std::string relative;  // "" = the root
@@ -51,10 +50,16 @@ public:
         pending_.push_back({});
     }
 
-    void run(std::set<std::string>& found, char* buffer) {
+    // False when the walk cannot be trusted to be complete (a folder that
+    // could not be opened the way it should, an allocation that failed): the
+    // caller then walks the plain way. Throws for a tree too deep.
+    bool run(std::set<std::string>& found, char* buffer) {
         work(buffer);
         if (helper_.joinable()) helper_.join();
+        if (!too_deep_.empty()) too_deep(too_deep_);
+        if (failed_) return false;
         found.insert(found_.begin(), found_.end());
+        return true;
     }
 
 private:
@@ -67,6 +72,9 @@ private:
     size_t busy_ = 0, folders_read_ = 0;
     std::set<std::string> found_;
     std::thread helper_;
+    bool helper_tried_ = false;
+    bool failed_ = false;     // stops both threads
+    std::string too_deep_;    // the first folder past kMaxScanDepth
 
     bool skipped(const std::string& path) const {
         for (const auto& s : request_.skip)
@@ -82,12 +90,18 @@ private:
 
     // No second thread (say, a process limit): this one does it all.
     void start_helper() {
+        helper_tried_ = true;
         try {
             helper_ = std::thread([this] {
-                auto own = std::make_unique<uint64_t[]>(kScanBufferSize / sizeof(uint64_t));
+                std::unique_ptr<uint64_t[]> own;
+                try {
+                    own = std::make_unique<uint64_t[]>(kScanBufferSize / sizeof(uint64_t));
+                } catch (const std::exception&) {
+                    return;  // the first thread carries on alone
+                }
                 work(reinterpret_cast<char*>(own.get()));
             });
-        } catch (const std::system_error&) {
+        } catch (const std::exception&) {
         }
     }
 
@@ -96,31 +110,61 @@ private:
         std::unique_lock<std::mutex> lock(mutex_);
         for (;;) {
             changed_.wait(lock, [this] { return !pending_.empty() || busy_ == 0; });
-            if (pending_.empty()) break;
+            if (pending_.empty() || failed_) break;
             PendingFolder folder = std::move(pending_.back());
             pending_.pop_back();
             ++busy_;
             lock.unlock();
             std::vector<PendingFolder> subfolders;
             std::vector<std::string> found;
-            read_folder(folder, buffer, subfolders, found);
+            bool complete = false;
+            try {
+                complete = read_folder(folder, buffer, subfolders, found);
+            } catch (const std::exception&) {
+            }
             lock.lock();
-            for (auto& s : subfolders) pending_.push_back(std::move(s));
-            found_.insert(found.begin(), found.end());
             --busy_;
             ++folders_read_;
-            if (!helper_.joinable() && folders_read_ >= kFoldersBeforeHelper && pending_.size() >= 2) start_helper();
+            if (!complete) {
+                failed_ = true;
+                if (folder.depth > kMaxScanDepth && too_deep_.empty()) too_deep_ = path_of(folder);
+                pending_.clear();
+                changed_.notify_all();
+                break;
+            }
+            try {
+                for (auto& s : subfolders) pending_.push_back(std::move(s));
+                found_.insert(found.begin(), found.end());
+            } catch (const std::exception&) {
+                failed_ = true;
+                pending_.clear();
+                changed_.notify_all();
+                break;
+            }
+            if (!helper_tried_ && folders_read_ >= kFoldersBeforeHelper && pending_.size() >= 2) start_helper();
             changed_.notify_all();
         }
         changed_.notify_all();
     }
 
-    void read_folder(const PendingFolder& folder, char* buffer, std::vector<PendingFolder>& subfolders,
+    std::string path_of(const PendingFolder& folder) const {
+        return folder.relative.empty() ? root_ : root_ + "/" + folder.relative;
+    }
+
+    // False when the folder could not be read the way the plain walk would
+    // have read it: too deep, a path too long for openat2, a link where a
+    // folder was. A folder gone or unreadable is skipped, as the plain walk does.
+    bool read_folder(const PendingFolder& folder, char* buffer, std::vector<PendingFolder>& subfolders,
                      std::vector<std::string>& found) const {
-        const std::string path = folder.relative.empty() ? root_ : root_ + "/" + folder.relative;
-        if (folder.depth > kMaxDepth || skipped(path)) return;
+        const std::string path = path_of(folder);
+        if (folder.depth > kMaxScanDepth) return false;
+        if (skipped(path)) return true;
         int fd = open_beneath(root_fd_, folder.relative);
-        if (fd < 0) return;
+        if (fd < 0) return errno == ENOENT || errno == ENOTDIR || errno == EACCES;
+        struct Closer {
+            int fd;
+            ~Closer() { close(fd); }
+        } closer{fd};
         for_each_entry(fd, buffer, kScanBufferSize, [&](const char* name, unsigned char type) {
             type = entry_type(fd, name, type);
             const std::string child = path + "/" + name;
@@ -130,7 +174,7 @@ private:
                 if (type != DT_LNK || kind_of(child) == Kind::file) found.push_back(child);
             }
         });
-        close(fd);
+        return true;
     }
 };
 
@@ -150,9 +194,11 @@ bool walk_shared(const ScanRequest& request, const std::string& root, std::set<s
         return false;
     }
     close(probe);
-    SharedWalk(request, root, root_fd).run(found, buffer);
-    close(root_fd);
-    return true;
+    struct Closer {
+        int fd;
+        ~Closer() { close(fd); }
+    } closer{root_fd};
+    return SharedWalk(request, root, root_fd).run(found, buffer);
 }
 
 }  // namespace oms::landlock
