@@ -68,12 +68,4 @@ void remove_contents(int folder, int depth) {
 
 void remove_folder_contents(int folder) { remove_contents(folder, 0); }
 
-bool remove_folder_at(int parent, const char* name) {
-    int folder = open_subfolder(parent, name);
-    if (folder < 0) return false;
-    remove_contents(folder, 0);
-    close(folder);
-    return unlinkat(parent, name, AT_REMOVEDIR) == 0;
-}
-
 }  // namespace oms::core

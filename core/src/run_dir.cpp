@@ -60,6 +60,7 @@ RunDir::~RunDir() { release(); }
 
 void RunDir::release() {
     if (root_fd_ >= 0) {
+        fchmod(root_fd_, 0700);  // the command may have taken our rights away (chmod 500 $HOME/..)
         remove_folder_contents(root_fd_);
         close(root_fd_);
         unlinkat(base_fd_, name_.c_str(), AT_REMOVEDIR);

@@ -26,14 +26,23 @@ constexpr time_t kUnlockedAge = 24 * 60 * 60;
 // Everything below goes through descriptors: commands can write the temp
 // folder, so any path could be swapped for a link between two calls.
 
-// Ours, a real folder (O_NOFOLLOW), private. -1 otherwise.
+// Ours and a real folder (O_NOFOLLOW), opened for listing. -1 otherwise.
+// Its owner's rights are given back first: a command may have taken them
+// away (chmod 500 or 000 on its run folder), and the folder must still be
+// judged and removed. The chmod goes through the O_PATH descriptor's /proc
+// entry, so it applies to this very folder.
 int open_our_run_folder(int base, const char* name, struct stat& info) {
-    int folder = openat(base, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (folder < 0) return -1;
-    if (fstat(folder, &info) != 0 || info.st_uid != getuid() || (info.st_mode & 077) != 0) {
-        close(folder);
-        return -1;
+    int path_only = openat(base, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (path_only < 0) return -1;
+    int folder = -1;
+    if (fstat(path_only, &info) == 0 && info.st_uid == getuid()) {
+        if ((info.st_mode & 0700) != 0700) {
+            std::string self = "/proc/self/fd/" + std::to_string(path_only);
+            chmod(self.c_str(), (info.st_mode & 07777) | 0700);
+        }
+        folder = openat(path_only, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     }
+    close(path_only);
     return folder;
 }
 

@@ -37,7 +37,8 @@ struct ExecSpec {
     // Linux: the child gets SIGKILL when the thread that started it ends, so
     // a command never outlives the oms watching it (its private HOME is
     // removed once that oms is gone). Start it from a thread that lives as
-    // long as the command should.
+    // long as the command should. A `prepare` that changes a user or group
+    // id clears it (the kernel's rule); set it again there if so.
     bool dies_with_parent = false;
 };
 

@@ -245,6 +245,7 @@ TEST_CASE("the command dies with an oms killed with SIGKILL; its run folder is r
         std::string abandoned = first_line(env.root / "a");
         abandoned = abandoned.substr(0, abandoned.rfind('/'));
         REQUIRE(exists(abandoned));
+        REQUIRE(chmod(abandoned.c_str(), 0) == 0);  // what its command could have done: still swept
         // B: alive while the sweep runs. C: a folder another oms is creating.
         pid_t alive = start_in_own_group(env, sleeper("b"));
         REQUIRE(wait_for_file(env.root / "b.pid"));

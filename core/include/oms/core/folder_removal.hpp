@@ -11,8 +11,4 @@ namespace oms::core {
 // half-way. Folders nested deeper than 256 levels are left.
 void remove_folder_contents(int folder);
 
-// Removes the folder `name` inside the open folder `parent`, contents first.
-// Returns false when it could not (it was not a folder, or is in use).
-bool remove_folder_at(int parent, const char* name);
-
 }  // namespace oms::core

@@ -62,6 +62,8 @@ void run_child(const ChildSpec& spec) {
     // The command dies with oms (SIGKILL when the thread that started it
     // ends): it is never left running unwatched, and the private HOME it
     // uses is removed only once oms is gone (see the run folder sweep).
+    // Nothing below changes a user or group id, which would clear it; the
+    // user namespace and the capability drop do not.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != spec.parent) _exit(128 + SIGKILL);  // oms ended before the line above
     reset_signals(spec);
@@ -71,7 +73,6 @@ void run_child(const ChildSpec& spec) {
     setup_loopback(spec);
     if (chdir(spec.worktree) != 0) child_fail(spec, "enter the worktree", spec.worktree);
     drop_capabilities(spec);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);  // again: a change of credentials may have cleared it
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) child_fail(spec, "set no_new_privs");
     apply_landlock(spec);
     apply_seccomp(spec);
