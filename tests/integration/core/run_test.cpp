@@ -225,6 +225,10 @@ TEST_CASE("the command dies with an oms killed with SIGKILL; its run folder is r
     for (std::string backend : {"host-null", "landlock"}) {
         INFO(backend);
         OmsEnv env;
+        if (backend == "landlock" && env.oms({"run", "--sandbox", "landlock", "--", "/bin/true"}).exit_code == 69) {
+            WARN("landlock cannot run on this kernel: its half of this test is skipped");
+            continue;
+        }
         std::string temp = env.root / "tmp";
         make_dirs(temp);
         env.env["TMPDIR"] = temp;
