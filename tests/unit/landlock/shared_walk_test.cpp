@@ -2,7 +2,9 @@
 // result must be exactly what a plain recursive listing gives: checked
 // against std::filesystem on a tree big enough to start the second thread,
 // with links that must not be followed, a link that counts, a skipped
-// folder, and matches at every depth.
+// folder, and matches at every depth. Also the limits both walks share
+// with the cached one: paths too long to name, trees too deep.
+#include "incremental_scan.hpp"
 #include "secret_scan.hpp"
 #include "shared_walk.hpp"
 #include "temp_dir.hpp"
@@ -128,4 +130,35 @@ TEST_CASE("a tree nested deeper than the walks go fails the search instead of be
     oms::test::write_file(shallow + "/deep-keypair.json", "[8]");
     auto found = find_secret_files(ScanRequest{{shallow_root}, kSuffixes, {}});
     CHECK(found == std::vector<std::string>{shallow + "/deep-keypair.json"});
+}
+
+TEST_CASE("the cached search of a toolchain root also finds a keypair under a path too long to name from the root") {
+    oms::test::TempDir base("oms-long-cached");
+    const std::string root = base / "tool";
+    const std::string cache = base / "cache";
+    oms::test::make_dirs(root);
+    REQUIRE(mkdir(cache.c_str(), 0700) == 0);
+    std::string deep = root;
+    int at = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    REQUIRE(at >= 0);
+    for (int i = 0; i < 20; ++i) {
+        const std::string name(250, static_cast<char>('a' + i));
+        REQUIRE(mkdirat(at, name.c_str(), 0700) == 0);
+        int next = openat(at, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        close(at);
+        REQUIRE(next >= 0);
+        at = next;
+        deep += "/" + name;
+    }
+    int file = openat(at, "far-keypair.json", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    REQUIRE(file >= 0);
+    close(file);
+    close(at);
+    oms::test::write_file(root + "/bin/near-keypair.json", "[9]");
+    for (int pass = 0; pass < 2; ++pass) {  // first with no cache, then with whatever the first left
+        INFO("pass " << pass);
+        auto found = find_secret_files_cached(ScanRequest{{root}, kSuffixes, {}}, cache);
+        CHECK(std::count(found.begin(), found.end(), deep + "/far-keypair.json") == 1);
+        CHECK(std::count(found.begin(), found.end(), root + "/bin/near-keypair.json") == 1);
+    }
 }

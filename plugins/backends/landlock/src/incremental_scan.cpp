@@ -5,6 +5,7 @@
 #include "scan_cache.hpp"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -50,6 +51,7 @@ public:
     std::pair<ScanCache, bool> walk(const std::string& root, std::optional<ScanCache> old,
                                     std::set<std::string>& found) {
         fresh_ = ScanCache{root, request_.suffixes, {}};
+        incomplete_ = false;
         root_ = root;
         found_ = &found;
         root_fd_ = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -79,6 +81,14 @@ private:
     ScanCache fresh_;
     std::set<std::string>* found_ = nullptr;
     bool changed_ = false;
+    bool incomplete_ = false;  // some folder could not be read by its path from the root
+
+public:
+    // True when the last walk had to leave a folder out for a reason other
+    // than it being gone or unreadable: its result cannot stand alone.
+    bool incomplete() const { return incomplete_; }
+
+private:
     alignas(8) char buffer_[64 * 1024];
 
 
@@ -130,7 +140,10 @@ private:
         changed_ = true;
         const char* at = relative.empty() ? "." : relative.c_str();
         int fd = openat(root_fd_, at, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0) return false;
+        if (fd < 0) {
+            if (errno == ENAMETOOLONG) incomplete_ = true;  // a path this walk cannot name
+            return false;
+        }
         const int64_t read_at = now_ns();  // before the stat: a change after it is newer than this
         struct stat st;
         if (fstat(fd, &st) != 0) {
@@ -185,6 +198,11 @@ std::vector<std::string> find_secret_files_cached(const ScanRequest& request, co
         if (kind != Kind::folder) continue;
         const std::string file = cache_file_for(cache_dir, root);
         auto [fresh, changed] = walker->walk(root, load_scan_cache(file, root, request.suffixes), found);
+        if (walker->incomplete()) {  // paths too long to name from the root: the plain walk goes folder by folder
+            for (const auto& path : find_secret_files(ScanRequest{{root}, request.suffixes, request.skip}))
+                found.insert(path);
+            continue;  // and no cache that would skip those folders next time
+        }
         if (changed && save_scan_cache(file, fresh)) ++counts.caches_written;
     }
     return std::vector<std::string>(found.begin(), found.end());
