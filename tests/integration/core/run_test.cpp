@@ -47,7 +47,8 @@ pid_t start_in_own_group(const OmsEnv& env, const std::vector<std::string>& argv
 }
 
 bool wait_for_file(const std::string& path) {
-    for (int i = 0; i < 250 && !exists(path); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    // Up to 20 s: a sanitized oms on a loaded machine is slow to start.
+    for (int i = 0; i < 1000 && !exists(path); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     std::this_thread::sleep_for(std::chrono::milliseconds(50));  // let the writer finish the line
     return exists(path);
 }
@@ -245,7 +246,7 @@ TEST_CASE("the command dies with an oms killed with SIGKILL; its run folder is r
         REQUIRE(running(orphan));
         kill(killed, SIGKILL);
         waitpid(killed, nullptr, 0);
-        CHECK(ends_within(orphan, 5));
+        CHECK(ends_within(orphan, 10));
         std::string abandoned = first_line(env.root / "a");
         abandoned = abandoned.substr(0, abandoned.rfind('/'));
         REQUIRE(exists(abandoned));
