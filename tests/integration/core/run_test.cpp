@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <sstream>
 #include <thread>
 
@@ -285,4 +286,32 @@ TEST_CASE("the command dies with an oms killed with SIGKILL; its run folder is r
         waitpid(alive, nullptr, 0);
         CHECK_FALSE(exists(live));
     }
+}
+
+TEST_CASE("when nothing can confine, auto falls back to host-null with a warning on every run") {
+    OmsEnv env;
+    // Positive control: on this kernel auto picks landlock, without a warning.
+    ProcessResult normal = env.oms({"run", "--", "/bin/true"});
+    if (normal.exit_code != 0) {
+        WARN("landlock cannot run here: the fallback is what every run already does");
+    } else {
+        CHECK(normal.err.find("no confining backend") == std::string::npos);
+    }
+    std::vector<std::string> argv{WITHOUT_LANDLOCK, oms_binary(), "run", "--yes", "--", "/bin/sh", "-c", "echo ran"};
+    ProcessOptions options;
+    for (auto& [name, value] : env.env) options.env.push_back(name + "=" + value);
+    options.cwd = env.worktree;
+    for (int run = 0; run < 2; ++run) {  // every run, not once
+        INFO("run " << run);
+        ProcessResult fallback = run_process(argv, options);
+        CHECK(fallback.exit_code == 0);
+        CHECK(fallback.out == "ran\n");
+        CHECK_THAT(fallback.err,
+                   Catch::Contains("oms: warning: no confining backend can run here; using host-null (no sandbox)"));
+    }
+    // Without --yes and without a terminal it asks for approval it cannot get: nothing runs.
+    argv.erase(std::find(argv.begin(), argv.end(), "--yes"));
+    ProcessResult refused = run_process(argv, options);
+    CHECK(refused.exit_code == 77);
+    CHECK(refused.out.empty());
 }
