@@ -1,17 +1,12 @@
 #include "child_steps.hpp"
 
 #include "landlock_uapi.hpp"
+#include "openat2.hpp"
 
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
 
 namespace oms::landlock {
 
@@ -32,10 +27,7 @@ size_t attr_size(int abi) {
 // write rule land there. So no component may be a link: the command does
 // not run.
 int open_for_rule(const char* path) {
-    open_how how{};
-    how.flags = O_PATH | O_CLOEXEC;
-    how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-    int fd = static_cast<int>(syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how));
+    int fd = open_no_links(path);
     if (fd < 0 && errno == ENOSYS) fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);  // before Linux 5.6
     return fd;
 }

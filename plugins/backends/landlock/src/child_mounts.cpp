@@ -1,5 +1,6 @@
 #include "child_steps.hpp"
 #include "mount_uapi.hpp"
+#include "openat2.hpp"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +19,7 @@ namespace {
 // the source is made read-only before it is attached (no moment where it is
 // writable), and it is attached to exactly the folder or file opened.
 void bind_fd(const ChildSpec& spec, int source, const char* target, bool read_only) {
-    int to = mount_uapi::open_no_links(target);
+    int to = open_no_links(target);
     if (to < 0) child_fail(spec, errno == ELOOP ? "bind-mount onto (a link appeared in its path)" : "bind-mount onto", target);
     int tree = mount_uapi::open_tree_clone(source);
     if (tree < 0) child_fail(spec, "copy the mount for", target);
@@ -30,7 +31,7 @@ void bind_fd(const ChildSpec& spec, int source, const char* target, bool read_on
 
 // A bind of a path onto itself; the source is opened with no link allowed.
 void bind_in_place(const ChildSpec& spec, const char* path, bool read_only) {
-    int source = mount_uapi::open_no_links(path);
+    int source = open_no_links(path);
     if (source < 0) child_fail(spec, errno == ELOOP ? "bind-mount onto (a link appeared in its path)" : "bind-mount onto", path);
     bind_fd(spec, source, path, read_only);
     close(source);

@@ -2,6 +2,7 @@
 #include "dirent64.hpp"
 
 #include "path_utils.hpp"
+#include "scan_match.hpp"
 #include "scan_cache.hpp"
 
 #include <dirent.h>
@@ -19,10 +20,6 @@
 namespace oms::landlock {
 
 namespace {
-
-bool ends_with(const std::string& text, const std::string& suffix) {
-    return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 int64_t ns_of(const struct timespec& t) { return int64_t(t.tv_sec) * 1'000'000'000 + t.tv_nsec; }
 
@@ -45,7 +42,7 @@ std::string join(const std::string& folder, const std::string& name) {
 class IncrementalWalker {
 public:
     IncrementalWalker(const ScanRequest& request, ScanStats& stats, int64_t window_ns)
-        : request_(request), stats_(stats), window_ns_(window_ns) {}
+        : request_(request), match_(request), stats_(stats), window_ns_(window_ns) {}
 
     // Returns the fresh cache and whether it differs from `old`.
     std::pair<ScanCache, bool> walk(const std::string& root, std::optional<ScanCache> old,
@@ -73,6 +70,7 @@ private:
     using Folders = std::unordered_map<std::string, FolderRecord>;
 
     const ScanRequest& request_;
+    const ScanMatcher match_;
     ScanStats& stats_;
     int64_t window_ns_;
     std::string root_;
@@ -102,19 +100,9 @@ private:
         return relative.empty() ? root_ : root_ + "/" + relative;
     }
 
-    bool skipped(const std::string& path) const {
-        return std::find(request_.skip.begin(), request_.skip.end(), path) != request_.skip.end();
-    }
-
-    bool matches(const std::string& path) const {
-        for (const auto& suffix : request_.suffixes)
-            if (ends_with(path, suffix)) return true;
-        return false;
-    }
-
     void visit(const std::string& relative, int depth) {
         if (depth > kMaxScanDepth) too_deep(full_path(relative));
-        if (skipped(full_path(relative))) return;
+        if (match_.skipped(full_path(relative))) return;
         FolderRecord record;
         if (!reuse(relative, record) && !read(relative, record)) return;  // unreadable: tried again next time
         emit(relative, record);
@@ -166,7 +154,7 @@ private:
     void classify(int fd, const std::string& folder, const char* name, unsigned char type, FolderRecord& record) {
         type = entry_type(fd, name, type);
         if (type == DT_DIR) record.subfolders.emplace_back(name);
-        else if (type != DT_UNKNOWN && matches(folder + "/" + name))
+        else if (type != DT_UNKNOWN && match_.matches(folder + "/" + name))
             record.matches.push_back(NameMatch{name, type == DT_LNK});
     }
 

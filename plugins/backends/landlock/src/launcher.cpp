@@ -1,5 +1,7 @@
 #include "launcher.hpp"
 
+#include "scoped_fd.hpp"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -18,22 +20,6 @@ namespace oms::landlock {
 namespace {
 
 using oms::sdk::Error;
-
-class Fd {
-public:
-    explicit Fd(int fd = -1) : fd_(fd) {}
-    ~Fd() { reset(); }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return fd_; }
-    void reset() {
-        if (fd_ >= 0) close(fd_);
-        fd_ = -1;
-    }
-
-private:
-    int fd_;
-};
 
 int wait_status(pid_t pid) {
     int status = 0;
@@ -152,11 +138,11 @@ int ConfinedRun::wait() {
 std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
     int error_pipe[2];
     if (pipe2(error_pipe, O_CLOEXEC) != 0) throw Error(OMS_ERR_FAILED, "landlock: pipe failed");
-    Fd error_read(error_pipe[0]), error_write(error_pipe[1]);
+    ScopedFd error_read(error_pipe[0]), error_write(error_pipe[1]);
     int channel[2] = {-1, -1};
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, channel) != 0)
         throw Error(OMS_ERR_FAILED, "landlock: socketpair failed");
-    Fd channel_parent(channel[0]), channel_child(channel[1]);
+    ScopedFd channel_parent(channel[0]), channel_child(channel[1]);
     spec.error_fd = error_write.get();
     spec.channel_fd = channel_child.get();
     spec.parent = getpid();

@@ -4,7 +4,6 @@
 // older headers lack mount_setattr.
 #pragma once
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -14,7 +13,6 @@ namespace oms::landlock::mount_uapi {
 
 constexpr long kOpenTree = 428;
 constexpr long kMoveMount = 429;
-constexpr long kOpenat2 = 437;
 constexpr long kMountSetattr = 442;
 
 constexpr unsigned kOpenTreeClone = 1;
@@ -29,14 +27,6 @@ struct MountAttr {
     uint64_t propagation;
     uint64_t userns_fd;
 };
-
-// O_PATH descriptor of `path`, no component a symbolic link (-1, ELOOP if one is).
-inline int open_no_links(const char* path) {
-    open_how how{};
-    how.flags = O_PATH | O_CLOEXEC;
-    how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-    return static_cast<int>(syscall(kOpenat2, AT_FDCWD, path, &how, sizeof how));
-}
 
 inline int open_tree_clone(int fd) {
     return static_cast<int>(

@@ -2,6 +2,8 @@
 #include "dirent64.hpp"
 
 #include "path_utils.hpp"
+#include "scan_match.hpp"
+#include "scoped_fd.hpp"
 #include "shared_walk.hpp"
 
 #include <oms/sdk.hpp>
@@ -22,17 +24,13 @@ namespace oms::landlock {
 
 namespace {
 
-bool ends_with(const std::string& text, const std::string& suffix) {
-    return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // Walks with openat() relative to the parent's descriptor and raw getdents64
 // into one reused buffer: no path resolution per folder, no allocation per
 // entry except for the path kept in `path_` (appended and cut back).
 class Walker {
 public:
     Walker(const ScanRequest& request, std::set<std::string>& found, char* buffer)
-        : request_(request), found_(found), buffer_(buffer) {}
+        : match_(request), found_(found), buffer_(buffer) {}
 
     void walk_root(const std::string& root) {
         int fd = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -42,32 +40,16 @@ public:
     }
 
 private:
-    const ScanRequest& request_;
+    const ScanMatcher match_;
     std::set<std::string>& found_;
     std::string path_;
     char* buffer_;  // kScanBufferSize bytes, 8-aligned
 
-
-    bool skipped() const {
-        for (const auto& s : request_.skip)
-            if (path_ == s) return true;
-        return false;
-    }
-
-    bool matches() const {
-        for (const auto& suffix : request_.suffixes)
-            if (ends_with(path_, suffix)) return true;
-        return false;
-    }
-
     // Takes ownership of `dir_fd` (closed on every way out, a throw included).
     void walk(int dir_fd, int depth) {
-        struct Closer {
-            int fd;
-            ~Closer() { close(fd); }
-        } closer{dir_fd};
+        ScopedFd closer(dir_fd);
         if (depth > kMaxScanDepth) too_deep(path_);
-        if (skipped()) return;
+        if (match_.skipped(path_)) return;
         std::vector<std::pair<std::string, unsigned char>> entries;
         for_each_entry(dir_fd, buffer_, kScanBufferSize,
                        [&](const char* name, unsigned char type) { entries.emplace_back(name, type); });
@@ -82,7 +64,7 @@ private:
         if (type == DT_DIR) {
             int child = openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             if (child >= 0) walk(child, depth + 1);
-        } else if (type != DT_UNKNOWN && matches()) {
+        } else if (type != DT_UNKNOWN && match_.matches(path_)) {
             if (type != DT_LNK || kind_of(path_) == Kind::file) found_.insert(path_);
         }
         path_.resize(length);
@@ -109,9 +91,8 @@ std::vector<std::string> find_secret_files(const ScanRequest& request) {
     for (const auto& root : request.roots) {
         if (kind_of(root) == Kind::folder) {
             if (!walk_shared(request, root, found, bytes)) walker.walk_root(root);
-        } else if (kind_of(root) == Kind::file) {
-            for (const auto& suffix : request.suffixes)
-                if (ends_with(root, suffix)) found.insert(root);
+        } else if (kind_of(root) == Kind::file && ScanMatcher(request).matches(root)) {
+            found.insert(root);
         }
     }
     return std::vector<std::string>(found.begin(), found.end());

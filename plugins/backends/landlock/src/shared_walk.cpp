@@ -1,13 +1,12 @@
 #include "shared_walk.hpp"
 
 #include "dirent64.hpp"
+#include "openat2.hpp"
 #include "path_utils.hpp"
+#include "scan_match.hpp"
+#include "scoped_fd.hpp"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <linux/openat2.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <condition_variable>
 #include <memory>
@@ -15,10 +14,6 @@
 #include <system_error>
 #include <thread>
 #include <vector>
-
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
 
 namespace oms::landlock {
 
@@ -31,22 +26,16 @@ struct PendingFolder {
     int depth = 0;
 };
 
-bool ends_with(const std::string& text, const std::string& suffix) {
-    return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 int open_beneath(int root, const std::string& relative) {
     if (relative.empty()) return fcntl(root, F_DUPFD_CLOEXEC, 0);
-    open_how how{};
-    how.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-    return static_cast<int>(syscall(SYS_openat2, root, relative.c_str(), &how, sizeof how));
+    return open_resolved(root, relative.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+                         RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
 }
 
 class SharedWalk {
 public:
     SharedWalk(const ScanRequest& request, std::string root, int root_fd)
-        : request_(request), root_(std::move(root)), root_fd_(root_fd) {
+        : match_(request), root_(std::move(root)), root_fd_(root_fd) {
         pending_.push_back({});
     }
 
@@ -63,7 +52,7 @@ public:
     }
 
 private:
-    const ScanRequest& request_;
+    const ScanMatcher match_;
     const std::string root_;
     const int root_fd_;
     std::mutex mutex_;
@@ -75,18 +64,6 @@ private:
     bool helper_tried_ = false;
     bool failed_ = false;     // stops both threads
     std::string too_deep_;    // the first folder past kMaxScanDepth
-
-    bool skipped(const std::string& path) const {
-        for (const auto& s : request_.skip)
-            if (path == s) return true;
-        return false;
-    }
-
-    bool matches(const std::string& path) const {
-        for (const auto& suffix : request_.suffixes)
-            if (ends_with(path, suffix)) return true;
-        return false;
-    }
 
     // No second thread (say, a process limit): this one does it all.
     void start_helper() {
@@ -158,19 +135,16 @@ private:
                      std::vector<std::string>& found) const {
         const std::string path = path_of(folder);
         if (folder.depth > kMaxScanDepth) return false;
-        if (skipped(path)) return true;
+        if (match_.skipped(path)) return true;
         int fd = open_beneath(root_fd_, folder.relative);
         if (fd < 0) return errno == ENOENT || errno == ENOTDIR || errno == EACCES;
-        struct Closer {
-            int fd;
-            ~Closer() { close(fd); }
-        } closer{fd};
+        ScopedFd closer(fd);
         for_each_entry(fd, buffer, kScanBufferSize, [&](const char* name, unsigned char type) {
             type = entry_type(fd, name, type);
             const std::string child = path + "/" + name;
             if (type == DT_DIR) {
                 subfolders.push_back({folder.relative.empty() ? name : folder.relative + "/" + name, folder.depth + 1});
-            } else if (type != DT_UNKNOWN && matches(child)) {
+            } else if (type != DT_UNKNOWN && match_.matches(child)) {
                 if (type != DT_LNK || kind_of(child) == Kind::file) found.push_back(child);
             }
         });
@@ -183,21 +157,11 @@ private:
 bool walk_shared(const ScanRequest& request, const std::string& root, std::set<std::string>& found, char* buffer) {
     int root_fd = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (root_fd < 0) return true;  // as the plain walk: nothing to find
+    ScopedFd closer(root_fd);
     // One probe tells whether openat2 works here (kernel 5.6+, not refused by
     // a seccomp filter of a container oms itself runs in).
-    open_how how{};
-    how.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
-    how.resolve = RESOLVE_BENEATH;
-    int probe = static_cast<int>(syscall(SYS_openat2, root_fd, ".", &how, sizeof how));
-    if (probe < 0) {
-        close(root_fd);
-        return false;
-    }
-    close(probe);
-    struct Closer {
-        int fd;
-        ~Closer() { close(fd); }
-    } closer{root_fd};
+    ScopedFd probe(open_resolved(root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, RESOLVE_BENEATH));
+    if (probe.get() < 0) return false;
     return SharedWalk(request, root, root_fd).run(found, buffer);
 }
 

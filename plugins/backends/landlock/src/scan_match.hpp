@@ -1,0 +1,32 @@
+// What the keypair walks ask of each path: is it a folder to leave out, and
+// does its name end with a keypair suffix. Shared by the plain walk, the
+// two-thread walk and the cached walk, so the three cannot drift apart.
+#pragma once
+#include "secret_scan.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace oms::landlock {
+
+inline bool ends_with(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+class ScanMatcher {
+public:
+    explicit ScanMatcher(const ScanRequest& request) : request_(request) {}
+    bool skipped(const std::string& folder) const {
+        return std::find(request_.skip.begin(), request_.skip.end(), folder) != request_.skip.end();
+    }
+    bool matches(const std::string& path) const {
+        for (const auto& suffix : request_.suffixes)
+            if (ends_with(path, suffix)) return true;
+        return false;
+    }
+
+private:
+    const ScanRequest& request_;
+};
+
+}  // namespace oms::landlock
