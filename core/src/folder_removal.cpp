@@ -14,7 +14,26 @@ namespace {
 
 constexpr int kMaxDepth = 256;
 
-std::vector<std::string> entry_names(int folder) {
+void remove_contents(int folder, int depth) {
+    if (depth > kMaxDepth) return;
+    for (const auto& name : folder_entries(folder)) {
+        struct stat info {};
+        if (fstatat(folder, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) continue;
+        if (!S_ISDIR(info.st_mode)) {
+            unlinkat(folder, name.c_str(), 0);
+            continue;
+        }
+        int child = open_subfolder(folder, name.c_str(), kAnyOwner, info);
+        if (child < 0) continue;
+        remove_contents(child, depth + 1);
+        close(child);
+        unlinkat(folder, name.c_str(), AT_REMOVEDIR);
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> folder_entries(int folder) {
     std::vector<std::string> names;
     int copy = dup(folder);
     if (copy < 0) return names;
@@ -31,40 +50,20 @@ std::vector<std::string> entry_names(int folder) {
     return names;
 }
 
-// Opens the subfolder `name` for listing, giving its owner rwx first when a
-// command took them away. The chmod goes through the O_PATH descriptor's
-// /proc entry, so it applies to this very folder and never to a link target.
-int open_subfolder(int parent, const char* name) {
+int open_subfolder(int parent, const char* name, uid_t owner, struct stat& info) {
     int path_only = openat(parent, name, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
     if (path_only < 0) return -1;
-    struct stat info {};
-    if (fstat(path_only, &info) == 0 && (info.st_mode & 0700) != 0700) {
-        std::string self = "/proc/self/fd/" + std::to_string(path_only);
-        chmod(self.c_str(), (info.st_mode & 07777) | 0700);
+    int folder = -1;
+    if (fstat(path_only, &info) == 0 && (owner == kAnyOwner || info.st_uid == owner)) {
+        if ((info.st_mode & 0700) != 0700) {
+            std::string self = "/proc/self/fd/" + std::to_string(path_only);
+            chmod(self.c_str(), (info.st_mode & 07777) | 0700);
+        }
+        folder = openat(path_only, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     }
-    int folder = openat(path_only, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     close(path_only);
     return folder;
 }
-
-void remove_contents(int folder, int depth) {
-    if (depth > kMaxDepth) return;
-    for (const auto& name : entry_names(folder)) {
-        struct stat info {};
-        if (fstatat(folder, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) continue;
-        if (!S_ISDIR(info.st_mode)) {
-            unlinkat(folder, name.c_str(), 0);
-            continue;
-        }
-        int child = open_subfolder(folder, name.c_str());
-        if (child < 0) continue;
-        remove_contents(child, depth + 1);
-        close(child);
-        unlinkat(folder, name.c_str(), AT_REMOVEDIR);
-    }
-}
-
-}  // namespace
 
 void remove_folder_contents(int folder) { remove_contents(folder, 0); }
 

@@ -3,7 +3,6 @@
 #include "oms/core/folder_removal.hpp"
 #include "oms/core/run_dir.hpp"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -26,26 +25,6 @@ constexpr time_t kUnlockedAge = 24 * 60 * 60;
 // Everything below goes through descriptors: commands can write the temp
 // folder, so any path could be swapped for a link between two calls.
 
-// Ours and a real folder (O_NOFOLLOW), opened for listing. -1 otherwise.
-// Its owner's rights are given back first: a command may have taken them
-// away (chmod 500 or 000 on its run folder), and the folder must still be
-// judged and removed. The chmod goes through the O_PATH descriptor's /proc
-// entry, so it applies to this very folder.
-int open_our_run_folder(int base, const char* name, struct stat& info) {
-    int path_only = openat(base, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (path_only < 0) return -1;
-    int folder = -1;
-    if (fstat(path_only, &info) == 0 && info.st_uid == getuid()) {
-        if ((info.st_mode & 0700) != 0700) {
-            std::string self = "/proc/self/fd/" + std::to_string(path_only);
-            chmod(self.c_str(), (info.st_mode & 07777) | 0700);
-        }
-        folder = openat(path_only, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    }
-    close(path_only);
-    return folder;
-}
-
 // The taken lock of an abandoned folder (kept until it is removed, so two
 // sweeps never remove the same folder), -2 for an old folder with no .owner
 // at all, -1 when the folder is in use or not ours to judge. O_NONBLOCK: a
@@ -61,30 +40,18 @@ int claim_abandoned(int folder, const struct stat& info) {
     return lock;
 }
 
-std::vector<std::string> run_folder_names(int base) {
-    std::vector<std::string> names;
-    int copy = dup(base);
-    DIR* dir = copy < 0 ? nullptr : fdopendir(copy);
-    if (!dir) {
-        if (copy >= 0) close(copy);
-        return names;
-    }
-    const size_t prefix = std::strlen(kRunDirPrefix);
-    while (dirent* entry = readdir(dir))
-        if (std::strncmp(entry->d_name, kRunDirPrefix, prefix) == 0) names.emplace_back(entry->d_name);
-    closedir(dir);
-    return names;
-}
-
 }  // namespace
 
 int sweep_abandoned_run_dirs(const std::string& base_path) {
     int base = open(base_path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (base < 0) return 0;
     int removed = 0;
-    for (const auto& name : run_folder_names(base)) {
+    const size_t prefix = std::strlen(kRunDirPrefix);
+    for (const auto& name : folder_entries(base)) {
+        if (name.compare(0, prefix, kRunDirPrefix) != 0) continue;
         struct stat info {};
-        int folder = open_our_run_folder(base, name.c_str(), info);
+        // Ours only; owner rights given back (its command may have taken them).
+        int folder = open_subfolder(base, name.c_str(), getuid(), info);
         if (folder < 0) continue;
         int lock = claim_abandoned(folder, info);
         if (lock != -1) {
