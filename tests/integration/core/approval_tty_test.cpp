@@ -1,14 +1,11 @@
 // host-null's approval on a real terminal: oms asks on /dev/tty, "y" runs the
 // command, anything else does not. Driven through a pseudo-terminal.
-#include "oms_env.hpp"
+#include "background.hpp"
 
-#include <poll.h>
-#include <pty.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-#include <chrono>
 
 using namespace oms::test;
 
@@ -19,38 +16,11 @@ struct TerminalRun {
     int exit_code = -1;
 };
 
-// Reads until `text` appears on the terminal or the deadline passes.
-bool read_until(int fd, std::string& screen, const std::string& text) {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    char buffer[4096];
-    while (screen.find(text) == std::string::npos) {
-        if (std::chrono::steady_clock::now() > deadline) return false;
-        pollfd p{fd, POLLIN, 0};
-        if (poll(&p, 1, 200) <= 0) continue;
-        ssize_t n = read(fd, buffer, sizeof buffer);
-        if (n <= 0) return false;
-        screen.append(buffer, static_cast<size_t>(n));
-    }
-    return true;
-}
-
 TerminalRun answer_prompt(const OmsEnv& env, const std::string& answer) {
     std::vector<std::string> argv{oms_binary(), "run", "--sandbox", "host-null", "--", "/bin/sh", "-c", "touch ran"};
-    std::vector<std::string> entries;
-    for (auto& [name, value] : env.env) entries.push_back(name + "=" + value);
     int master = -1;
-    pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
+    pid_t pid = start_on_terminal(env, argv, master);
     REQUIRE(pid >= 0);
-    if (pid == 0) {
-        std::vector<char*> args, envp;
-        for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
-        for (auto& e : entries) envp.push_back(const_cast<char*>(e.c_str()));
-        envp.push_back(nullptr);
-        if (chdir(env.worktree.c_str()) != 0) _exit(126);
-        execve(args[0], args.data(), envp.data());
-        _exit(127);
-    }
     TerminalRun run;
     bool asked = read_until(master, run.screen, "[y/N] ");
     if (asked) {

@@ -1,6 +1,6 @@
 // `oms run` with host-null: the scrubbed environment, the private HOME, exit
 // statuses, signals, approval and the one-time warning.
-#include "oms_env.hpp"
+#include "background.hpp"
 
 #include <signal.h>
 #include <sys/stat.h>
@@ -26,26 +26,6 @@ std::vector<std::string> lines(const std::string& text) {
 const std::vector<std::string> kAllowlist{"PATH", "HOME", "CARGO_HOME", "RUSTUP_HOME", "LANG", "LC_ALL",
                                           "LC_CTYPE", "LC_MESSAGES", "TMPDIR", "SHELL", "TERM",
                                           "SOLANA_RPC_URL", "SURFNET_RPC_URL", "OMS_OUTPUT_DIR"};
-
-// Starts argv with env's environment in a process group of its own, so a
-// signal sent to it reaches oms alone.
-pid_t start_in_own_group(const OmsEnv& env, const std::vector<std::string>& argv) {
-    pid_t pid = fork();
-    if (pid == 0) {
-        std::vector<char*> args, envp;
-        for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
-        std::vector<std::string> entries;
-        for (auto& [k, v] : env.env) entries.push_back(k + "=" + v);
-        for (auto& e : entries) envp.push_back(const_cast<char*>(e.c_str()));
-        envp.push_back(nullptr);
-        setpgid(0, 0);
-        if (chdir(env.worktree.c_str()) != 0) _exit(127);
-        execve(args[0], args.data(), envp.data());
-        _exit(127);
-    }
-    return pid;
-}
 
 bool wait_for_file(const std::string& path) {
     // Up to 20 s: a sanitized oms on a loaded machine is slow to start.

@@ -5,10 +5,8 @@
 // delivery that arrives while the first is still pending merges with it, so
 // this end-to-end check can miss a double delivery under landlock; the rule
 // itself (should_forward) has unit tests in tests/unit/core/signals_test.cpp.
-#include "oms_env.hpp"
+#include "background.hpp"
 
-#include <poll.h>
-#include <pty.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,38 +18,6 @@
 using namespace oms::test;
 
 namespace {
-
-// Reads the terminal until `text` shows or 20 s pass.
-bool read_until(int fd, std::string& screen, const std::string& text) {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    char buffer[4096];
-    while (screen.find(text) == std::string::npos) {
-        if (std::chrono::steady_clock::now() > deadline) return false;
-        pollfd p{fd, POLLIN, 0};
-        if (poll(&p, 1, 200) <= 0) continue;
-        ssize_t n = read(fd, buffer, sizeof buffer);
-        if (n <= 0) return false;
-        screen.append(buffer, static_cast<size_t>(n));
-    }
-    return true;
-}
-
-pid_t start_on_terminal(const OmsEnv& env, const std::vector<std::string>& argv, int& master) {
-    std::vector<std::string> entries;
-    for (auto& [name, value] : env.env) entries.push_back(name + "=" + value);
-    pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
-    if (pid == 0) {
-        std::vector<char*> args, envp;
-        for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
-        for (auto& e : entries) envp.push_back(const_cast<char*>(e.c_str()));
-        envp.push_back(nullptr);
-        if (chdir(env.worktree.c_str()) != 0) _exit(126);
-        execve(args[0], args.data(), envp.data());
-        _exit(127);
-    }
-    return pid;
-}
 
 size_t line_count(const std::string& path) {
     if (!exists(path)) return 0;
