@@ -51,6 +51,29 @@ std::set<std::string> reference(const std::string& root, const std::string& skip
     return out;
 }
 
+// Plants far-keypair.json 20 folders of 250-byte names below `root` (about
+// 5,000 bytes, past what one path can name), made one level at a time
+// relative to the last. Returns the folder holding it.
+std::string plant_under_long_path(const std::string& root) {
+    std::string deep = root;
+    int at = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    REQUIRE(at >= 0);
+    for (int i = 0; i < 20; ++i) {
+        const std::string name(250, static_cast<char>('a' + i));
+        REQUIRE(mkdirat(at, name.c_str(), 0700) == 0);
+        int next = openat(at, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        close(at);
+        REQUIRE(next >= 0);
+        at = next;
+        deep += "/" + name;
+    }
+    int file = openat(at, "far-keypair.json", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    REQUIRE(file >= 0);
+    close(file);
+    close(at);
+    return deep;
+}
+
 }  // namespace
 
 TEST_CASE("the two-thread keypair walk finds exactly what a plain listing finds") {
@@ -91,23 +114,7 @@ TEST_CASE("a keypair under a path too long for openat2 is still found (the walk 
     std::string folder = root;
     for (int i = 0; i < 60; ++i) folder += "/pkg" + std::to_string(i);  // enough folders to start the second thread
     oms::test::make_dirs(folder);
-    // About 5,000 bytes: made one level at a time, relative to the last.
-    std::string deep = root;
-    int at = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    REQUIRE(at >= 0);
-    for (int i = 0; i < 20; ++i) {
-        const std::string name(250, static_cast<char>('a' + i));
-        REQUIRE(mkdirat(at, name.c_str(), 0700) == 0);
-        int next = openat(at, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        close(at);
-        REQUIRE(next >= 0);
-        at = next;
-        deep += "/" + name;
-    }
-    int file = openat(at, "far-keypair.json", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-    REQUIRE(file >= 0);
-    close(file);
-    close(at);
+    const std::string deep = plant_under_long_path(root);
     oms::test::write_file(folder + "/near-keypair.json", "[6]");
     auto found = find_secret_files(ScanRequest{{root}, kSuffixes, {}});
     CHECK(std::count(found.begin(), found.end(), deep + "/far-keypair.json") == 1);
@@ -138,22 +145,7 @@ TEST_CASE("the cached search of a toolchain root also finds a keypair under a pa
     const std::string cache = base / "cache";
     oms::test::make_dirs(root);
     REQUIRE(mkdir(cache.c_str(), 0700) == 0);
-    std::string deep = root;
-    int at = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    REQUIRE(at >= 0);
-    for (int i = 0; i < 20; ++i) {
-        const std::string name(250, static_cast<char>('a' + i));
-        REQUIRE(mkdirat(at, name.c_str(), 0700) == 0);
-        int next = openat(at, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        close(at);
-        REQUIRE(next >= 0);
-        at = next;
-        deep += "/" + name;
-    }
-    int file = openat(at, "far-keypair.json", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-    REQUIRE(file >= 0);
-    close(file);
-    close(at);
+    const std::string deep = plant_under_long_path(root);
     oms::test::write_file(root + "/bin/near-keypair.json", "[9]");
     for (int pass = 0; pass < 2; ++pass) {  // first with no cache, then with whatever the first left
         INFO("pass " << pass);
