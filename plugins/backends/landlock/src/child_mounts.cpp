@@ -18,9 +18,15 @@ namespace {
 // the way could have been swapped for a link since planning), the copy of
 // the source is made read-only before it is attached (no moment where it is
 // writable), and it is attached to exactly the folder or file opened.
+// Opens a mount path with no link in it, or ends the child saying why.
+int open_mount_path(const ChildSpec& spec, const char* path) {
+    int fd = open_no_links(path);
+    if (fd < 0) child_fail(spec, errno == ELOOP ? "bind-mount onto (a link appeared in its path)" : "bind-mount onto", path);
+    return fd;
+}
+
 void bind_fd(const ChildSpec& spec, int source, const char* target, bool read_only) {
-    int to = open_no_links(target);
-    if (to < 0) child_fail(spec, errno == ELOOP ? "bind-mount onto (a link appeared in its path)" : "bind-mount onto", target);
+    int to = open_mount_path(spec, target);
     int tree = mount_uapi::open_tree_clone(source);
     if (tree < 0) child_fail(spec, "copy the mount for", target);
     if (read_only && mount_uapi::set_read_only(tree) != 0) child_fail(spec, "make read-only", target);
@@ -31,8 +37,7 @@ void bind_fd(const ChildSpec& spec, int source, const char* target, bool read_on
 
 // A bind of a path onto itself; the source is opened with no link allowed.
 void bind_in_place(const ChildSpec& spec, const char* path, bool read_only) {
-    int source = open_no_links(path);
-    if (source < 0) child_fail(spec, errno == ELOOP ? "bind-mount onto (a link appeared in its path)" : "bind-mount onto", path);
+    int source = open_mount_path(spec, path);
     bind_fd(spec, source, path, read_only);
     close(source);
 }
