@@ -18,9 +18,16 @@ bool is_path_kind(oms_rule_kind kind) {
         case OMS_RULE_READ_DENY:
         case OMS_RULE_WRITE_ALLOW_TREE:
         case OMS_RULE_WRITE_DENY:
+        case OMS_RULE_WRITE_SCRATCH_TREE:
         case OMS_RULE_NET_LISTEN_LOOPBACK: return true;
         default: return false;
     }
+}
+
+// A name, not a path: "" would match everything, "/" or ".." something else.
+bool is_plain_name(const std::string& value) {
+    return !value.empty() && value != "." && value != ".." && value.find('/') == std::string::npos &&
+           value.find('\0') == std::string::npos;
 }
 
 struct SinkState {
@@ -31,9 +38,10 @@ struct SinkState {
 oms_status add_rule(void* data, const oms_rule* rule) {
     auto& state = *static_cast<SinkState*>(data);
     if (!rule || rule->struct_size < sizeof(oms_rule)) return OMS_ERR_INVALID;
-    if (rule->kind < OMS_RULE_READ_DENY_TREE || rule->kind > OMS_RULE_IPC_DENY_SERVICE) return OMS_ERR_INVALID;
+    if (rule->kind < OMS_RULE_READ_DENY_TREE || rule->kind > OMS_RULE_KIND_LAST) return OMS_ERR_INVALID;
     std::string value(rule->value.data ? rule->value.data : "", rule->value.size);
     if (is_path_kind(rule->kind) && (value.empty() || value[0] != '/')) return OMS_ERR_INVALID;
+    if (rule->kind == OMS_RULE_WRITE_DENY_NAME && !is_plain_name(value)) return OMS_ERR_INVALID;
     if (rule->kind == OMS_RULE_NET_CONNECT_LOOPBACK && (rule->number < 1 || rule->number > 65535))
         return OMS_ERR_INVALID;
     std::string origin(rule->origin.data ? rule->origin.data : "", rule->origin.size);

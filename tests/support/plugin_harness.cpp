@@ -90,7 +90,7 @@ const oms_run_context* ContextBuilder::build() {
 
 static oms_status collect_rule(void* data, const oms_rule* rule) {
     auto& rules = static_cast<RuleCollector*>(data)->rules;
-    if (rule->kind < OMS_RULE_READ_DENY_TREE || rule->kind > OMS_RULE_IPC_DENY_SERVICE) return OMS_ERR_INVALID;
+    if (rule->kind < OMS_RULE_READ_DENY_TREE || rule->kind > OMS_RULE_KIND_LAST) return OMS_ERR_INVALID;
     rules.push_back(OwnedRule{rule->kind, std::string(rule->value.data, rule->value.size), rule->number,
                               std::string(rule->origin.data, rule->origin.size)});
     return OMS_OK;

@@ -45,7 +45,7 @@ extern "C" {
 /* Major ABI version: a plugin built for another major is rejected. */
 #define OMS_ABI_MAJOR 1
 /* Minor ABI version: a plugin built for a newer minor than the host is rejected. */
-#define OMS_ABI_MINOR 0
+#define OMS_ABI_MINOR 1
 
 /* The one symbol every plugin exports (see oms_plugin_entry_fn at the end). */
 #define OMS_PLUGIN_ENTRY_SYMBOL "oms_plugin_entry"
@@ -187,6 +187,17 @@ typedef uint32_t oms_rule_kind;
                                            loopback (number: the port, 0 for any allowed) */
 #define OMS_RULE_IPC_DENY_SERVICE 10    /* text: a named IPC service to deny (macOS mach
                                            global-name, e.g. com.apple.securityd) */
+/* Added in ABI 1.1. A backend built for 1.0 does not know these kinds; the
+ * host refuses to hand it a policy holding a deny it would ignore. */
+#define OMS_RULE_WRITE_DENY_NAME 11     /* text: a file or folder name (".git"): every
+                                           entry of that name found at run start below a
+                                           write root is write-denied like WRITE_DENY */
+#define OMS_RULE_WRITE_SCRATCH_TREE 12  /* path: writes below it are allowed but must
+                                           never reach the host: a per-run layer thrown
+                                           away when the run ends; a backend that has no
+                                           such layer denies the writes (stricter) */
+/* The highest rule kind this header defines. */
+#define OMS_RULE_KIND_LAST OMS_RULE_WRITE_SCRATCH_TREE
 
 /* One rule. `value` is a path, a text or empty, per kind. */
 typedef struct oms_rule {

@@ -73,6 +73,8 @@ inline const char* rule_kind_name(oms_rule_kind kind) {
         case OMS_RULE_NET_CONNECT_LOOPBACK: return "NET_CONNECT_LOOPBACK";
         case OMS_RULE_NET_LISTEN_LOOPBACK: return "NET_LISTEN_LOOPBACK";
         case OMS_RULE_IPC_DENY_SERVICE: return "IPC_DENY_SERVICE";
+        case OMS_RULE_WRITE_DENY_NAME: return "WRITE_DENY_NAME";
+        case OMS_RULE_WRITE_SCRATCH_TREE: return "WRITE_SCRATCH_TREE";
         default: return nullptr;
     }
 }

@@ -3,5 +3,5 @@
 #include <string>
 
 namespace oms::core {
-std::string version_text();  // "oms 0.1.0 (plugin ABI 1.0)"
+std::string version_text();  // "oms 0.1.0 (plugin ABI 1.1)"
 }
