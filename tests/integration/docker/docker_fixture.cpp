@@ -118,6 +118,10 @@ const std::string& test_image() {
     return id;
 }
 
+unsigned container_uid() { return geteuid() == 0 ? 1000 : geteuid(); }
+
+std::string container_uid_line() { return std::to_string(container_uid()) + "\n"; }
+
 Task::Task(bool warm, std::map<std::string, std::string> config) : root("oms-docker-it") {
     worktree = root / "wt";
     home = root / "home";
@@ -132,14 +136,16 @@ Task::Task(bool warm, std::map<std::string, std::string> config) : root("oms-doc
     write_file(home + "/.ssh/id_rsa", "PRIVATE KEY\n");
     make_dirs(private_home);
     make_dirs(temp_dir);
-    // The container user (1000) owns the worktree, as the host user would.
-    for (const char* p : {"", "/README", "/verify", "/verify/pinned.sh", "/target", "/target/deploy",
-                          "/target/deploy/prog.json", "/.git", "/.git/config"})
-        if (chown((worktree + p).c_str(), 1000, 1000) != 0) FAIL("chown failed");
+    // The container user owns the worktree, as the host user would.
+    const unsigned id = container_uid();
+    if (geteuid() == 0)
+        for (const char* p : {"", "/README", "/verify", "/verify/pinned.sh", "/target", "/target/deploy",
+                              "/target/deploy/prog.json", "/.git", "/.git/config"})
+            if (chown((worktree + p).c_str(), id, id) != 0) FAIL("chown failed");
     chmod(root.path().c_str(), 0755);
     pinned = {worktree + "/verify/pinned.sh"};
     write_file(manifest, "# test image, built by tests/docker/build-test-image.sh\nimage = \"" + test_image() +
-                             "\"\nuser = \"1000:1000\"\n");
+                             "\"\nuser = \"" + std::to_string(id) + ":" + std::to_string(id) + "\"\n");
     env = {"PATH=/bin", "HOME=" + private_home, "TMPDIR=" + temp_dir, "LANG=C.UTF-8"};
     host.strings["manifest"] = manifest;
     host.booleans["warm"] = warm;

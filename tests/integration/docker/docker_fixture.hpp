@@ -37,6 +37,12 @@ private:
     std::thread thread_;
 };
 
+// The container user of the fixture's tasks, who owns their worktrees: 1000
+// when the tests run as root (they chown to it), the caller otherwise.
+unsigned container_uid();
+// "<uid>\n", as `id -u` prints it.
+std::string container_uid_line();
+
 // `docker ...` run from the test, output captured.
 struct Cli {
     int code;

@@ -103,7 +103,7 @@ TEST_CASE("docker: an unpinned manifest and a socket mount are refused before an
     CHECK(tag.error.find(task.manifest + ":1:") != std::string::npos);
     CHECK(!exists(task.worktree + "/ran"));
 
-    write_file(task.manifest, "image = \"" + test_image() + "\"\nuser = \"1000:1000\"\n");
+    write_file(task.manifest, "image = \"" + test_image() + "\"\nuser = \"" + std::to_string(container_uid()) + ":" + std::to_string(container_uid()) + "\"\n");
     task.read_write = {"/var/run"};
     Outcome sock = task.run({"touch", task.worktree + "/ran"});
     CHECK(sock.status == OMS_ERR_INVALID);
