@@ -2,18 +2,31 @@
 
 #include "paths.hpp"
 
-#include <oms/text_file.hpp>
-
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace oms::policies {
 namespace {
 
-// First line of a small text file, without its line ending; nullopt when unreadable.
+// First line of a small plain file, without its line ending; nullopt when it
+// is unreadable, empty, a link or not a regular file. These files may have
+// been planted by a command: a FIFO must not block oms, a link must not lead
+// the read elsewhere.
 std::optional<std::string> first_line(const std::string& path) {
-    const auto text = oms::sdk::read_text_file(path, 64 * 1024);
-    if (!text || text->empty()) return std::nullopt;
-    std::string line = text->substr(0, text->find('\n'));
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return std::nullopt;
+    struct stat info {};
+    std::string text;
+    if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size <= 64 * 1024) {
+        char buffer[4096];
+        ssize_t n = 0;
+        while ((n = ::read(fd, buffer, sizeof buffer)) > 0 && text.size() <= 64 * 1024)
+            text.append(buffer, static_cast<size_t>(n));
+    }
+    ::close(fd);
+    if (text.empty()) return std::nullopt;
+    std::string line = text.substr(0, text.find('\n'));
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
     return line;
 }

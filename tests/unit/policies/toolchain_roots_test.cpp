@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -198,6 +200,18 @@ TEST_CASE("toolchain-roots does not follow a forged .git file") {
     SECTION("no commondir") {
         std::remove((m.T + "/repo/.git/worktrees/task/commondir").c_str());
         expect_refused("does not name the repository");
+    }
+    SECTION("a gitdir file that is a FIFO does not block the policy") {
+        const std::string back = m.T + "/repo/.git/worktrees/task/gitdir";
+        std::remove(back.c_str());
+        REQUIRE(mkfifo(back.c_str(), 0600) == 0);
+        expect_refused("does not point back at this worktree's .git");
+    }
+    SECTION("a gitdir file that is a link to the real one") {
+        const std::string back = m.T + "/repo/.git/worktrees/task/gitdir";
+        std::rename(back.c_str(), (m.T + "/elsewhere-gitdir").c_str());
+        make_symlink(m.T + "/elsewhere-gitdir", back);
+        expect_refused("does not point back at this worktree's .git");
     }
     SECTION("a .git that is a link to a file") {
         std::remove(dot_git.c_str());
