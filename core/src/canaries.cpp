@@ -3,6 +3,7 @@
 #include "oms/core/error.hpp"
 #include "oms/core/paths.hpp"
 #include "oms/core/policy.hpp"
+#include "oms/core/policy_guard.hpp"
 #include "oms/core/run_dir.hpp"
 
 #include <arpa/inet.h>
@@ -137,6 +138,11 @@ public:
         RunContext context(inputs(run_dir, argv));
         Policy policy;
         assemble_policy(session_.registry(), context, policy);
+        try {
+            refuse_rules_unknown_to_backend(*backend_.record, policy);
+        } catch (const UserError& refused) {
+            return Attempt{-1, std::string("spawn refused: ") + refused.what()};
+        }
         return spawn_and_wait(context, policy, run_dir.root() + "/output");
     }
 

@@ -7,6 +7,7 @@
 #include <boost/program_options/errors.hpp>
 #include <cstdio>
 #include <map>
+#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
 namespace oms::core {
@@ -54,6 +55,9 @@ int dispatch(const Args& args) {
 }  // namespace
 
 int run_cli(int argc, char** argv) {
+    // Diagnostics go to stderr: stdout carries the command's own output
+    // (`oms run -- cat f > copy` must copy f, not oms's warnings).
+    spdlog::set_default_logger(spdlog::stderr_logger_mt("oms"));
     spdlog::set_pattern("oms: %l: %v");
     spdlog::set_level(spdlog::level::warn);
     if (const char* level = std::getenv("OMS_LOG")) spdlog::set_level(spdlog::level::from_str(level));

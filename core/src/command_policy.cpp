@@ -7,6 +7,7 @@
 #include "oms/core/error.hpp"
 #include "oms/core/json.hpp"
 #include "oms/core/policy.hpp"
+#include "oms/core/policy_guard.hpp"
 #include "oms/core/run_options.hpp"
 
 #include <boost/program_options.hpp>
@@ -39,6 +40,10 @@ void print_text(const RunContext& context, const Policy& policy, const BackendCh
                 in.home.c_str(), in.private_home.c_str());
     for (auto& rule : policy.rules) {
         std::string value = rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK ? std::to_string(rule.number) : rule.value;
+        // The two ABI 1.1 kinds read wrongly without a word: a name, not a
+        // path; and writes that do not reach the host.
+        if (rule.kind == OMS_RULE_WRITE_DENY_NAME) value = "name '" + value + "' anywhere below a write root";
+        if (rule.kind == OMS_RULE_WRITE_SCRATCH_TREE) value += " [writes thrown away after the run]";
         std::printf("  %-20s %-40s  (%s)\n", rule_kind_name(rule.kind).c_str(), value.c_str(), rule.origin.c_str());
     }
     std::printf("\nenvironment:\n");
@@ -83,6 +88,7 @@ int command_policy(const Args& args) {
     RunContext context(make_run_inputs(session, options, run_dir));
     Policy policy;
     assemble_policy(session.registry(), context, policy);
+    refuse_rules_unknown_to_backend(*backend.record, policy);
     BackendReport rendering = render(backend, context, policy);
     if (options.json)
         print_json(context, policy, backend, rendering);

@@ -7,6 +7,7 @@
 #include "oms/core/json.hpp"
 #include "oms/core/run_options.hpp"
 #include "oms/core/session.hpp"
+#include "oms/core/worktree_check.hpp"
 
 #include <cstddef>
 #include <cstdio>
@@ -24,6 +25,7 @@ int command_task(const Args& args) {
     }
     auto common = parse_common_options(Args(args.begin() + 1, args.end()), "usage: oms task end [options]\n\noptions");
     if (!common) return 0;
+    refuse_unsafe_worktree(common->worktree);
     Session session(common->worktree);
     RunOptions options;
     options.worktree = common->worktree;

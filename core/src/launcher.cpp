@@ -1,6 +1,7 @@
 #include "oms/core/launcher.hpp"
 
 #include "oms/core/error.hpp"
+#include "oms/core/policy_guard.hpp"
 #include "oms/core/signals.hpp"
 
 #include <pthread.h>
@@ -56,6 +57,7 @@ private:
 }  // namespace
 
 int launch(const BackendChoice& backend, const RunContext& context, Policy& policy) {
+    refuse_rules_unknown_to_backend(*backend.record, policy);
     const oms_backend_api* api = backend.record->backend();
     void* instance = backend.instance->handle();
     BlockedSignals blocked;

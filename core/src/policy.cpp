@@ -2,6 +2,7 @@
 
 #include "oms/core/environment.hpp"
 #include "oms/core/error.hpp"
+#include "oms/core/policy_guard.hpp"
 
 #include <oms/sdk.hpp>
 
@@ -96,6 +97,7 @@ void assemble_policy(const Registry& registry, const RunContext& context, Policy
     const RunInputs& in = context.inputs();
     policy.env = command_environment(in.parent_env, names, in.private_home, in.temp_dir);
     policy.rules = std::move(rules);
+    guard_assembled_policy(context, policy);
 }
 
 const oms_policy* Policy::view() {

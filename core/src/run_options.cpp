@@ -2,6 +2,7 @@
 
 #include "oms/core/error.hpp"
 #include "oms/core/paths.hpp"
+#include "oms/core/worktree_check.hpp"
 
 #include <unistd.h>
 
@@ -34,6 +35,7 @@ void finish_run_options(RunOptions& values) {
     std::error_code error;
     if (!fs::is_directory(values.worktree, error))
         throw UserError(kExitUsage, "--worktree " + values.worktree + ": not a folder");
+    refuse_unsafe_worktree(values.worktree);
 }
 
 namespace {

@@ -3,6 +3,7 @@
 #include "config_lists.hpp"
 #include "paths.hpp"
 #include "rule_emitter.hpp"
+#include "secret_locations.hpp"
 
 #include <algorithm>
 
@@ -16,9 +17,6 @@ const oms_config_key keys[] = {
      "more path endings denied for reading, like \"-keypair.json\"; default []"},
 };
 
-// The spec's secret locations under HOME, in the spec's order.
-const char* const home_secrets[] = {".ssh", ".config/solana", ".aws", "Library", ".config/gh", ".docker",
-                                    ".netrc", ".npmrc"};
 const char* const spec_suffixes[] = {"-keypair.json", "/id.json"};
 const char* const keychain_services[] = {"com.apple.SecurityServer", "com.apple.securityd"};
 
@@ -53,6 +51,21 @@ void deny_path(RuleEmitter& emit, const std::string& path, std::string_view reas
     if (const auto resolved = real_path(path)) emit.add(OMS_RULE_READ_DENY, *resolved, std::string(reason) + " (resolved)");
 }
 
+// $CARGO_HOME moves Cargo's token with it: deny it there too (as given and
+// resolved), beside the ~/.cargo spellings already in the list.
+void deny_cargo_home_tokens(const oms::sdk::Context& context, RuleEmitter& emit) {
+    const auto cargo_home = context.env("CARGO_HOME");
+    if (!cargo_home || !is_absolute(*cargo_home)) return;
+    // Through the folder resolved as well: the token may be created after this
+    // run starts (`cargo login`), when the file itself cannot be resolved yet.
+    const auto resolved_home = real_path(*cargo_home);
+    for (const std::string& file : cargo_secret_files()) {
+        const std::string reason = "$CARGO_HOME/" + file + " (registry token)";
+        deny_path(emit, join(*cargo_home, file), reason);
+        if (resolved_home) emit.add(OMS_RULE_READ_DENY, join(*resolved_home, file), reason + " (resolved)");
+    }
+}
+
 }  // namespace
 
 const oms_config_key* SecretDeny::config_keys() { return keys; }
@@ -72,7 +85,8 @@ void SecretDeny::contribute(const oms::sdk::Context& context, const oms::sdk::Ru
     RuleEmitter emit(sink, id);
     const auto homes = home_spellings(context);
     for (const std::string& home : homes) emit.add(OMS_RULE_READ_DENY_TREE, home, "HOME");
-    for (const char* secret : home_secrets) deny_secret(emit, homes, secret, std::string("~/") + secret);
+    for (const std::string& secret : home_secret_locations()) deny_secret(emit, homes, secret, "~/" + secret);
+    deny_cargo_home_tokens(context, emit);
     for (const std::string& path : paths) deny_path(emit, path, "extra_paths (config)");
     for (const char* suffix : spec_suffixes) emit.add(OMS_RULE_READ_DENY_SUFFIX, suffix, "keypair file");
     for (const std::string& suffix : suffixes) emit.add(OMS_RULE_READ_DENY_SUFFIX, suffix, "extra_suffixes (config)");

@@ -8,7 +8,7 @@ std::optional<std::string> find_node(std::string_view path_variable) {
     for (std::string_view entry : split_path_list(path_variable)) {
         if (!is_absolute(entry)) continue;
         const std::string candidate = join(entry, "node");
-        if (is_executable_file(candidate)) return real_path(candidate);
+        if (is_executable_file(candidate)) return candidate;
     }
     return std::nullopt;
 }

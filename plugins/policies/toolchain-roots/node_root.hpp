@@ -9,7 +9,8 @@
 namespace oms::policies {
 
 // The first executable `node` in the ':'-separated `path_variable` (relative
-// and empty entries skipped, as oms never runs from them), symlinks resolved.
+// and empty entries skipped, as oms never runs from them), as found there:
+// the caller checks where it leads before trusting it.
 std::optional<std::string> find_node(std::string_view path_variable);
 
 // The install prefix of a resolved node binary: the parent of its folder when

@@ -4,6 +4,7 @@
 #include "linked_worktree.hpp"
 #include "node_root.hpp"
 #include "paths.hpp"
+#include "root_guard.hpp"
 #include "rule_emitter.hpp"
 
 #include <string>
@@ -31,51 +32,80 @@ void ToolchainRoots::contribute(const oms::sdk::Context& context, const oms::sdk
     // Config first: a bad entry fails the run before any rule is added.
     const auto extras = config_paths(host(), id, "extra", context.home(), RelativePaths::refuse);
     RuleEmitter emit(sink, id);
+    const RootGuard guard(host(), context, command_write_roots(context));
     emit.add_existing(allow, context.worktree(), "worktree");
-    add_node(context, emit);
-    add_home_toolchains(context, emit);
-    add_path_entries(context, emit);
-    add_linked_git(context, emit);
-    add_mounts_and_surfpool(context, emit);
-    for (const std::string& folder : extras) emit.add_existing(allow, folder, "extra (config)");
+    add_node(context, guard, emit);
+    add_home_toolchains(context, guard, emit);
+    add_path_entries(context, guard, emit);
+    add_linked_git(context, guard, emit);
+    add_mounts_and_surfpool(context, guard, emit);
+    for (const std::string& folder : extras) add_guarded(guard, emit, folder, "extra (config)");
 }
 
-void ToolchainRoots::add_node(const oms::sdk::Context& context, RuleEmitter& emit) const {
+void ToolchainRoots::add_guarded(const RootGuard& guard, RuleEmitter& emit, std::string_view path,
+                                 std::string_view reason) const {
+    if (const auto resolved = guard.checked(path, reason)) emit.add(allow, *resolved, reason);
+}
+
+void ToolchainRoots::add_node(const oms::sdk::Context& context, const RootGuard& guard, RuleEmitter& emit) const {
     const auto path = context.env("PATH");
     if (!path) return;
-    if (const auto node = find_node(*path)) emit.add_existing(allow, node_install_root(*node), "node install root");
+    const auto node = find_node(*path);
+    if (!node) return;
+    // A `node` found in a folder a command could write may be its link to anywhere.
+    if (const auto reason = guard.swappable_reason(*node)) {
+        host().log(OMS_LOG_WARN, "node '" + *node + "' is not followed to its install root: " + *reason);
+        return;
+    }
+    if (const auto resolved = real_path(*node)) add_guarded(guard, emit, node_install_root(*resolved), "node install root");
 }
 
-void ToolchainRoots::add_home_toolchains(const oms::sdk::Context& context, RuleEmitter& emit) const {
-    for (const char* folder : home_toolchains)
-        emit.add_existing(allow, join(context.home(), folder), std::string("toolchain folder ~/") + folder);
+void ToolchainRoots::add_home_toolchains(const oms::sdk::Context& context, const RootGuard& guard,
+                                         RuleEmitter& emit) const {
+    // Below HOME, not below a write root: their links are the user's. A link
+    // to HOME itself or to a secret folder is still refused.
+    for (const char* folder : home_toolchains) {
+        const auto resolved = real_path(join(context.home(), folder));
+        const std::string reason = std::string("toolchain folder ~/") + folder;
+        if (!resolved) continue;
+        if (const auto problem = guard.forbidden_reason(*resolved))
+            host().log(OMS_LOG_WARN, reason + " (" + *resolved + ") is not opened for reading: " + *problem);
+        else
+            emit.add(allow, *resolved, reason);
+    }
     // The allowlist passes CARGO_HOME and RUSTUP_HOME, so tools look there when
     // they are set; without their folder readable the variables would be useless.
     for (const char* variable : {"CARGO_HOME", "RUSTUP_HOME"}) {
         const auto value = context.env(variable);
-        if (value && is_absolute(*value)) emit.add_existing(allow, *value, std::string("$") + variable);
+        if (value && is_absolute(*value)) add_guarded(guard, emit, *value, std::string("$") + variable);
     }
 }
 
-void ToolchainRoots::add_path_entries(const oms::sdk::Context& context, RuleEmitter& emit) const {
+void ToolchainRoots::add_path_entries(const oms::sdk::Context& context, const RootGuard& guard,
+                                      RuleEmitter& emit) const {
     const auto path = context.env("PATH");
     if (!path) return;
     // Relative and empty entries mean "the current folder": the worktree, already open.
     for (std::string_view entry : split_path_list(*path))
-        if (is_absolute(entry)) emit.add_existing(allow, entry, "PATH entry");
+        if (is_absolute(entry)) add_guarded(guard, emit, entry, "PATH entry");
 }
 
-void ToolchainRoots::add_linked_git(const oms::sdk::Context& context, RuleEmitter& emit) const {
-    const auto dirs = find_linked_git_dirs(context.worktree());
-    if (!dirs) return;
-    emit.add_existing(allow, dirs->git_dir, "linked worktree git dir");
-    if (dirs->common_dir) emit.add_existing(allow, *dirs->common_dir, "linked worktree common git dir");
+void ToolchainRoots::add_linked_git(const oms::sdk::Context& context, const RootGuard& guard,
+                                    RuleEmitter& emit) const {
+    const LinkedWorktree linked = find_linked_git_dirs(context.worktree());
+    if (linked.refusal)
+        host().log(OMS_LOG_WARN, "the worktree's .git file '" + join(context.worktree(), ".git") +
+                                     "' is not followed (no linked-worktree git folder is opened): " + *linked.refusal);
+    if (!linked.dirs) return;
+    add_guarded(guard, emit, linked.dirs->git_dir, "linked worktree git dir");
+    add_guarded(guard, emit, linked.dirs->common_dir, "linked worktree common git dir");
 }
 
-void ToolchainRoots::add_mounts_and_surfpool(const oms::sdk::Context& context, RuleEmitter& emit) const {
+void ToolchainRoots::add_mounts_and_surfpool(const oms::sdk::Context& context, const RootGuard& guard,
+                                             RuleEmitter& emit) const {
     for (std::string_view mount : context.read_only()) {
         if (real_path(mount))
-            emit.add_existing(allow, mount, "read-only mount");
+            add_guarded(guard, emit, mount, "read-only mount (--ro or sandbox.read_only)");
         else
             host().log(OMS_LOG_WARN, "read-only mount '" + std::string(mount) + "' does not exist; skipped");
     }

@@ -1,7 +1,9 @@
 // toolchain-roots: READ_ALLOW_TREE rules that reopen, below the denied HOME,
 // what commands need to read: the worktree, toolchains, PATH, the git folders
 // of a linked worktree, read-only mounts and the Surfpool binary. Only roots
-// that exist are emitted, each with symlinks resolved and at most once.
+// that exist are emitted, each with symlinks resolved and at most once; a
+// root that is `/`, HOME, above HOME or holds a secret folder, or that is
+// reached through a link inside a write root, is skipped with a warning.
 #pragma once
 #include <oms/sdk.hpp>
 
@@ -9,6 +11,7 @@
 
 namespace oms::policies {
 
+class RootGuard;
 class RuleEmitter;
 
 class ToolchainRoots : public oms::sdk::PolicyPlugin {
@@ -25,11 +28,13 @@ public:
     void contribute(const oms::sdk::Context& context, const oms::sdk::RuleSink& sink) override;
 
 private:
-    void add_node(const oms::sdk::Context& context, RuleEmitter& emit) const;
-    void add_home_toolchains(const oms::sdk::Context& context, RuleEmitter& emit) const;
-    void add_path_entries(const oms::sdk::Context& context, RuleEmitter& emit) const;
-    void add_linked_git(const oms::sdk::Context& context, RuleEmitter& emit) const;
-    void add_mounts_and_surfpool(const oms::sdk::Context& context, RuleEmitter& emit) const;
+    // Adds `path` resolved unless the root guard refuses it (it warns then, naming `reason`).
+    void add_guarded(const RootGuard& guard, RuleEmitter& emit, std::string_view path, std::string_view reason) const;
+    void add_node(const oms::sdk::Context& context, const RootGuard& guard, RuleEmitter& emit) const;
+    void add_home_toolchains(const oms::sdk::Context& context, const RootGuard& guard, RuleEmitter& emit) const;
+    void add_path_entries(const oms::sdk::Context& context, const RootGuard& guard, RuleEmitter& emit) const;
+    void add_linked_git(const oms::sdk::Context& context, const RootGuard& guard, RuleEmitter& emit) const;
+    void add_mounts_and_surfpool(const oms::sdk::Context& context, const RootGuard& guard, RuleEmitter& emit) const;
 };
 
 }  // namespace oms::policies

@@ -3,6 +3,7 @@
 #include "config_lists.hpp"
 #include "linked_worktree.hpp"
 #include "paths.hpp"
+#include "root_guard.hpp"
 #include "rule_emitter.hpp"
 
 namespace oms::policies {
@@ -16,6 +17,14 @@ const oms_config_key keys[] = {
 
 constexpr oms_rule_kind allow = OMS_RULE_WRITE_ALLOW_TREE;
 constexpr oms_rule_kind deny = OMS_RULE_WRITE_DENY;
+constexpr oms_rule_kind scratch = OMS_RULE_WRITE_SCRATCH_TREE;
+
+// Cargo's download caches: what was fetched, written through so a later
+// offline build finds it. Nothing in them runs as it is.
+const char* const cargo_download_caches[] = {"registry/cache", "registry/index", "git/db"};
+// Cargo's extracted sources: a later build on the host compiles and runs
+// them (build.rs), so a command's change must not outlive the run.
+const char* const cargo_extracted_sources[] = {"registry/src", "git/checkouts"};
 
 std::vector<std::string> system_temp_dirs(std::string_view platform) {
     if (platform == "macos") return {"/private/tmp", "/private/var/folders"};
@@ -61,26 +70,37 @@ void WriteRoots::contribute(const oms::sdk::Context& context, const oms::sdk::Ru
     // and a backend that denies all writes would otherwise break them.
     for (const char* device : {"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"})
         emit.add_existing(allow, device, "device that stores nothing");
-    add_cargo_caches(context, emit);
-    add_read_write_mounts(context, emit);
+    const RootGuard guard(host(), context, command_write_roots(context));
+    add_cargo_caches(context, guard, emit);
+    add_read_write_mounts(context, guard, emit);
     add_git_denies(context, emit);
     add_pinned_denies(context, emit);
 }
 
-void WriteRoots::add_cargo_caches(const oms::sdk::Context& context, RuleEmitter& emit) const {
+void WriteRoots::add_cargo_caches(const oms::sdk::Context& context, const RootGuard& guard,
+                                  RuleEmitter& emit) const {
     const auto variable = context.env("CARGO_HOME");
     const std::string cargo_home =
         variable && is_absolute(*variable) ? std::string(*variable) : join(context.home(), ".cargo");
-    // Only caches that already exist: a missing one cannot be given to a
+    // Only folders that already exist: a missing one cannot be given to a
     // path-based kernel rule, and creating it would need a write to Cargo's home.
-    for (const char* cache : {"registry", "git"})
-        emit.add_existing(allow, join(cargo_home, cache), std::string("Cargo download cache ") + cache);
+    for (const char* cache : cargo_download_caches) {
+        const std::string reason = std::string("Cargo download cache ") + cache;
+        if (const auto resolved = guard.checked(join(cargo_home, cache), reason)) emit.add(allow, *resolved, reason);
+    }
+    for (const char* sources : cargo_extracted_sources) {
+        const std::string reason = std::string("Cargo extracted sources ") + sources + " (per-run layer)";
+        if (const auto resolved = guard.checked(join(cargo_home, sources), reason)) emit.add(scratch, *resolved, reason);
+    }
 }
 
-void WriteRoots::add_read_write_mounts(const oms::sdk::Context& context, RuleEmitter& emit) const {
+void WriteRoots::add_read_write_mounts(const oms::sdk::Context& context, const RootGuard& guard,
+                                       RuleEmitter& emit) const {
     for (std::string_view mount : context.read_write()) {
-        if (real_path(mount))
-            emit.add_existing(allow, mount, "read-write mount");
+        if (real_path(mount)) {
+            const std::string reason = "read-write mount (--rw or sandbox.read_write)";
+            if (const auto resolved = guard.checked(mount, reason)) emit.add(allow, *resolved, reason);
+        }
         else
             host().log(OMS_LOG_WARN, "read-write mount '" + std::string(mount) + "' does not exist; skipped");
     }
@@ -89,7 +109,7 @@ void WriteRoots::add_read_write_mounts(const oms::sdk::Context& context, RuleEmi
 void WriteRoots::add_git_denies(const oms::sdk::Context& context, RuleEmitter& emit) const {
     const std::string dot_git = join(context.worktree(), ".git");
     if (path_exists(dot_git)) add_protected(emit, dot_git, "the task's .git");
-    if (const auto linked = find_linked_git_dirs(context.worktree()))
+    if (const auto linked = find_linked_git_dirs(context.worktree()).dirs)
         emit.add(deny, linked->git_dir, "linked worktree git dir");
 }
 

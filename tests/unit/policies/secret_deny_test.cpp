@@ -12,7 +12,13 @@ using oms::policies::SecretDeny;
 
 namespace {
 
-const char* const secrets[] = {".ssh", ".config/solana", ".aws", "Library", ".config/gh", ".docker", ".netrc", ".npmrc"};
+// The spec's list, then the token files of common tools (Cargo's inside the
+// ~/.cargo read root), cloud CLIs and key stores.
+const char* const secrets[] = {".ssh", ".config/solana", ".aws", "Library", ".config/gh", ".docker", ".netrc", ".npmrc",
+                               ".cargo/credentials.toml", ".cargo/credentials", ".yarnrc.yml", ".yarnrc",
+                               ".bunfig.toml", ".pypirc", ".git-credentials", ".config/git/credentials",
+                               ".config/hub", ".kube", ".config/gcloud", ".azure", ".gnupg", ".password-store",
+                               ".local/share/keyrings"};
 
 std::string origin(const std::string& reason) { return "secret-deny: " + reason; }
 
@@ -104,14 +110,38 @@ TEST_CASE("secret-deny denies every spelling of a symlinked HOME") {
     }
 }
 
+TEST_CASE("secret-deny denies Cargo's registry token under CARGO_HOME too") {
+    FakeHome f;
+    make_dirs(f.T + "/cargo-real");
+    make_symlink(f.T + "/cargo-real", f.T + "/cargo");
+    f.context.parent_env.push_back("CARGO_HOME=" + f.T + "/cargo");
+    const Outcome out = f.run();
+    REQUIRE(out.status == OMS_OK);
+    for (const char* file : {"credentials.toml", "credentials"}) {
+        const std::string reason = origin(std::string("$CARGO_HOME/") + file + " (registry token)");
+        CHECK(std::count(out.rules.begin(), out.rules.end(),
+                         rule(OMS_RULE_READ_DENY, f.T + "/cargo/" + file, reason)) == 1);
+        // Not created yet: denied through the resolved folder too, for a later `cargo login`.
+        CHECK(std::count(out.rules.begin(), out.rules.end(),
+                         rule(OMS_RULE_READ_DENY, f.T + "/cargo-real/" + file, reason + " (resolved)")) == 1);
+        CHECK(std::count(out.rules.begin(), out.rules.end(),
+                         rule(OMS_RULE_READ_DENY, f.H + "/.cargo/" + file, origin(std::string("~/.cargo/") + file))) == 1);
+    }
+    write_file(f.T + "/cargo-real/credentials.toml", "[registry]\ntoken = \"cio-secret\"\n");
+    const Outcome resolved = f.run();
+    CHECK(std::count(resolved.rules.begin(), resolved.rules.end(),
+                     rule(OMS_RULE_READ_DENY, f.T + "/cargo-real/credentials.toml",
+                          origin("$CARGO_HOME/credentials.toml (registry token) (resolved)"))) == 1);
+}
+
 TEST_CASE("secret-deny adds extra_paths and extra_suffixes") {
     FakeHome f;
-    f.host.string_arrays["extra_paths"] = {"~/.gnupg", ".kube/config", "/etc/oms-test-secret", ".ssh"};
+    f.host.string_arrays["extra_paths"] = {"~/.vault-token", ".kube/config", "/etc/oms-test-secret", ".ssh"};
     f.host.string_arrays["extra_suffixes"] = {".pem"};
     const Outcome out = f.run();
     REQUIRE(out.status == OMS_OK);
     const std::vector<std::string> extras = {
-        rule(OMS_RULE_READ_DENY, f.H + "/.gnupg", origin("extra_paths (config)")),
+        rule(OMS_RULE_READ_DENY, f.H + "/.vault-token", origin("extra_paths (config)")),
         rule(OMS_RULE_READ_DENY, f.H + "/.kube/config", origin("extra_paths (config)")),
         rule(OMS_RULE_READ_DENY, "/etc/oms-test-secret", origin("extra_paths (config)")),
         // ".ssh" repeats a built-in entry: not listed twice.

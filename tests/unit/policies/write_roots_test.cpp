@@ -18,17 +18,30 @@ std::string allow(const std::string& path, const std::string& reason) {
 std::string deny(const std::string& path, const std::string& reason) {
     return rule(OMS_RULE_WRITE_DENY, path, "write-roots: " + reason);
 }
+std::string scratch(const std::string& path, const std::string& reason) {
+    return rule(OMS_RULE_WRITE_SCRATCH_TREE, path, "write-roots: " + reason);
+}
 
-// T/home with .cargo/registry (no .cargo/git); T/task an ordinary repository
-// with a pinned verifier file; T/run/home the private HOME; T/tmp1 a temp folder.
+// A Cargo home with registry/{cache,index,src} and no git folder: the
+// download caches written through, the extracted sources in a per-run layer.
+std::vector<std::string> cargo_rules(const std::string& cargo_home) {
+    return {allow(cargo_home + "/registry/cache", "Cargo download cache registry/cache"),
+            allow(cargo_home + "/registry/index", "Cargo download cache registry/index"),
+            scratch(cargo_home + "/registry/src", "Cargo extracted sources registry/src (per-run layer)")};
+}
+
+// T/home with .cargo/registry/{cache,index,src} (no .cargo/git); T/task an
+// ordinary repository with a pinned verifier file; T/run/home the private
+// HOME; T/tmp1 a temp folder. T lives in the build tree: links in /tmp are
+// not followed (a command could have made them).
 struct FakeMachine {
-    TempDir tmp{"oms-write-roots"};
+    TempDir tmp{std::string(OMS_UNIT_SCRATCH_DIR) + "/oms-write-roots"};
     FakeHost host;
     ContextBuilder context;
     std::string T = tmp.path();
     std::string H = T + "/home";
     FakeMachine() {
-        make_dirs(H + "/.cargo/registry/cache");
+        for (const char* folder : {"cache", "index", "src"}) make_dirs(H + "/.cargo/registry/" + folder);
         make_dirs(T + "/task/.git");
         write_file(T + "/task/verify.sh", "#!/bin/sh\n");
         make_dirs(T + "/run/home/tmp");
@@ -65,10 +78,10 @@ TEST_CASE("write-roots allows the run's folders and existing caches, then denies
     m.context.pinned = {m.T + "/task/verify.sh", m.T + "/task/not-yet.sh"};
     const Outcome out = m.run();
     REQUIRE(out.status == OMS_OK);
-    CHECK(out.rules == concat(m.run_basics(),
+    CHECK(out.rules == concat(m.run_basics(), cargo_rules(m.H + "/.cargo"),
                               std::vector<std::string>{
-                                  allow(m.H + "/.cargo/registry", "Cargo download cache registry"),  // no git cache
-                                  allow(m.T + "/rw", "read-write mount"),
+                                  // (no git caches)
+                                  allow(m.T + "/rw", "read-write mount (--rw or sandbox.read_write)"),
                                   deny(m.T + "/task/.git", "the task's .git"),
                                   deny(m.T + "/task/verify.sh", "pinned verifier file"),
                                   deny(m.T + "/task/not-yet.sh", "pinned verifier file"),  // missing: still denied
@@ -79,19 +92,28 @@ TEST_CASE("write-roots allows the run's folders and existing caches, then denies
 
 TEST_CASE("write-roots protects a linked worktree's .git file and its gitdir") {
     FakeMachine m;
-    make_dirs(m.T + "/repo/.git/worktrees/linked");
+    write_file(m.T + "/repo/.git/HEAD", "ref: refs/heads/main\n");
+    make_dirs(m.T + "/repo/.git/objects");
     write_file(m.T + "/repo/.git/worktrees/linked/commondir", "../..\n");
+    write_file(m.T + "/repo/.git/worktrees/linked/gitdir", m.T + "/linked/.git\n");
     write_file(m.T + "/linked/.git", "gitdir: " + m.T + "/repo/.git/worktrees/linked\n");
     m.context.worktree = m.T + "/linked";
-    const Outcome out = m.run();
-    REQUIRE(out.status == OMS_OK);
     auto basics = m.run_basics();
     basics[0] = allow(m.T + "/linked", "worktree");
-    CHECK(out.rules == concat(basics, std::vector<std::string>{
-                                          allow(m.H + "/.cargo/registry", "Cargo download cache registry"),
-                                          deny(m.T + "/linked/.git", "the task's .git"),
-                                          deny(m.T + "/repo/.git/worktrees/linked", "linked worktree git dir"),
-                                      }));
+    const Outcome out = m.run();
+    REQUIRE(out.status == OMS_OK);
+    CHECK(out.rules == concat(basics, cargo_rules(m.H + "/.cargo"),
+                              std::vector<std::string>{
+                                  deny(m.T + "/linked/.git", "the task's .git"),
+                                  deny(m.T + "/repo/.git/worktrees/linked", "linked worktree git dir"),
+                              }));
+    SECTION("a forged .git file: the file stays denied, nothing it names is touched") {
+        write_file(m.T + "/linked/.git", "gitdir: ../..\n");
+        const Outcome forged = m.run();
+        REQUIRE(forged.status == OMS_OK);
+        CHECK(forged.rules == concat(basics, cargo_rules(m.H + "/.cargo"),
+                                     std::vector<std::string>{deny(m.T + "/linked/.git", "the task's .git")}));
+    }
 }
 
 TEST_CASE("write-roots: no .git, no deny; no cargo home, no caches") {
@@ -108,17 +130,76 @@ TEST_CASE("write-roots: no .git, no deny; no cargo home, no caches") {
 
 TEST_CASE("write-roots finds Cargo's caches under $CARGO_HOME, symlinks resolved") {
     FakeMachine m;
-    make_dirs(m.T + "/cargo-real/registry");
-    make_dirs(m.T + "/cargo-real/git");
+    for (const char* folder : {"registry/cache", "registry/index", "registry/src", "git/db", "git/checkouts"})
+        make_dirs(m.T + "/cargo-real/" + folder);
     make_symlink(m.T + "/cargo-real", m.T + "/cargo");
     m.context.parent_env = {"CARGO_HOME=" + m.T + "/cargo"};
     const Outcome out = m.run();
     REQUIRE(out.status == OMS_OK);
-    CHECK(out.rules == concat(m.run_basics(), std::vector<std::string>{
-                                                  allow(m.T + "/cargo-real/registry", "Cargo download cache registry"),
-                                                  allow(m.T + "/cargo-real/git", "Cargo download cache git"),
-                                                  deny(m.T + "/task/.git", "the task's .git"),
-                                              }));
+    const std::string C = m.T + "/cargo-real";
+    CHECK(out.rules ==
+          concat(m.run_basics(),
+                 std::vector<std::string>{
+                     allow(C + "/registry/cache", "Cargo download cache registry/cache"),
+                     allow(C + "/registry/index", "Cargo download cache registry/index"),
+                     allow(C + "/git/db", "Cargo download cache git/db"),
+                     // Extracted sources a later host build compiles and runs: never written through.
+                     scratch(C + "/registry/src", "Cargo extracted sources registry/src (per-run layer)"),
+                     scratch(C + "/git/checkouts", "Cargo extracted sources git/checkouts (per-run layer)"),
+                     deny(m.T + "/task/.git", "the task's .git"),
+                 }));
+    for (const auto& r : out.raw) {
+        CHECK(r.value != C + "/registry");  // the old whole-registry root is gone
+        CHECK(r.value != C + "/git");
+    }
+}
+
+// Class 7 on the write side: a Cargo home or mount a command could have
+// swapped, or one that would open HOME or a secret folder to writes.
+TEST_CASE("write-roots skips write roots that are HOME, hold secrets or go through a command's link") {
+    FakeMachine m;
+    auto values = [&]() {
+        m.host.logs.clear();
+        const Outcome out = m.run();
+        REQUIRE(out.status == OMS_OK);
+        std::vector<std::string> v;
+        for (const auto& r : out.raw) v.push_back(r.value);
+        return v;
+    };
+    auto has = [](const std::vector<std::string>& v, const std::string& value) {
+        return std::count(v.begin(), v.end(), value) > 0;
+    };
+    SECTION("CARGO_HOME inside the worktree, a link to HOME's .cargo") {
+        make_symlink(m.H + "/.cargo", m.T + "/task/cargo");
+        m.context.parent_env = {"HOME=" + m.H, "CARGO_HOME=" + m.T + "/task/cargo"};
+        const auto v = values();
+        CHECK_FALSE(has(v, m.H + "/.cargo/registry/cache"));
+        CHECK(has(v, m.T + "/task"));  // positive control
+        REQUIRE(m.host.logs.size() == 5);  // the three caches and the two source folders
+        CHECK_THAT(m.host.logs[0].second, Catch::Contains("goes through the link '" + m.T + "/task/cargo'"));
+    }
+    SECTION("--rw HOME, --rw above HOME, --rw holding ~/.ssh; a plain --rw still opens") {
+        make_dirs(m.H + "/.ssh");
+        make_dirs(m.H + "/proj");
+        m.context.read_write = {m.H, m.T, m.H + "/.ssh/..", m.H + "/proj"};
+        const auto v = values();
+        CHECK_FALSE(has(v, m.H));
+        CHECK_FALSE(has(v, m.T));
+        CHECK(has(v, m.H + "/proj"));
+        REQUIRE(m.host.logs.size() == 3);
+        CHECK(m.host.logs[0].second ==
+              "read-write mount (--rw or sandbox.read_write) '" + m.H + "' is not opened: it is HOME (" + m.H + ")");
+        CHECK(m.host.logs[1].second == "read-write mount (--rw or sandbox.read_write) '" + m.T +
+                                           "' is not opened: it holds HOME (" + m.H + ")");
+    }
+    SECTION("--rw of a folder holding a secret folder") {
+        make_dirs(m.H + "/.config/gh");
+        m.context.read_write = {m.H + "/.config"};
+        const auto v = values();
+        CHECK_FALSE(has(v, m.H + "/.config"));
+        REQUIRE(m.host.logs.size() == 1);
+        CHECK_THAT(m.host.logs[0].second, Catch::Contains("it holds the secret folder " + m.H + "/.config/gh"));
+    }
 }
 
 TEST_CASE("write-roots lists each root once, however many ways it is reached") {
@@ -130,12 +211,12 @@ TEST_CASE("write-roots lists each root once, however many ways it is reached") {
     m.context.pinned = {m.T + "/task/verify.sh", m.T + "/task/verify.sh"};
     const Outcome out = m.run();
     REQUIRE(out.status == OMS_OK);
-    CHECK(out.rules == concat(m.run_basics(), std::vector<std::string>{
-                                                  allow(m.H + "/.cargo/registry", "Cargo download cache registry"),
-                                                  allow(m.T + "/rw", "read-write mount"),
-                                                  deny(m.T + "/task/.git", "the task's .git"),
-                                                  deny(m.T + "/task/verify.sh", "pinned verifier file"),
-                                              }));
+    CHECK(out.rules == concat(m.run_basics(), cargo_rules(m.H + "/.cargo"),
+                              std::vector<std::string>{
+                                  allow(m.T + "/rw", "read-write mount (--rw or sandbox.read_write)"),
+                                  deny(m.T + "/task/.git", "the task's .git"),
+                                  deny(m.T + "/task/verify.sh", "pinned verifier file"),
+                              }));
 }
 
 TEST_CASE("write-roots denies a symlinked pinned file and its target") {
@@ -191,8 +272,6 @@ TEST_CASE("the built oms-write-roots.so exports the same plugin") {
     FakeMachine m;
     const Outcome out = plugin.contribute(m.host, m.context);
     REQUIRE(out.status == OMS_OK);
-    CHECK(out.rules == concat(m.run_basics(), std::vector<std::string>{
-                                                  allow(m.H + "/.cargo/registry", "Cargo download cache registry"),
-                                                  deny(m.T + "/task/.git", "the task's .git"),
-                                              }));
+    CHECK(out.rules == concat(m.run_basics(), cargo_rules(m.H + "/.cargo"),
+                              std::vector<std::string>{deny(m.T + "/task/.git", "the task's .git")}));
 }

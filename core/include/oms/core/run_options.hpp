@@ -24,7 +24,8 @@ struct RunOptions {
 
 // Adds --sandbox, --worktree, --ro, --rw, --pinned, --best-effort to `options`.
 void add_run_options(boost::program_options::options_description& options, RunOptions& values);
-// Expands comma lists in --pinned and checks --worktree is a folder.
+// Expands comma lists in --pinned and checks --worktree is a folder that may
+// be one (refuse_unsafe_worktree).
 void finish_run_options(RunOptions& values);
 
 RunInputs make_run_inputs(const Session& session, const RunOptions& options, const RunDir& run_dir);

@@ -1,0 +1,27 @@
+// Checks over the assembled policy, whatever the policy plugins did (a third
+// party plugin, or a bug in ours): defense in depth for the rules that would
+// open HOME or a secret.
+//  - A READ_ALLOW_TREE that is `/`, HOME, a folder above HOME, lies inside a
+//    READ_DENY path, or holds a READ_DENY folder (the worktree aside, where
+//    a config may deny a folder) is DROPPED with a warning naming its origin:
+//    reads only get narrower, the command still runs.
+//  - A WRITE_ALLOW_TREE with the same faults REFUSES the run: writes there
+//    would change HOME or a secret on the host. The system temp folders
+//    (/tmp, /var/tmp) are exempt from "above HOME": HOME inside a temp folder
+//    is the backends' private temp folders' business.
+#pragma once
+#include "oms/core/policy.hpp"
+#include "oms/core/registry.hpp"
+#include "oms/core/run_context.hpp"
+
+namespace oms::core {
+
+// Applies the rules above to `policy` in place; throws UserError(kExitRefused).
+void guard_assembled_policy(const RunContext& context, Policy& policy);
+
+// A backend built for ABI 1.0 does not know WRITE_DENY_NAME and would ignore
+// it: a deny it drops is a hole, so the run is refused (fail closed). Throws
+// UserError(kExitUnavailable) naming the backend, its ABI and the rule.
+void refuse_rules_unknown_to_backend(const PluginRecord& backend, const Policy& policy);
+
+}  // namespace oms::core

@@ -1,0 +1,21 @@
+// The folders oms protects whatever the policy says: HOME (as $HOME and as
+// the password database names it) and the folders above it. Shared by the
+// worktree check and the check over the assembled policy.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace oms::core {
+
+// The path with every link resolved; for a path that does not exist, its
+// nearest existing parent resolved and the rest appended.
+std::string resolved_path(const std::string& path);
+
+// True when `inner` is `outer` or lies below it (plain text, both resolved).
+bool is_within(std::string_view inner, std::string_view outer);
+
+// HOME, resolved, under every name the caller may have for it.
+std::vector<std::string> home_folders();
+
+}  // namespace oms::core

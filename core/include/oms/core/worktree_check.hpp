@@ -1,0 +1,16 @@
+// A worktree is where a command may read AND write. Some folders must never
+// be one: HOME, `/` or a folder above HOME (every file of HOME would become
+// writable: ~/.bashrc runs at the next login), and a folder holding oms's own
+// config or state (a command could rewrite the config the next `oms run`
+// trusts). The check is the core's, so it holds for every backend.
+#pragma once
+#include <string>
+
+namespace oms::core {
+
+// Throws UserError(kExitRefused) naming why `worktree` (as the user gave it)
+// is refused and what to pass instead. Links are resolved first: a link to
+// HOME is HOME. Returns normally for an ordinary project folder.
+void refuse_unsafe_worktree(const std::string& worktree);
+
+}  // namespace oms::core

@@ -1,0 +1,39 @@
+#include "oms/core/protected_folders.hpp"
+
+#include "oms/core/paths.hpp"
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace oms::core {
+
+std::string resolved_path(const std::string& path) {
+    std::error_code error;
+    fs::path out = fs::weakly_canonical(fs::absolute(path, error), error);
+    std::string text = (error ? fs::path(path).lexically_normal() : out).string();
+    while (text.size() > 1 && text.back() == '/') text.pop_back();
+    return text;
+}
+
+bool is_within(std::string_view inner, std::string_view outer) {
+    if (outer == "/") return !inner.empty() && inner.front() == '/';
+    return inner == outer ||
+           (inner.size() > outer.size() && inner.substr(0, outer.size()) == outer && inner[outer.size()] == '/');
+}
+
+std::vector<std::string> home_folders() {
+    std::vector<std::string> homes;
+    if (auto home = env_value("HOME")) homes.push_back(resolved_path(*home));
+    if (passwd* entry = getpwuid(getuid()); entry && entry->pw_dir && entry->pw_dir[0] == '/') {
+        std::string home = resolved_path(entry->pw_dir);
+        if (std::find(homes.begin(), homes.end(), home) == homes.end()) homes.push_back(home);
+    }
+    return homes;
+}
+
+}  // namespace oms::core

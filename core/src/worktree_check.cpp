@@ -1,0 +1,65 @@
+#include "oms/core/worktree_check.hpp"
+
+#include "oms/core/error.hpp"
+#include "oms/core/paths.hpp"
+#include "oms/core/protected_folders.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace oms::core {
+
+namespace {
+
+struct OwnFolder {
+    std::string path;
+    const char* what;
+};
+
+std::vector<OwnFolder> own_folders() {
+    return {{resolved_path(fs::path(user_config_file()).parent_path().string()), "oms's config folder"},
+            {resolved_path(state_dir()), "oms's state folder"}};
+}
+
+// Why `folder` (resolved) cannot be a worktree, or nullopt when it can.
+std::optional<std::string> refusal_reason(const std::string& folder) {
+    if (folder == "/") return "it is the root folder '/': every file of the machine would be writable by the command";
+    for (const std::string& home : home_folders()) {
+        if (folder == home)
+            return "it is your HOME folder (" + home +
+                   "): every file of HOME (~/.bashrc, ~/.ssh, oms's own config) would be readable and writable by "
+                   "the command";
+        if (is_within(home, folder))
+            return "it holds your HOME folder (" + home + "): every file of HOME would be writable by the command";
+    }
+    for (const OwnFolder& own : own_folders()) {
+        const char* relation = folder == own.path              ? "is "
+                               : is_within(own.path, folder)   ? "holds "
+                               : is_within(folder, own.path)   ? "lies inside "
+                                                               : nullptr;
+        if (relation)
+            return std::string("it ") + relation + own.what + " (" + own.path +
+                   "): a command could rewrite what the next oms run trusts";
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+void refuse_unsafe_worktree(const std::string& worktree) {
+    const std::string folder = resolved_path(worktree);
+    const auto reason = refusal_reason(folder);
+    if (!reason) return;
+    std::error_code error;
+    std::string as_given = fs::absolute(worktree, error).lexically_normal().string();
+    while (as_given.size() > 1 && as_given.back() == '/') as_given.pop_back();
+    const std::string via_link = folder == as_given ? "" : " (which resolves to '" + folder + "')";
+    throw UserError(kExitRefused, "refusing the worktree '" + worktree + "'" + via_link + ": " + *reason +
+                                      ". Nothing ran. Pass the project's own folder instead (cd into the repository, "
+                                      "or --worktree /path/to/repository).");
+}
+
+}  // namespace oms::core

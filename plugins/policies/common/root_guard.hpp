@@ -1,0 +1,51 @@
+// Which folders must never become a read root, whatever put them forward (a
+// PATH entry, a variable, a flag, a config key, a linked worktree's .git
+// file): `/`, HOME, a folder above HOME, and a folder holding one of the
+// secret folders (~/.ssh, ~/.aws ...). Such a root would reopen every file
+// of HOME, or what secret-deny closes.
+//
+// And which paths a command could have swapped: a path that, resolved, goes
+// through a link lying inside a write root (the worktree, the temp folders).
+// Run 1 replaces <worktree>/bin with a link to HOME; run 2 must not follow it.
+#pragma once
+#include <oms/sdk.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace oms::policies {
+
+class RootGuard {
+public:
+    // `write_roots`: the folders commands may write (as given; resolved here).
+    RootGuard(const oms::sdk::Host& host, const oms::sdk::Context& context, const std::vector<std::string>& write_roots);
+
+    // Why `root` (links resolved) cannot be a read root, or nullopt when it can.
+    std::optional<std::string> forbidden_reason(std::string_view root) const;
+
+    // Why `path` (as given) cannot be trusted: resolving it follows a link
+    // that lies inside a write root. nullopt when no such link is on the way.
+    std::optional<std::string> swappable_reason(std::string_view path) const;
+
+    // `path` resolved, when it exists and neither check objects; otherwise
+    // nullopt, after a warning naming `source` when a check objected.
+    std::optional<std::string> checked(std::string_view path, std::string_view source) const;
+
+private:
+    const oms::sdk::Host& host_;
+    std::vector<std::string> homes_;           // HOME resolved, and as given when different
+    std::vector<std::string> secret_folders_;  // existing secret folders, resolved
+    std::vector<std::string> write_roots_;     // existing write roots, resolved
+};
+
+// The folders a command may have written before this run, as far as a
+// read-side plugin knows them: the worktree, the run's private HOME and temp
+// folder, the platform's system temp folders and the read-write mounts.
+std::vector<std::string> command_write_roots(const oms::sdk::Context& context);
+
+// True when `inner` is `outer` or lies below it (plain text, both resolved).
+bool is_within(std::string_view inner, std::string_view outer);
+
+}  // namespace oms::policies

@@ -1,0 +1,87 @@
+// Docker escape class 6: a worktree that is HOME let a command rewrite
+// ~/.config/oms/config.toml (`docker = "$PWD/evil.sh"`), which the next
+// `oms run` executed on the host. The core now refuses such a worktree for
+// every backend: through the real `oms run --sandbox docker`, one-shot and
+// warm, nothing runs and the config is byte for byte the same. Positive
+// control: the same command in a normal worktree runs in the container.
+#include "docker_fixture.hpp"
+
+#include "process.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <map>
+
+using namespace oms::test;
+using namespace oms::test::docker;
+
+namespace {
+
+struct DockerHome {
+    TempDir root{"oms-docker-home"};
+    std::string home = root / "home";
+    std::string worktree = root / "wt";
+    std::string config_file = home + "/.config/oms/config.toml";
+    std::string config;
+
+    explicit DockerHome(bool warm) {
+        const std::string manifest = root / "runtime.toml";
+        write_file(manifest, "image = \"" + test_image() + "\"\nuser = \"1000:1000\"\n");
+        config = "[sandbox]\nbackend = \"docker\"\n\n[plugin.docker]\nmanifest = \"" + manifest +
+                 "\"\nwarm = " + (warm ? "true" : "false") + "\n";
+        write_file(config_file, config);
+        write_file(worktree + "/README", "readme\n");
+        // The container user (1000) owns the worktree, as the host user would.
+        if (chown(worktree.c_str(), 1000, 1000) != 0) FAIL("chown failed");
+        chmod(root.path().c_str(), 0755);
+    }
+
+    ProcessResult oms(const std::vector<std::string>& args) const {
+        std::vector<std::string> argv{oms_binary()};
+        argv.insert(argv.end(), args.begin(), args.end());
+        const std::map<std::string, std::string> env{
+            {"HOME", home}, {"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"LANG", "C.UTF-8"}};
+        std::vector<std::string> full;
+        for (auto& [name, value] : env) full.push_back(name + "=" + value);
+        for (const char* pass : {"DOCKER_HOST", "OMS_SOURCE_DIR"})
+            if (const char* value = getenv(pass)) full.push_back(std::string(pass) + "=" + value);
+        return run_process(argv, {full, std::nullopt, worktree, 300});
+    }
+};
+
+const std::string kEvil =
+    "echo 'docker = \"'\"$PWD\"'/evil.sh\"' >> .config/oms/config.toml; echo ran > ran.txt";
+
+}  // namespace
+
+TEST_CASE("docker: a worktree that is HOME is refused before anything runs", "[docker]") {
+    require_daemon();
+    for (bool warm : {false, true}) {
+        DYNAMIC_SECTION((warm ? "warm" : "one-shot")) {
+            DockerHome h(warm);
+            ProcessResult run = h.oms({"run", "--sandbox", "docker", "--worktree", h.home, "--", "sh", "-c", kEvil});
+            INFO(run.out << run.err);
+            CHECK(run.exit_code == 77);
+            CHECK_THAT(run.err, Catch::Contains("refusing the worktree '" + h.home + "'"));
+            CHECK_THAT(run.err, Catch::Contains("it is your HOME folder"));
+            CHECK(read_file(h.config_file) == h.config);  // unchanged, byte for byte
+            CHECK_FALSE(exists(h.home + "/ran.txt"));
+            ProcessResult end = h.oms({"task", "end", "--worktree", h.home});
+            CHECK(end.exit_code == 77);
+        }
+    }
+}
+
+TEST_CASE("docker: positive control, the same command runs in a normal worktree", "[docker]") {
+    require_daemon();
+    DockerHome h(false);
+    ProcessResult run = h.oms({"run", "--sandbox", "docker", "--worktree", h.worktree, "--", "sh", "-c",
+                               "echo ran > ran.txt; cat README"});
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 0);
+    CHECK_THAT(run.out, Catch::Contains("readme"));
+    CHECK(exists(h.worktree + "/ran.txt"));
+    CHECK(read_file(h.config_file) == h.config);
+}
