@@ -28,13 +28,14 @@ struct DockerHome {
 
     explicit DockerHome(bool warm) {
         const std::string manifest = root / "runtime.toml";
-        write_file(manifest, "image = \"" + test_image() + "\"\nuser = \"1000:1000\"\n");
+        const std::string id = std::to_string(container_uid());
+        write_file(manifest, "image = \"" + test_image() + "\"\nuser = \"" + id + ":" + id + "\"\n");
         config = "[sandbox]\nbackend = \"docker\"\n\n[plugin.docker]\nmanifest = \"" + manifest +
                  "\"\nwarm = " + (warm ? "true" : "false") + "\n";
         write_file(config_file, config);
         write_file(worktree + "/README", "readme\n");
-        // The container user (1000) owns the worktree, as the host user would.
-        if (chown(worktree.c_str(), 1000, 1000) != 0) FAIL("chown failed");
+        // The container user owns the worktree, as the host user would.
+        if (geteuid() == 0 && chown(worktree.c_str(), container_uid(), container_uid()) != 0) FAIL("chown failed");
         chmod(root.path().c_str(), 0755);
     }
 
