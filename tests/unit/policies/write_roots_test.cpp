@@ -1,4 +1,4 @@
-// write-roots: exact WRITE_ALLOW_TREE / WRITE_DENY lists on a fake HOME with
+// write-roots: exact WRITE_ALLOW_TREE / WRITE_DENY / WRITE_DENY_NAME lists on a fake HOME with
 // Cargo caches, read-write mounts, ordinary and linked worktrees and pinned files.
 #include "policy_test_support.hpp"
 #include "write_roots.hpp"
@@ -18,6 +18,8 @@ std::string allow(const std::string& path, const std::string& reason) {
 std::string deny(const std::string& path, const std::string& reason) {
     return rule(OMS_RULE_WRITE_DENY, path, "write-roots: " + reason);
 }
+// Given after the task's own .git, whether it exists or not.
+std::string nested_git() { return rule(OMS_RULE_WRITE_DENY_NAME, ".git", "write-roots: every nested .git"); }
 
 // T/home with .cargo/registry (no .cargo/git); T/task an ordinary repository
 // with a pinned verifier file; T/run/home the private HOME; T/tmp1 a temp folder.
@@ -70,6 +72,7 @@ TEST_CASE("write-roots allows the run's folders and existing caches, then denies
                                   allow(m.H + "/.cargo/registry", "Cargo download cache registry"),  // no git cache
                                   allow(m.T + "/rw", "read-write mount"),
                                   deny(m.T + "/task/.git", "the task's .git"),
+                                  nested_git(),
                                   deny(m.T + "/task/verify.sh", "pinned verifier file"),
                                   deny(m.T + "/task/not-yet.sh", "pinned verifier file"),  // missing: still denied
                               }));
@@ -91,6 +94,7 @@ TEST_CASE("write-roots protects a linked worktree's .git file and its gitdir") {
                                           allow(m.H + "/.cargo/registry", "Cargo download cache registry"),
                                           deny(m.T + "/linked/.git", "the task's .git"),
                                           deny(m.T + "/repo/.git/worktrees/linked", "linked worktree git dir"),
+                                          nested_git(),
                                       }));
 }
 
@@ -103,7 +107,7 @@ TEST_CASE("write-roots: no .git, no deny; no cargo home, no caches") {
     REQUIRE(out.status == OMS_OK);
     auto basics = m.run_basics();
     basics[0] = allow(m.T + "/plain", "worktree");
-    CHECK(out.rules == basics);
+    CHECK(out.rules == concat(basics, std::vector<std::string>{nested_git()}));
 }
 
 TEST_CASE("write-roots finds Cargo's caches under $CARGO_HOME, symlinks resolved") {
@@ -118,6 +122,7 @@ TEST_CASE("write-roots finds Cargo's caches under $CARGO_HOME, symlinks resolved
                                                   allow(m.T + "/cargo-real/registry", "Cargo download cache registry"),
                                                   allow(m.T + "/cargo-real/git", "Cargo download cache git"),
                                                   deny(m.T + "/task/.git", "the task's .git"),
+                                  nested_git(),
                                               }));
 }
 
@@ -134,6 +139,7 @@ TEST_CASE("write-roots lists each root once, however many ways it is reached") {
                                                   allow(m.H + "/.cargo/registry", "Cargo download cache registry"),
                                                   allow(m.T + "/rw", "read-write mount"),
                                                   deny(m.T + "/task/.git", "the task's .git"),
+                                  nested_git(),
                                                   deny(m.T + "/task/verify.sh", "pinned verifier file"),
                                               }));
 }
@@ -194,5 +200,6 @@ TEST_CASE("the built oms-write-roots.so exports the same plugin") {
     CHECK(out.rules == concat(m.run_basics(), std::vector<std::string>{
                                                   allow(m.H + "/.cargo/registry", "Cargo download cache registry"),
                                                   deny(m.T + "/task/.git", "the task's .git"),
+                                  nested_git(),
                                               }));
 }
