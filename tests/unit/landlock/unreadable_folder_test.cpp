@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <utility>
 
 using namespace oms::landlock;
 using namespace oms::landlock::test;
@@ -58,11 +59,17 @@ TEST_CASE("a folder of ours made unreadable is searched, by every walk", "[scan-
     plant_hidden_keypairs(root, bulk);
     ScanRequest request{{root}, keypair_suffixes(), {}};
     check_all_found(cached ? find_secret_files_cached(request, cache) : find_secret_files(request), root);
-    if (geteuid() != 0) {  // the owner's rights were given back (root never needed them)
-        struct stat st;
+    struct stat st;
+    if (geteuid() != 0) {  // the owner's rights were given back
         for (const char* folder : {"/h", "/r", "/x"}) {
             REQUIRE(stat((root + folder).c_str(), &st) == 0);
             CHECK((st.st_mode & 0500) == 0500);
+        }
+    } else {  // root reads them as they are, and changes nothing
+        const std::pair<const char*, mode_t> modes[] = {{"/h", 0}, {"/r", 0400}, {"/x", 0100}};
+        for (const auto& [folder, mode] : modes) {
+            REQUIRE(stat((root + folder).c_str(), &st) == 0);
+            CHECK((st.st_mode & 07777) == mode);
         }
     }
     if (cached) check_all_found(find_secret_files_cached(request, cache), root);  // and from the cache

@@ -144,8 +144,9 @@ private:
         }
         // Listable but not searchable (mode 0400): its subfolders could not be
         // opened. Ours: searchable again, with the stamp of after the change.
+        // Root passes over modes, so nothing is changed for it.
         if (st.st_uid == geteuid() && (st.st_mode & (S_IRUSR | S_IXUSR)) != (S_IRUSR | S_IXUSR) &&
-            restore_owner_rights(fd) && fstat(fd, &st) != 0) {
+            faccessat(fd, ".", R_OK | X_OK, AT_EACCESS) != 0 && restore_owner_rights(fd) && fstat(fd, &st) != 0) {
             close(fd);
             unreadable_folder(full_path(relative), errno);
         }
