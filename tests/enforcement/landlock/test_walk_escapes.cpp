@@ -4,11 +4,12 @@
 //    folder back its owner's rights and searches it; as root the walk reads
 //    it anyway (CAP_DAC_READ_SEARCH) and must still list it.
 //  - Every .git found in the worktree (a nested repository's folder, a
-//    submodule's .git file) is read-only and stays in place; the files beside
-//    it stay writable.
+//    submodule's .git file, what a .git link leads to in the worktree) is
+//    read-only and stays in place; the files beside it stay writable.
 #include "test_support.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace oms::test;
 
@@ -99,8 +100,12 @@ TEST_CASE("nested .git folders and submodule .git files are read-only; files bes
         write_file(w.work + "/sub/file", "SUB-FILE");
         write_file(w.work + "/vendor/lib/.git", "gitdir: ../../.git/modules/lib");
         write_file(w.work + "/vendor/lib/code.rs", "CODE");
+        write_file(w.work + "/real-git/hooks/pre-push", "LINKED-HOOK");  // what a .git link leads to
+        make_dirs(w.work + "/linked");
+        REQUIRE(symlink("../real-git", (w.work + "/linked/.git").c_str()) == 0);
         auto r = run_confined(driver, w, expand(w, R"SH(
             cd {work}
+            echo evil > linked/.git/hooks/pre-push; echo evil > real-git/hooks/pre-push
             echo evil > sub/.git/hooks/pre-commit; echo evil > sub/.git/hooks/post-checkout
             chmod 777 sub/.git/hooks/pre-commit; rm -f sub/.git/config
             mv sub/.git sub/git-moved; mv sub sub-moved
@@ -119,6 +124,7 @@ TEST_CASE("nested .git folders and submodule .git files are read-only; files bes
         CHECK_FALSE(exists(w.work + "/sub-moved"));
         CHECK(read_file(w.work + "/vendor/lib/.git") == "gitdir: ../../.git/modules/lib");
         CHECK_FALSE(exists(w.work + "/vendor/lib2"));
+        CHECK(read_file(w.work + "/real-git/hooks/pre-push") == "LINKED-HOOK");
         // positive controls: the files beside them are writable
         CHECK(read_file(w.work + "/sub/file") == "changed\n");
         CHECK(read_file(w.work + "/vendor/lib/code.rs") == "changed\n");
