@@ -4,6 +4,7 @@
 #include "oms/core/paths.hpp"
 #include "oms/core/policy.hpp"
 #include "oms/core/policy_guard.hpp"
+#include "oms/core/policy_lowering.hpp"
 #include "oms/core/run_dir.hpp"
 
 #include <arpa/inet.h>
@@ -139,6 +140,7 @@ public:
         Policy policy;
         assemble_policy(session_.registry(), context, policy);
         try {
+            lower_policy_for_backend(*backend_.record, context, policy);
             refuse_rules_unknown_to_backend(*backend_.record, policy);
         } catch (const UserError& refused) {
             return Attempt{-1, std::string("spawn refused: ") + refused.what()};

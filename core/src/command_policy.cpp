@@ -8,6 +8,7 @@
 #include "oms/core/json.hpp"
 #include "oms/core/policy.hpp"
 #include "oms/core/policy_guard.hpp"
+#include "oms/core/policy_lowering.hpp"
 #include "oms/core/run_options.hpp"
 
 #include <boost/program_options.hpp>
@@ -88,6 +89,7 @@ int command_policy(const Args& args) {
     RunContext context(make_run_inputs(session, options, run_dir));
     Policy policy;
     assemble_policy(session.registry(), context, policy);
+    lower_policy_for_backend(*backend.record, context, policy);
     refuse_rules_unknown_to_backend(*backend.record, policy);
     BackendReport rendering = render(backend, context, policy);
     if (options.json)

@@ -2,6 +2,7 @@
 
 #include "oms/core/error.hpp"
 #include "oms/core/policy_guard.hpp"
+#include "oms/core/policy_lowering.hpp"
 #include "oms/core/signals.hpp"
 
 #include <pthread.h>
@@ -57,6 +58,7 @@ private:
 }  // namespace
 
 int launch(const BackendChoice& backend, const RunContext& context, Policy& policy) {
+    lower_policy_for_backend(*backend.record, context, policy);
     refuse_rules_unknown_to_backend(*backend.record, policy);
     const oms_backend_api* api = backend.record->backend();
     void* instance = backend.instance->handle();

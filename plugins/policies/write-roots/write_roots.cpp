@@ -111,6 +111,9 @@ void WriteRoots::add_git_denies(const oms::sdk::Context& context, RuleEmitter& e
     if (path_exists(dot_git)) add_protected(emit, dot_git, "the task's .git");
     if (const auto linked = find_linked_git_dirs(context.worktree()).dirs)
         emit.add(deny, linked->git_dir, "linked worktree git dir");
+    // Nested repositories and submodules: their hooks and config run on the
+    // host later just like the task's own.
+    emit.add(OMS_RULE_WRITE_DENY_NAME, ".git", "every nested .git");
 }
 
 void WriteRoots::add_pinned_denies(const oms::sdk::Context& context, RuleEmitter& emit) const {

@@ -125,6 +125,7 @@ PolicyBuilder default_policy(const World& w) {
     p.add(OMS_RULE_WRITE_ALLOW_TREE, w.temp);
     p.add(OMS_RULE_WRITE_DENY, w.work + "/.git");
     p.add(OMS_RULE_WRITE_DENY, w.pinned);
+    p.add(OMS_RULE_WRITE_DENY_NAME, ".git");
     for (const char* name : {"PATH", "HOME", "TMPDIR", "LANG"}) p.add(OMS_RULE_ENV_PASS, name);
     p.add(OMS_RULE_NET_CONNECT_LOOPBACK, "", 8899);
     p.env = {"PATH=/usr/bin:/bin", "HOME=" + w.private_home, "TMPDIR=" + w.temp, "LANG=C.UTF-8"};

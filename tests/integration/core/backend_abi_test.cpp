@@ -1,11 +1,13 @@
 // A backend built for plugin ABI 1.0 does not know WRITE_DENY_NAME and would
-// ignore it: the core refuses to hand it such a policy (fail closed), for
-// `oms run` and `oms policy`. Positive controls: the same backend without
-// that rule, and the same rule with an ABI 1.1 backend, get as far as the
-// backend itself (the fixture backends never run anything).
+// ignore it: the core lowers the rule into WRITE_DENY paths it knows, for
+// `oms run` and `oms policy`, and stops the run when it cannot search the
+// worktree. Control: an ABI 1.1 backend gets the rule itself. (The fixture
+// backends never run anything: reaching them is the success.)
 #include "oms_env.hpp"
 
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace oms::test;
 
@@ -21,43 +23,54 @@ ProcessResult run_touch(OmsEnv& env, const std::string& backend) {
 
 }  // namespace
 
-TEST_CASE("an ABI 1.0 backend never gets a policy with a write-deny-name rule") {
+TEST_CASE("an ABI 1.0 backend gets every nested .git as a write-deny path, never the rule it does not know") {
     OmsEnv env;
-    env.env["OMS_PLUGIN_PATH"] = kBackend10 + ":" + kDenyNamePolicy;
+    env.env["OMS_PLUGIN_PATH"] = kBackend10;
+    write_file(env.worktree + "/sub/.git/config", "[core]\n");
+    write_file(env.worktree + "/mod/.git", "gitdir: ../.git/modules/mod\n");
+    write_file(env.worktree + "/src/main.rs", "fn main() {}\n");
+    ProcessResult policy = env.oms({"policy", "--sandbox", "fixture-abi10"});
+    INFO(policy.out << policy.err);
+    CHECK(policy.exit_code == 0);
+    CHECK_THAT(policy.out, Catch::Contains(env.worktree + "/sub/.git"));
+    CHECK_THAT(policy.out, Catch::Contains(env.worktree + "/mod/.git"));
+    CHECK_THAT(policy.out, !Catch::Contains("write-deny-name"));
+    CHECK_THAT(policy.out, !Catch::Contains(env.worktree + "/src"));  // control: only the .git entries
+    // The run reaches the backend itself (fixture backends never run anything).
     ProcessResult run = run_touch(env, "fixture-abi10");
     INFO(run.err);
-    CHECK(run.exit_code == 69);
-    CHECK_THAT(run.err, Catch::Contains("refusing to run: the backend 'fixture-abi10' was built for plugin ABI 1.0, "
-                                        "which does not know the rule write-deny-name '.git'"));
-    CHECK_THAT(run.err, Catch::Contains("Nothing ran."));
-    CHECK_THAT(run.err, !Catch::Contains("fixture backends never run anything"));
-    CHECK_FALSE(exists(env.worktree + "/ran"));
-
-    ProcessResult policy = env.oms({"policy", "--sandbox", "fixture-abi10"});
-    INFO(policy.err);
-    CHECK(policy.exit_code == 69);
-    CHECK_THAT(policy.err, Catch::Contains("was built for plugin ABI 1.0"));
+    CHECK_THAT(run.err, Catch::Contains("fixture backends never run anything"));
 }
 
-TEST_CASE("positive controls: the ABI 1.0 backend without the rule, the rule with an ABI 1.1 backend") {
-    SECTION("no write-deny-name rule: the run reaches the 1.0 backend") {
-        OmsEnv env;
-        env.env["OMS_PLUGIN_PATH"] = kBackend10;
-        ProcessResult run = run_touch(env, "fixture-abi10");
-        INFO(run.err);
+TEST_CASE("a worktree folder the .git search cannot read stops an ABI 1.0 backend's run") {
+    OmsEnv env;
+    env.env["OMS_PLUGIN_PATH"] = kBackend10;
+    write_file(env.worktree + "/hidden/sub/.git/config", "[core]\n");
+    REQUIRE(chmod((env.worktree + "/hidden").c_str(), 0) == 0);
+    ProcessResult run = run_touch(env, "fixture-abi10");
+    ProcessResult policy = env.oms({"policy", "--sandbox", "fixture-abi10"});
+    REQUIRE(chmod((env.worktree + "/hidden").c_str(), 0755) == 0);
+    INFO(run.err << policy.out);
+    if (geteuid() == 0) {
+        // Root reads a mode-000 folder: the nested .git is found and denied.
+        CHECK_THAT(policy.out, Catch::Contains(env.worktree + "/hidden/sub/.git"));
         CHECK_THAT(run.err, Catch::Contains("fixture backends never run anything"));
-        CHECK_THAT(run.err, !Catch::Contains("built for plugin ABI 1.0"));
+    } else {
+        CHECK(run.exit_code == 77);
+        CHECK_THAT(run.err, Catch::Contains("cannot search the worktree"));
+        CHECK_THAT(run.err, !Catch::Contains("fixture backends never run anything"));
     }
-    SECTION("an ABI 1.1 backend takes the rule") {
-        OmsEnv env;
-        env.env["OMS_PLUGIN_PATH"] = kFixtureBackends + ":" + kDenyNamePolicy;
-        ProcessResult run = run_touch(env, "fixture-duplicate");
-        INFO(run.err);
-        CHECK_THAT(run.err, Catch::Contains("fixture backends never run anything"));
-        ProcessResult policy = env.oms({"policy", "--sandbox", "host-null"});
-        INFO(policy.err);
-        CHECK(policy.exit_code == 0);
-        // `oms policy` names the new kind and says what it means.
-        CHECK_THAT(policy.out, Catch::Contains("write-deny-name      name '.git' anywhere below a write root"));
-    }
+}
+
+TEST_CASE("an ABI 1.1 backend takes the write-deny-name rule as it is") {
+    OmsEnv env;
+    env.env["OMS_PLUGIN_PATH"] = kFixtureBackends + ":" + kDenyNamePolicy;
+    ProcessResult run = run_touch(env, "fixture-duplicate");
+    INFO(run.err);
+    CHECK_THAT(run.err, Catch::Contains("fixture backends never run anything"));
+    ProcessResult policy = env.oms({"policy", "--sandbox", "host-null"});
+    INFO(policy.err);
+    CHECK(policy.exit_code == 0);
+    // `oms policy` names the new kind and says what it means.
+    CHECK_THAT(policy.out, Catch::Contains("write-deny-name      name '.git' anywhere below a write root"));
 }

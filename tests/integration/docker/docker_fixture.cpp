@@ -201,6 +201,7 @@ PolicyBuilder Task::policy() const {
     p.add(OMS_RULE_READ_DENY_SUFFIX, "/id.json");
     p.add(OMS_RULE_WRITE_ALLOW_TREE, worktree);
     p.add(OMS_RULE_WRITE_DENY, worktree + "/.git");
+    p.add(OMS_RULE_WRITE_DENY_NAME, ".git");
     for (auto& pin : pinned) p.add(OMS_RULE_WRITE_DENY, pin);
     for (auto& name : {"PATH", "HOME", "TMPDIR", "LANG"}) p.add(OMS_RULE_ENV_PASS, name);
     p.env = env;

@@ -10,6 +10,8 @@
 #include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace oms::docker;
 using oms::test::TempDir;
@@ -153,6 +155,38 @@ TEST_CASE("scan: secret files are found below the roots, except in skipped folde
     CHECK(all.matches == Args{root / "a/b/id.json", root / "a/x-keypair.json"});
     ScanResult cut = find_suffix_matches({root.path()}, {"-keypair.json"}, {}, 2);
     CHECK_FALSE(cut.complete);
+}
+
+TEST_CASE("plan: every .git found in the worktree is mounted read-only; links named .git are not followed") {
+    Fixture f;
+    write_file(f.wt + "/.git/config", "[core]");
+    write_file(f.wt + "/sub/.git/hooks/pre-commit", "hook");
+    write_file(f.wt + "/vendor/lib/.git", "gitdir: ../../.git/modules/lib");
+    write_file(f.root / "elsewhere/config", "x");
+    oms::test::make_dirs(f.wt + "/linked");
+    REQUIRE(symlink((f.root / "elsewhere").c_str(), (f.wt + "/linked/.git").c_str()) == 0);
+    f.in.rules = {PathRule{OMS_RULE_WRITE_DENY, f.wt + "/.git"}, PathRule{OMS_RULE_WRITE_DENY_NAME, ".git"}};
+    Args mounts;
+    for (const std::string& flag : f.plan().flags)
+        if (flag.rfind("--mount=", 0) == 0) mounts.push_back(flag);
+    auto read_only = [](const std::string& p) { return "--mount=type=bind,source=" + p + ",target=" + p + ",readonly"; };
+    CHECK(mounts == Args{"--mount=type=bind,source=" + f.wt + ",target=" + f.wt, read_only(f.wt + "/.git"),
+                         read_only(f.wt + "/sub/.git"), read_only(f.wt + "/vendor/lib/.git")});
+}
+
+TEST_CASE("scan: a folder of ours that cannot be read is made readable and searched; else the run stops") {
+    TempDir root("oms-docker-scan");
+    write_file(root / "h/deploy/x-keypair.json", "1");
+    write_file(root / "s/deploy/y-keypair.json", "2");
+    REQUIRE(chmod((root / "h").c_str(), 0) == 0);
+    REQUIRE(chmod((root / "s").c_str(), 0400) == 0);  // listable, not searchable
+    ScanResult found = find_suffix_matches({root.path()}, {"-keypair.json"}, {});
+    CHECK(found.matches == Args{root / "h/deploy/x-keypair.json", root / "s/deploy/y-keypair.json"});
+    if (geteuid() != 0) {
+        // /root is root's 0700 folder: an ordinary user can neither read nor repair it.
+        CHECK_THROWS_WITH(find_suffix_matches({"/root"}, {"-keypair.json"}, {}),
+                          Catch::Contains("the folder /root cannot be read"));
+    }
 }
 
 TEST_CASE("plan: the network, user, limits and extra args come from the settings") {

@@ -94,9 +94,10 @@ TEST_CASE("the two-thread keypair walk finds exactly what a plain listing finds"
     REQUIRE(symlink((root + "/nowhere").c_str(), (root + "/pkg5/dangling-keypair.json").c_str()) == 0);
 
     ScanRequest request{{root}, kSuffixes, {root + "/skipped"}};
-    std::set<std::string> found;
+    ScanFindings findings;
     std::vector<uint64_t> buffer(kScanBufferSize / sizeof(uint64_t));
-    REQUIRE(walk_shared(request, root, found, reinterpret_cast<char*>(buffer.data())));
+    REQUIRE(walk_shared(request, root, findings, reinterpret_cast<char*>(buffer.data())));
+    const std::set<std::string>& found = findings.secrets;
     const auto expected = reference(root, root + "/skipped");
     CHECK(found == expected);
     CHECK(expected.size() == 9 + 6 + 1 + 1);  // the reference itself saw the planted files and the good link

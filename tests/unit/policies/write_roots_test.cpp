@@ -1,4 +1,4 @@
-// write-roots: exact WRITE_ALLOW_TREE / WRITE_DENY lists on a fake HOME with
+// write-roots: exact WRITE_ALLOW_TREE / WRITE_DENY / WRITE_DENY_NAME lists on a fake HOME with
 // Cargo caches, read-write mounts, ordinary and linked worktrees and pinned files.
 #include "policy_test_support.hpp"
 #include "write_roots.hpp"
@@ -21,6 +21,8 @@ std::string deny(const std::string& path, const std::string& reason) {
 std::string scratch(const std::string& path, const std::string& reason) {
     return rule(OMS_RULE_WRITE_SCRATCH_TREE, path, "write-roots: " + reason);
 }
+// Given after the task's own .git, whether it exists or not.
+std::string nested_git() { return rule(OMS_RULE_WRITE_DENY_NAME, ".git", "write-roots: every nested .git"); }
 
 // A Cargo home with registry/{cache,index,src} and no git folder: the
 // download caches written through, the extracted sources in a per-run layer.
@@ -83,6 +85,7 @@ TEST_CASE("write-roots allows the run's folders and existing caches, then denies
                                   // (no git caches)
                                   allow(m.T + "/rw", "read-write mount (--rw or sandbox.read_write)"),
                                   deny(m.T + "/task/.git", "the task's .git"),
+                                  nested_git(),
                                   deny(m.T + "/task/verify.sh", "pinned verifier file"),
                                   deny(m.T + "/task/not-yet.sh", "pinned verifier file"),  // missing: still denied
                               }));
@@ -106,13 +109,14 @@ TEST_CASE("write-roots protects a linked worktree's .git file and its gitdir") {
                               std::vector<std::string>{
                                   deny(m.T + "/linked/.git", "the task's .git"),
                                   deny(m.T + "/repo/.git/worktrees/linked", "linked worktree git dir"),
+                                  nested_git(),
                               }));
     SECTION("a forged .git file: the file stays denied, nothing it names is touched") {
         write_file(m.T + "/linked/.git", "gitdir: ../..\n");
         const Outcome forged = m.run();
         REQUIRE(forged.status == OMS_OK);
         CHECK(forged.rules == concat(basics, cargo_rules(m.H + "/.cargo"),
-                                     std::vector<std::string>{deny(m.T + "/linked/.git", "the task's .git")}));
+                                     std::vector<std::string>{deny(m.T + "/linked/.git", "the task's .git"), nested_git()}));
     }
 }
 
@@ -125,7 +129,7 @@ TEST_CASE("write-roots: no .git, no deny; no cargo home, no caches") {
     REQUIRE(out.status == OMS_OK);
     auto basics = m.run_basics();
     basics[0] = allow(m.T + "/plain", "worktree");
-    CHECK(out.rules == basics);
+    CHECK(out.rules == concat(basics, std::vector<std::string>{nested_git()}));
 }
 
 TEST_CASE("write-roots finds Cargo's caches under $CARGO_HOME, symlinks resolved") {
@@ -147,6 +151,7 @@ TEST_CASE("write-roots finds Cargo's caches under $CARGO_HOME, symlinks resolved
                      scratch(C + "/registry/src", "Cargo extracted sources registry/src (per-run layer)"),
                      scratch(C + "/git/checkouts", "Cargo extracted sources git/checkouts (per-run layer)"),
                      deny(m.T + "/task/.git", "the task's .git"),
+                     nested_git(),
                  }));
     for (const auto& r : out.raw) {
         CHECK(r.value != C + "/registry");  // the old whole-registry root is gone
@@ -215,6 +220,7 @@ TEST_CASE("write-roots lists each root once, however many ways it is reached") {
                               std::vector<std::string>{
                                   allow(m.T + "/rw", "read-write mount (--rw or sandbox.read_write)"),
                                   deny(m.T + "/task/.git", "the task's .git"),
+                                  nested_git(),
                                   deny(m.T + "/task/verify.sh", "pinned verifier file"),
                               }));
 }
@@ -273,5 +279,5 @@ TEST_CASE("the built oms-write-roots.so exports the same plugin") {
     const Outcome out = plugin.contribute(m.host, m.context);
     REQUIRE(out.status == OMS_OK);
     CHECK(out.rules == concat(m.run_basics(), cargo_rules(m.H + "/.cargo"),
-                              std::vector<std::string>{deny(m.T + "/task/.git", "the task's .git")}));
+                              std::vector<std::string>{deny(m.T + "/task/.git", "the task's .git"), nested_git()}));
 }

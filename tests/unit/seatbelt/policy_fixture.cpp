@@ -46,6 +46,7 @@ void add_write_roots(PolicyBuilder& policy, const Layout& l) {
     for (const auto& root : {l.worktree, l.private_home, l.temp_dir, l.home + "/.cargo/registry", l.home + "/.cargo/git"})
         policy.add(OMS_RULE_WRITE_ALLOW_TREE, root);
     policy.add(OMS_RULE_WRITE_DENY, l.worktree + "/.git");
+    policy.add(OMS_RULE_WRITE_DENY_NAME, ".git");
     for (const auto& pinned : l.pinned) policy.add(OMS_RULE_WRITE_DENY, pinned);
 }
 

@@ -105,6 +105,16 @@ std::vector<Case> write_cases(const Layout& l) {
         {"file-write-unlink", h, deny, "rename HOME"},
         {"file-write-unlink", w + "/keys/dev-keypair.json", deny, "rename a keypair to a readable name"},
         {"file-write-unlink", w + "/keys", allow, "a keypair's folder: renaming keeps the suffix"},
+        {"file-write-create", w + "/sub/.git/hooks/pre-commit", deny, "a nested repository's hook"},
+        {"file-write-data", w + "/sub/.git/config", deny, "a nested repository's config"},
+        {"file-write-data", w + "/vendor/lib/.git", deny, "a submodule's .git file"},
+        {"file-write-unlink", w + "/sub/.git", deny, "move a nested .git away"},
+        {"file-write-data", w + "/sub/file", allow, "a file beside a nested .git"},
+        {"file-write-unlink", w + "/sub", allow, "its folder: the .git keeps its name wherever it goes"},
+        {"file-write-data", w + "/sub/.github/ci.yml", allow, "a name that only starts with .git"},
+        {"file-write-data", w + "/sub/x.git", allow, "a name that only ends with .git"},
+        {"file-write-data", w + "/sub/xgit/f", allow, "the dot is a dot, not any byte"},
+        {"file-write-data", l.temp_dir + "/clone/.git/config", deny, "a .git made during the run, anywhere"},
     };
 }
 

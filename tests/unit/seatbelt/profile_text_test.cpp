@@ -73,6 +73,7 @@ TEST_CASE("the profile follows the spec's order", "[seatbelt][text]") {
         "deny file-write*",                       // all writes
         "allow file-write*",                      // write roots
         "deny file-write*",                       // .git and pinned files
+        "deny file-write*",                       // every path through a nested .git
         "deny file-write-unlink",                 // moves of denied paths and parents
         "deny network*",                          // all network
         "allow network-outbound",                 // loopback ports
@@ -193,11 +194,52 @@ TEST_CASE("the renderer refuses rules it cannot express exactly", "[seatbelt][te
     CHECK(status_of_rendering(port_big) == OMS_ERR_INVALID);
     auto empty_suffix = with(OMS_RULE_READ_DENY_SUFFIX, "");
     CHECK(status_of_rendering(empty_suffix) == OMS_ERR_INVALID);
+    for (const char* bad_name : {"", "a/b", "/.git", ".", ".."}) {
+        auto bad = with(OMS_RULE_WRITE_DENY_NAME, bad_name);
+        CHECK(status_of_rendering(bad) == OMS_ERR_INVALID);
+    }
+    auto relative_scratch = with(OMS_RULE_WRITE_SCRATCH_TREE, "cargo/src");
+    CHECK(status_of_rendering(relative_scratch) == OMS_ERR_INVALID);
     auto unknown = with(static_cast<oms_rule_kind>(99), "/x");
     CHECK(status_of_rendering(unknown) == OMS_ERR_UNSUPPORTED);
     // Positive control: the same kinds with good values render.
     auto good = with(OMS_RULE_READ_DENY, "/a/b");
     CHECK(status_of_rendering(good) == OMS_OK);
+    auto good_name = with(OMS_RULE_WRITE_DENY_NAME, ".git");
+    CHECK(status_of_rendering(good_name) == OMS_OK);
+    auto good_scratch = with(OMS_RULE_WRITE_SCRATCH_TREE, "/a/cargo/src");
+    CHECK(status_of_rendering(good_scratch) == OMS_OK);
+}
+
+TEST_CASE("a scratch tree stays read-only, said in the profile and in the limits", "[seatbelt][text]") {
+    PolicyBuilder policy;
+    policy.add(OMS_RULE_WRITE_ALLOW_TREE, "/Users/a/.cargo/registry");
+    policy.add(OMS_RULE_WRITE_SCRATCH_TREE, "/Users/a/.cargo/registry/src");
+    const Profile profile = render(policy);
+    const auto evaluator = evaluate(profile);
+    CHECK(evaluator.decide({"file-write-create", "/Users/a/.cargo/registry/src/x/build.rs"}) == sbpl::Decision::deny);
+    CHECK(evaluator.decide({"file-write-data", "/Users/a/.cargo/registry/src"}) == sbpl::Decision::deny);
+    // positive control: the rest of the write root is written
+    CHECK(evaluator.decide({"file-write-create", "/Users/a/.cargo/registry/cache/x.crate"}) == sbpl::Decision::allow);
+    CHECK(profile.text.find("no per-run layer") != std::string::npos);
+    CHECK(profile.text.find("/Users/a") == std::string::npos);  // the path travels as a parameter only
+    REQUIRE(profile.limits.size() == 1);
+    CHECK(profile.limits[0].find("scratch trees are read-only") != std::string::npos);
+}
+
+TEST_CASE("a protected name is an escaped regex on one whole path component", "[seatbelt][text]") {
+    PolicyBuilder policy;
+    policy.add(OMS_RULE_WRITE_ALLOW_TREE, "/w");
+    policy.add(OMS_RULE_WRITE_DENY_NAME, "a.b");
+    const Profile profile = render(policy);
+    CHECK(has_value(profile, "/a\\.b$"));
+    CHECK(has_value(profile, "/a\\.b/"));
+    const auto evaluator = evaluate(profile);
+    CHECK(evaluator.decide({"file-write-data", "/w/a.b"}) == sbpl::Decision::deny);
+    CHECK(evaluator.decide({"file-write-data", "/w/x/a.b/y"}) == sbpl::Decision::deny);
+    CHECK(evaluator.decide({"file-write-data", "/w/axb"}) == sbpl::Decision::allow);
+    CHECK(evaluator.decide({"file-write-data", "/w/za.b"}) == sbpl::Decision::allow);
+    CHECK(evaluator.decide({"file-write-data", "/w/a.bz/y"}) == sbpl::Decision::allow);
 }
 
 TEST_CASE("environment rules stay out of the profile", "[seatbelt][text]") {

@@ -75,27 +75,35 @@ void add_tmpfs(const Settings& s, const std::string& user, const RunInputs& in, 
         plan.flags.push_back(tmpfs(in.temp_dir, s.tmpfs_size, "0700", user));
 }
 
-// Worktree read-write, then .git, pinned files and WRITE_DENY paths read-only over it.
-void add_writable_mounts(const RunInputs& in, std::vector<std::string>& f) {
+// Worktree read-write, then .git, pinned files, WRITE_DENY paths and the
+// worktree's entries a WRITE_DENY_NAME rule names (nested .git folders,
+// submodule .git files: `named`, found by the scan) read-only over it.
+void add_writable_mounts(const RunInputs& in, const std::vector<std::string>& named, std::vector<std::string>& f) {
     f.push_back(bind(in.worktree, false));
     std::vector<std::string> writable{in.worktree};
     for (const std::string& rw : in.read_write) f.push_back(bind(rw, false)), writable.push_back(rw);
     std::vector<std::string> protect{in.worktree + "/.git"};
     protect.insert(protect.end(), in.pinned.begin(), in.pinned.end());
     for (const std::string& p : rule_values(in, OMS_RULE_WRITE_DENY)) protect.push_back(p);
+    for (const std::string& p : named)
+        if (inside(p, in.worktree)) protect.push_back(p);
     std::sort(protect.begin(), protect.end());
     protect.erase(std::unique(protect.begin(), protect.end()), protect.end());
     for (const std::string& p : protect)
         if (inside_any(p, writable) && kind_of(p) != Kind::Missing) f.push_back(bind(p, true));
 }
 
-void add_masks(const RunInputs& in, const std::vector<std::string>& visible, ContainerPlan& plan) {
+// READ_DENY paths the mounts would show: masked whole, not searched.
+std::vector<std::string> masked_paths(const RunInputs& in, const std::vector<std::string>& visible) {
     std::vector<std::string> masked;
-    for (const std::string& p : rule_values(in, OMS_RULE_READ_DENY)) {
-        Kind kind = kind_of(p);
-        if (kind != Kind::Missing && inside_any(p, visible)) plan.flags.push_back(mask(p, kind)), masked.push_back(p);
-    }
-    ScanResult scan = find_suffix_matches(visible, rule_values(in, OMS_RULE_READ_DENY_SUFFIX), masked);
+    for (const std::string& p : rule_values(in, OMS_RULE_READ_DENY))
+        if (kind_of(p) != Kind::Missing && inside_any(p, visible)) masked.push_back(p);
+    return masked;
+}
+
+void add_masks(const RunInputs& in, const std::vector<std::string>& masked, const ScanResult& scan,
+               ContainerPlan& plan) {
+    for (const std::string& p : masked) plan.flags.push_back(mask(p, kind_of(p)));
     for (const std::string& file : scan.matches) plan.flags.push_back(mask(file, Kind::File));
     if (!scan.complete) {
         if (!in.best_effort)
@@ -134,12 +142,17 @@ ContainerPlan plan_container(const Settings& s, const std::string& image, const 
     plan.user = normalized_user(user);
     add_hardening(s, plan.user, plan.flags);
     add_tmpfs(s, plan.user, in, mode, plan);
-    add_writable_mounts(in, plan.flags);
-    for (const std::string& ro : in.read_only) plan.flags.push_back(bind(ro, true));
     std::vector<std::string> visible{in.worktree};
     visible.insert(visible.end(), in.read_only.begin(), in.read_only.end());
     visible.insert(visible.end(), in.read_write.begin(), in.read_write.end());
-    add_masks(in, visible, plan);
+    // One walk of everything the container sees, before any mount is planned:
+    // keypairs to mask and the worktree's nested .git to protect.
+    const std::vector<std::string> masked = masked_paths(in, visible);
+    const ScanResult scan = scan_mounts(
+        ScanRequest{visible, rule_values(in, OMS_RULE_READ_DENY_SUFFIX), masked, rule_values(in, OMS_RULE_WRITE_DENY_NAME)});
+    add_writable_mounts(in, scan.named, plan.flags);
+    for (const std::string& ro : in.read_only) plan.flags.push_back(bind(ro, true));
+    add_masks(in, masked, scan, plan);
     plan.flags.push_back("--workdir=" + in.worktree);
     plan.flags.insert(plan.flags.end(), s.extra_args.begin(), s.extra_args.end());
     plan.env = command_env(in, mode);

@@ -9,7 +9,8 @@ std::vector<std::string> owned(const std::vector<std::string_view>& views) {
 }
 
 bool rendered_kind(oms_rule_kind kind) {
-    return kind == OMS_RULE_READ_DENY || kind == OMS_RULE_READ_DENY_SUFFIX || kind == OMS_RULE_WRITE_DENY;
+    return kind == OMS_RULE_READ_DENY || kind == OMS_RULE_READ_DENY_SUFFIX || kind == OMS_RULE_WRITE_DENY ||
+           kind == OMS_RULE_WRITE_DENY_NAME;
 }
 
 }  // namespace

@@ -1,73 +1,188 @@
 #include "secret_scan.hpp"
 
+#include <oms/sdk.hpp>
+
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace oms::docker {
 
 namespace {
 
+constexpr mode_t kOwnerReadSearch = S_IRUSR | S_IXUSR;
+constexpr int kFolderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
 bool ends_with(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-struct Walker {
-    const std::vector<std::string>& suffixes;
-    const std::vector<std::string>& skip;
-    size_t limit;
-    size_t seen = 0;
+bool gone(int error) { return error == ENOENT || error == ENOTDIR || error == ELOOP; }
+
+[[noreturn]] void unreadable(const std::string& path, int error) {
+    throw sdk::Error(OMS_ERR_FAILED,
+                     "docker: the folder " + path + " cannot be read (" + std::strerror(error) +
+                         "), so keypair files in it could not be looked for; the command did not run. A command "
+                         "may have made it unreadable (the container's user owns what it creates): give it back "
+                         "read and search rights (chmod u+rx as its owner, or sudo chown it to you first) or "
+                         "delete it, then run again");
+}
+
+// Gives a folder of ours its owner's read and search rights back.
+void restore_owner_rights(int fd) {
+    struct stat st;
+    if (fstat(fd, &st) == 0 && st.st_uid == geteuid() && (st.st_mode & kOwnerReadSearch) != kOwnerReadSearch)
+        fchmod(fd, (st.st_mode & 07777) | kOwnerReadSearch);
+}
+
+// A folder with no read right is opened as a path (no right needed), checked
+// to be ours, changed through /proc (fchmod refuses O_PATH) and reopened from
+// that descriptor, so a link swapped in meanwhile changes nothing.
+int open_after_restoring_rights(int at, const char* name) {
+    int handle = openat(at, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (handle < 0) return -1;
+    struct stat st;
+    int fd = -1;
+    if (fstat(handle, &st) == 0 && st.st_uid == geteuid()) {
+        const std::string by_descriptor = "/proc/self/fd/" + std::to_string(handle);
+        if (chmod(by_descriptor.c_str(), (st.st_mode & 07777) | kOwnerReadSearch) == 0)
+            fd = openat(handle, ".", kFolderFlags);
+    } else {
+        errno = EACCES;
+    }
+    const int error = errno;
+    close(handle);
+    errno = error;
+    return fd;
+}
+
+// -1 when the entry is gone or no longer a folder; throws when it cannot be read.
+int open_folder(int at, const char* name, const std::string& path) {
+    int fd = openat(at, name, kFolderFlags);
+    if (fd >= 0) return fd;
+    const int error = errno;
+    if (gone(error)) return -1;
+    if (error == EACCES || error == EPERM) {
+        fd = open_after_restoring_rights(at, name);
+        if (fd >= 0) return fd;
+        if (gone(errno)) return -1;
+    }
+    unreadable(path, error);
+}
+
+class Walker {
+public:
+    explicit Walker(const ScanRequest& request) : request_(request) {}
     ScanResult result;
 
+    void walk_root(const std::string& root) {
+        int fd = open_folder(AT_FDCWD, root.c_str(), root);
+        if (fd >= 0) walk(fd, root);
+    }
+
     void visit_file(const std::string& path) {
-        for (const std::string& suffix : suffixes)
+        for (const std::string& suffix : request_.suffixes)
             if (ends_with(path, suffix)) {
                 result.matches.push_back(path);
                 return;
             }
     }
 
-    void walk(const std::string& dir) {
-        DIR* handle = opendir(dir.c_str());
-        if (!handle) return;  // unreadable here means unreadable in the container too
-        while (dirent* entry = readdir(handle)) {
-            std::string name = entry->d_name;
-            if (name == "." || name == "..") continue;
-            if (++seen > limit) {
-                result.complete = false;
-                break;
-            }
-            std::string path = (dir == "/" ? "" : dir) + "/" + name;
-            struct stat st;
-            if (lstat(path.c_str(), &st) != 0) continue;
-            if (S_ISDIR(st.st_mode)) {
-                if (std::find(skip.begin(), skip.end(), path) == skip.end()) walk(path);
-            } else if (S_ISREG(st.st_mode)) {
-                visit_file(path);
-            }
+private:
+    const ScanRequest& request_;
+    size_t seen_ = 0;
+
+    bool wanted_name(const char* name) const {
+        return std::find(request_.names.begin(), request_.names.end(), name) != request_.names.end();
+    }
+
+    // Takes ownership of `fd`.
+    void walk(int fd, const std::string& dir) {
+        DIR* handle = fdopendir(fd);
+        if (!handle) {
+            const int error = errno;
+            close(fd);
+            unreadable(dir, error);
+        }
+        try {
+            read_entries(handle, dir);
+        } catch (...) {
+            closedir(handle);
+            throw;
         }
         closedir(handle);
     }
+
+    void read_entries(DIR* handle, const std::string& dir) {
+        for (;;) {
+            errno = 0;
+            dirent* entry = readdir(handle);
+            if (!entry) {
+                if (errno != 0) unreadable(dir, errno);
+                return;
+            }
+            const char* name = entry->d_name;
+            if (!std::strcmp(name, ".") || !std::strcmp(name, "..")) continue;
+            if (++seen_ > request_.entry_limit) {
+                result.complete = false;
+                return;
+            }
+            visit(dirfd(handle), name, (dir == "/" ? "" : dir) + "/" + name, dir);
+            if (!result.complete) return;
+        }
+    }
+
+    void visit(int dir_fd, const char* name, const std::string& path, const std::string& dir) {
+        struct stat st;
+        if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            if (errno == EACCES) restore_owner_rights(dir_fd);  // listable, not searchable
+            if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+                if (gone(errno)) return;
+                unreadable(dir, errno);
+            }
+        }
+        if ((S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) && wanted_name(name)) result.named.push_back(path);
+        if (S_ISDIR(st.st_mode)) {
+            if (std::find(request_.skip.begin(), request_.skip.end(), path) != request_.skip.end()) return;
+            int child = open_folder(dir_fd, name, path);
+            if (child >= 0) walk(child, path);
+        } else if (S_ISREG(st.st_mode)) {
+            visit_file(path);
+        }
+    }
 };
+
+void sort_unique(std::vector<std::string>& paths) {
+    std::sort(paths.begin(), paths.end());
+    paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+}
 
 }  // namespace
 
-ScanResult find_suffix_matches(const std::vector<std::string>& roots, const std::vector<std::string>& suffixes,
-                               const std::vector<std::string>& skip, size_t entry_limit) {
-    Walker walker{suffixes, skip, entry_limit, 0, ScanResult{}};
-    if (suffixes.empty()) return walker.result;
-    for (const std::string& root : roots) {
+ScanResult scan_mounts(const ScanRequest& request) {
+    Walker walker(request);
+    if (request.suffixes.empty() && request.names.empty()) return walker.result;
+    for (const std::string& root : request.roots) {
         struct stat st;
         if (lstat(root.c_str(), &st) != 0) continue;
-        if (S_ISDIR(st.st_mode)) walker.walk(root);
+        if (S_ISDIR(st.st_mode)) walker.walk_root(root);
         else if (S_ISREG(st.st_mode)) walker.visit_file(root);
         if (!walker.result.complete) break;
     }
-    std::sort(walker.result.matches.begin(), walker.result.matches.end());
-    walker.result.matches.erase(std::unique(walker.result.matches.begin(), walker.result.matches.end()),
-                                walker.result.matches.end());
+    sort_unique(walker.result.matches);
+    sort_unique(walker.result.named);
     return walker.result;
+}
+
+ScanResult find_suffix_matches(const std::vector<std::string>& roots, const std::vector<std::string>& suffixes,
+                               const std::vector<std::string>& skip, size_t entry_limit) {
+    if (suffixes.empty()) return ScanResult{};
+    return scan_mounts(ScanRequest{roots, suffixes, skip, {}, entry_limit});
 }
 
 }  // namespace oms::docker

@@ -1,7 +1,13 @@
 // Finds the files a READ_DENY_SUFFIX rule covers inside the trees a container
-// will see (worktree and mounts), so each can be masked. Docker has no
-// pattern-based deny: only files that exist when the container starts are
-// masked, which the backend reports as a missing guarantee.
+// will see (worktree and mounts), so each can be masked, and the entries a
+// WRITE_DENY_NAME rule names (".git"), so each can be mounted read-only.
+// Docker has no pattern-based deny: only files that exist when the container
+// starts are masked, which the backend reports as a missing guarantee.
+//
+// A folder the walk cannot read is never skipped: the container's user can
+// chmod 000 a folder of the worktree to hide a keypair from the next search.
+// When the calling user owns it, it gets its owner's read and search rights
+// back and is searched; otherwise the run fails, naming the folder.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -11,11 +17,23 @@ namespace oms::docker {
 
 struct ScanResult {
     std::vector<std::string> matches;  // absolute paths, sorted
+    std::vector<std::string> named;    // folders and files with a wanted name, sorted (links are not)
     bool complete = true;              // false when the entry limit was reached
 };
 
-// Walks each root (not following symlinks, not crossing into `skip` paths)
-// and collects regular files whose path ends with one of `suffixes`.
+struct ScanRequest {
+    std::vector<std::string> roots;
+    std::vector<std::string> suffixes;  // "-keypair.json"
+    std::vector<std::string> skip;      // folders not entered (masked whole)
+    std::vector<std::string> names;     // entry names to collect (".git")
+    size_t entry_limit = 500000;
+};
+
+// Walks each root (not following symlinks, not crossing into `skip` paths).
+// Throws sdk::Error (OMS_ERR_FAILED) for a folder it cannot read.
+ScanResult scan_mounts(const ScanRequest& request);
+
+// Regular files whose path ends with one of `suffixes` (scan_mounts without names).
 ScanResult find_suffix_matches(const std::vector<std::string>& roots, const std::vector<std::string>& suffixes,
                                const std::vector<std::string>& skip, size_t entry_limit = 500000);
 

@@ -21,12 +21,15 @@ struct LinuxDirent64 {
 };
 
 // Calls visit(name, d_type) for every entry of the open folder `fd` but "."
-// and "..", reading through `buffer` (8-byte aligned).
+// and "..", reading through `buffer` (8-byte aligned). False when the folder
+// could not be read to its end (errno set): a walk must not take part of a
+// listing for all of it.
 template <class Visit>
-void for_each_entry(int fd, char* buffer, size_t size, Visit&& visit) {
+bool for_each_entry(int fd, char* buffer, size_t size, Visit&& visit) {
     for (;;) {
         long n = syscall(SYS_getdents64, fd, buffer, size);
-        if (n <= 0) return;
+        if (n == 0) return true;
+        if (n < 0) return false;
         for (long at = 0; at < n;) {
             auto* e = reinterpret_cast<LinuxDirent64*>(buffer + at);
             at += e->d_reclen;

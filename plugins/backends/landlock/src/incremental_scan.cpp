@@ -4,6 +4,8 @@
 #include "path_utils.hpp"
 #include "scan_match.hpp"
 #include "scan_cache.hpp"
+#include "scoped_fd.hpp"
+#include "walk_open.hpp"
 
 #include <dirent.h>
 #include <errno.h>
@@ -51,8 +53,9 @@ public:
         incomplete_ = false;
         root_ = root;
         found_ = &found;
-        root_fd_ = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (root_fd_ < 0) return {std::move(fresh_), false};  // nothing to record
+        root_fd_ = open_walk_folder(AT_FDCWD, root.c_str(), root);
+        if (root_fd_ < 0) return {std::move(fresh_), false};  // gone: nothing to record
+        ScopedFd root_closer(root_fd_);  // closed on a throw too
         struct stat st;
         if (old && (fstat(root_fd_, &st) != 0 || !same_object(old->folders, st))) old.reset();  // replaced root
         if (old) ++stats_.caches_loaded;
@@ -61,7 +64,6 @@ public:
         if (old) fresh_.folders.reserve(old->folders.size());
         changed_ = !old;
         visit("", 0);
-        close(root_fd_);
         if (old && old_size != fresh_.folders.size()) changed_ = true;
         return {std::move(fresh_), changed_};
     }
@@ -104,7 +106,7 @@ private:
         if (depth > kMaxScanDepth) too_deep(full_path(relative));
         if (match_.skipped(full_path(relative))) return;
         FolderRecord record;
-        if (!reuse(relative, record) && !read(relative, record)) return;  // unreadable: tried again next time
+        if (!reuse(relative, record) && !read(relative, record)) return;  // gone (or too long: incomplete_)
         emit(relative, record);
         for (const auto& name : record.subfolders) visit(join(relative, name), depth + 1);
         fresh_.folders.emplace(relative, std::move(record));
@@ -124,10 +126,12 @@ private:
         return true;
     }
 
+    // A folder that cannot be read fails the run (open_walk_folder): a
+    // command could otherwise hide a keypair behind a chmod 000.
     bool read(const std::string& relative, FolderRecord& record) {
         changed_ = true;
         const char* at = relative.empty() ? "." : relative.c_str();
-        int fd = openat(root_fd_, at, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int fd = open_walk_folder(root_fd_, at, full_path(relative));
         if (fd < 0) {
             if (errno == ENAMETOOLONG) incomplete_ = true;  // a path this walk cannot name
             return false;
@@ -138,17 +142,27 @@ private:
             close(fd);
             return false;
         }
+        // Listable but not searchable (mode 0400): its subfolders could not be
+        // opened. Ours: searchable again, with the stamp of after the change.
+        // Root passes over modes, so nothing is changed for it.
+        if (st.st_uid == geteuid() && (st.st_mode & (S_IRUSR | S_IXUSR)) != (S_IRUSR | S_IXUSR) &&
+            faccessat(fd, ".", R_OK | X_OK, AT_EACCESS) != 0 && restore_owner_rights(fd) && fstat(fd, &st) != 0) {
+            close(fd);
+            unreadable_folder(full_path(relative), errno);
+        }
         record.stamp = stamp_of(st);
         record.trusted = std::max(record.stamp.mtime_ns, record.stamp.ctime_ns) < read_at - window_ns_;
-        list(fd, full_path(relative), record);
+        const bool listed = list(fd, full_path(relative), record);
+        const int error = errno;
         close(fd);
+        if (!listed) unreadable_folder(full_path(relative), error);
         ++stats_.folders_read;
         return true;
     }
 
-    void list(int fd, const std::string& folder, FolderRecord& record) {
-        for_each_entry(fd, buffer_, sizeof buffer_,
-                       [&](const char* name, unsigned char type) { classify(fd, folder, name, type, record); });
+    bool list(int fd, const std::string& folder, FolderRecord& record) {
+        return for_each_entry(fd, buffer_, sizeof buffer_,
+                              [&](const char* name, unsigned char type) { classify(fd, folder, name, type, record); });
     }
 
     void classify(int fd, const std::string& folder, const char* name, unsigned char type, FolderRecord& record) {
@@ -179,7 +193,7 @@ std::vector<std::string> find_secret_files_cached(const ScanRequest& request, co
     for (const auto& root : request.roots) {
         Kind kind = kind_of(root);
         if (kind == Kind::file) {
-            for (const auto& path : find_secret_files(ScanRequest{{root}, request.suffixes, request.skip}))
+            for (const auto& path : find_secret_files(ScanRequest{{root}, request.suffixes, request.skip, {}}))
                 found.insert(path);
             continue;
         }
@@ -187,7 +201,7 @@ std::vector<std::string> find_secret_files_cached(const ScanRequest& request, co
         const std::string file = cache_file_for(cache_dir, root);
         auto [fresh, changed] = walker->walk(root, load_scan_cache(file, root, request.suffixes), found);
         if (walker->incomplete()) {  // paths too long to name from the root: the plain walk goes folder by folder
-            for (const auto& path : find_secret_files(ScanRequest{{root}, request.suffixes, request.skip}))
+            for (const auto& path : find_secret_files(ScanRequest{{root}, request.suffixes, request.skip, {}}))
                 found.insert(path);
             continue;  // and no cache that would skip those folders next time
         }

@@ -92,16 +92,44 @@ void plan_filesystem(Plan& plan, const oms::sdk::Context& context, const oms::sd
         add_rule(plan, device, uapi::kReadRights | uapi::kFsWriteFile | uapi::kFsIoctlDev, "device");
 }
 
-// WRITE_DENY paths become read-only bind mounts; the folders between them and
-// their write root become mount points so nobody can rename them away.
-void plan_write_denies(Plan& plan, const oms::sdk::Policy& policy) {
+// What the walks of the allowed roots found: keypair files to hide, and the
+// entries WRITE_DENY_NAME rules name (nested .git folders, submodule .git files).
+struct WalkResults {
+    std::vector<std::string> keypairs;
+    std::vector<std::string> named;
+};
+
+// A named entry that is a link protects what it leads to, when that lies in
+// a write root (a link elsewhere leads to something read-only already); the
+// child binds only link-free paths.
+std::vector<std::string> write_denied_by_name(const std::vector<std::string>& named,
+                                              const std::vector<std::string>& roots) {
+    std::set<std::string> out;
+    for (const auto& path : named) {
+        auto real = canonical(path);
+        if (!real) continue;  // a dangling link protects nothing
+        for (const auto& root : roots)
+            if (is_within(*real, root) && *real != root) out.insert(*real);
+    }
+    return std::vector<std::string>(out.begin(), out.end());
+}
+
+// WRITE_DENY paths and the entries of a WRITE_DENY_NAME name become read-only
+// bind mounts; the folders between them and their write root become mount
+// points so nobody can rename them away. One inside another is covered by it.
+void plan_write_denies(Plan& plan, const oms::sdk::Policy& policy, const std::vector<std::string>& named) {
     auto roots = outermost(values_of(policy, OMS_RULE_WRITE_ALLOW_TREE));
-    std::set<std::string> pins;
+    std::set<std::string> denied;
     for (const auto& path : values_of(policy, OMS_RULE_WRITE_DENY)) {
-        if (kind_of(path) == Kind::missing) {
-            plan.not_present.push_back(path + " (write deny)");
-            continue;
-        }
+        if (kind_of(path) == Kind::missing) plan.not_present.push_back(path + " (write deny)");
+        else denied.insert(path);
+    }
+    for (const auto& path : write_denied_by_name(named, roots)) denied.insert(path);
+    std::set<std::string> pins;
+    for (const auto& path : denied) {
+        bool covered = std::any_of(denied.begin(), denied.end(),
+                                   [&](const std::string& other) { return other != path && is_within(path, other); });
+        if (covered) continue;
         plan.read_only.push_back(path);
         for (const auto& root : roots) {
             if (!is_within(path, root) || path == root) continue;
@@ -137,15 +165,20 @@ std::vector<std::string> session_sockets(const oms::sdk::Context& context) {
 }
 
 // The worktree is walked in full every time: the command can write there,
-// and deploy keypairs live there. The other allowed roots under HOME (the
-// toolchains) are walked through the cache when there is a safe place for it;
-// the worktree is left out of them so the cache never stands in for it.
-std::vector<std::string> find_keypair_files(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
-                                            const std::vector<std::string>& denied) {
+// and deploy keypairs live there; that same walk collects the entries
+// WRITE_DENY_NAME rules name. The other write roots are not searched for
+// names: the private HOME and TMPDIR are new each run, the temp folders are
+// the run's own, and the Cargo caches hold bare repositories Cargo writes.
+// The other allowed roots under HOME (the toolchains) are walked for
+// keypairs through the cache when there is a safe place for it; the worktree
+// is left out of them so the cache never stands in for it.
+WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk::Policy& policy) {
     const std::string worktree(context.worktree());
     const std::string home(context.home());
-    ScanRequest full{{worktree}, values_of(policy, OMS_RULE_READ_DENY_SUFFIX), denied};
-    ScanRequest others{{}, full.suffixes, denied};
+    const auto denied = values_of(policy, OMS_RULE_READ_DENY);
+    ScanRequest full{{worktree}, values_of(policy, OMS_RULE_READ_DENY_SUFFIX), denied,
+                     values_of(policy, OMS_RULE_WRITE_DENY_NAME)};
+    ScanRequest others{{}, full.suffixes, denied, {}};
     others.skip.push_back(worktree);
     std::vector<std::string> roots;
     for (const auto& root : values_of(policy, OMS_RULE_READ_ALLOW_TREE))
@@ -153,24 +186,24 @@ std::vector<std::string> find_keypair_files(const oms::sdk::Context& context, co
             roots.push_back(root);
     others.roots = outermost(roots);
 
-    std::vector<std::string> found = find_secret_files(full);
+    ScanFindings found = scan_tree(full);
+    WalkResults out{{found.secrets.begin(), found.secrets.end()}, {found.named.begin(), found.named.end()}};
     const std::string cache_dir =
         scan_cache_dir(std::string(context.state_dir()), values_of(policy, OMS_RULE_WRITE_ALLOW_TREE));
     auto more = cache_dir.empty() ? find_secret_files(others) : find_secret_files_cached(others, cache_dir);
-    found.insert(found.end(), more.begin(), more.end());
-    return found;
+    out.keypairs.insert(out.keypairs.end(), more.begin(), more.end());
+    return out;
 }
 
 void plan_read_denies(Plan& plan, const oms::sdk::Context& context, const oms::sdk::Policy& policy,
-                      const PlanOptions& options) {
-    auto denied = values_of(policy, OMS_RULE_READ_DENY);
-    for (const auto& path : denied) hide(plan, path, "read deny");
+                      const PlanOptions& options, const std::vector<std::string>& keypairs) {
+    for (const auto& path : values_of(policy, OMS_RULE_READ_DENY)) hide(plan, path, "read deny");
     for (const auto& path : options.extra_hidden)  // relative entries mean nothing here
         if (!path.empty() && path[0] == '/' && kind_of(path) != Kind::missing) hide(plan, path, "hidden");
     for (const auto& path : session_sockets(context))
         if (kind_of(path) != Kind::missing) hide(plan, path, "hidden");
 
-    for (const auto& file : find_keypair_files(context, policy, denied)) plan.hide_files.push_back(file);
+    for (const auto& file : keypairs) plan.hide_files.push_back(file);
 }
 
 // One mount per real target, and none inside a folder that is hidden whole
@@ -235,8 +268,9 @@ Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy
     plan.program = *program;
 
     plan_filesystem(plan, context, policy);
-    plan_write_denies(plan, policy);
-    plan_read_denies(plan, context, policy, options);
+    const WalkResults walked = walk_allowed_roots(context, policy);
+    plan_write_denies(plan, policy, walked.named);
+    plan_read_denies(plan, context, policy, options, walked.keypairs);
     normalize_hidden(plan);
     plan_network(plan, policy);
     return plan;

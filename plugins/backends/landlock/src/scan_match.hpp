@@ -1,5 +1,5 @@
 // What the keypair walks ask of each path: is it a folder to leave out, and
-// does its name end with a keypair suffix. Shared by the plain walk, the
+// does its name end with a keypair suffix, is it an entry named by a rule. Shared by the plain walk, the
 // two-thread walk and the cached walk, so the three cannot drift apart.
 #pragma once
 #include "secret_scan.hpp"
@@ -18,6 +18,13 @@ public:
     explicit ScanMatcher(const ScanRequest& request) : request_(request) {}
     bool skipped(const std::string& folder) const {
         return std::find(request_.skip.begin(), request_.skip.end(), folder) != request_.skip.end();
+    }
+    // An entry whose name a WRITE_DENY_NAME rule gives (".git").
+    // The first byte is compared first: it runs for every entry of the tree.
+    bool named(const char* name) const {
+        for (const auto& wanted : request_.names)
+            if (!wanted.empty() && wanted[0] == name[0] && wanted == name) return true;
+        return false;
     }
     bool matches(const std::string& path) const {
         for (const auto& suffix : request_.suffixes)

@@ -5,10 +5,12 @@
 #include "scan_match.hpp"
 #include "scoped_fd.hpp"
 #include "shared_walk.hpp"
+#include "walk_open.hpp"
 
 #include <oms/sdk.hpp>
 
 #include <dirent.h>
+#include <errno.h>
 #include <sys/syscall.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -29,19 +31,19 @@ namespace {
 // entry except for the path kept in `path_` (appended and cut back).
 class Walker {
 public:
-    Walker(const ScanRequest& request, std::set<std::string>& found, char* buffer)
+    Walker(const ScanRequest& request, ScanFindings& found, char* buffer)
         : match_(request), found_(found), buffer_(buffer) {}
 
     void walk_root(const std::string& root) {
-        int fd = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0) return;
+        int fd = open_walk_folder(AT_FDCWD, root.c_str(), root);
+        if (fd < 0) return;  // gone, or no longer a folder: nothing below it to hide
         path_ = root;
         walk(fd, 0);
     }
 
 private:
     const ScanMatcher match_;
-    std::set<std::string>& found_;
+    ScanFindings& found_;
     std::string path_;
     char* buffer_;  // kScanBufferSize bytes, 8-aligned
 
@@ -51,8 +53,9 @@ private:
         if (depth > kMaxScanDepth) too_deep(path_);
         if (match_.skipped(path_)) return;
         std::vector<std::pair<std::string, unsigned char>> entries;
-        for_each_entry(dir_fd, buffer_, kScanBufferSize,
-                       [&](const char* name, unsigned char type) { entries.emplace_back(name, type); });
+        if (!for_each_entry(dir_fd, buffer_, kScanBufferSize,
+                            [&](const char* name, unsigned char type) { entries.emplace_back(name, type); }))
+            unreadable_folder(path_, errno);
         for (auto& [name, type] : entries) visit(dir_fd, name, type, depth);
     }
 
@@ -61,13 +64,27 @@ private:
         path_ += '/';
         path_ += name;
         type = entry_type(dir_fd, name.c_str(), type);
+        if (type == DT_UNKNOWN && errno == EACCES && restore_owner_rights(dir_fd))
+            type = entry_type(dir_fd, name.c_str(), type);  // listable but not searchable: ours, fixed
+        if (type != DT_UNKNOWN && match_.named(name.c_str())) found_.named.insert(path_);
         if (type == DT_DIR) {
-            int child = openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            int child = open_child(dir_fd, name);
             if (child >= 0) walk(child, depth + 1);
         } else if (type != DT_UNKNOWN && match_.matches(path_)) {
-            if (type != DT_LNK || kind_of(path_) == Kind::file) found_.insert(path_);
+            if (type != DT_LNK || kind_of(path_) == Kind::file) found_.secrets.insert(path_);
         }
         path_.resize(length);
+    }
+
+    // A folder listed but not searchable (mode 0400) cannot open its children:
+    // when it is ours it gets its search right back first.
+    int open_child(int dir_fd, const std::string& name) {
+        int child = openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (child >= 0) return child;
+        if (errno == EACCES) restore_owner_rights(dir_fd);
+        child = open_walk_folder(dir_fd, name.c_str(), path_);
+        if (child < 0 && errno == ENAMETOOLONG) unreadable_folder(path_, errno);
+        return child;
     }
 };
 
@@ -80,9 +97,9 @@ void too_deep(const std::string& folder) {
                                               "(the command did not run)");
 }
 
-std::vector<std::string> find_secret_files(const ScanRequest& request) {
-    std::set<std::string> found;
-    if (request.suffixes.empty()) return {};
+ScanFindings scan_tree(const ScanRequest& request) {
+    ScanFindings found;
+    if (request.suffixes.empty() && request.names.empty()) return found;
     // One buffer for every folder of every root (heap: not on the caller's
     // stack; once: allocating it per root made the heap grow and shrink).
     auto buffer = std::make_unique<uint64_t[]>(kScanBufferSize / sizeof(uint64_t));
@@ -92,10 +109,18 @@ std::vector<std::string> find_secret_files(const ScanRequest& request) {
         if (kind_of(root) == Kind::folder) {
             if (!walk_shared(request, root, found, bytes)) walker.walk_root(root);
         } else if (kind_of(root) == Kind::file && ScanMatcher(request).matches(root)) {
-            found.insert(root);
+            found.secrets.insert(root);
         }
     }
-    return std::vector<std::string>(found.begin(), found.end());
+    return found;
+}
+
+std::vector<std::string> find_secret_files(const ScanRequest& request) {
+    if (request.suffixes.empty()) return {};
+    ScanRequest secrets_only = request;
+    secrets_only.names.clear();
+    ScanFindings found = scan_tree(secrets_only);
+    return std::vector<std::string>(found.secrets.begin(), found.secrets.end());
 }
 
 }  // namespace oms::landlock

@@ -4,6 +4,7 @@
 // on large worktrees.
 #pragma once
 #include <cstddef>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,11 +24,22 @@ struct ScanRequest {
     std::vector<std::string> roots;     // folders to walk
     std::vector<std::string> suffixes;  // "-keypair.json", "/id.json"
     std::vector<std::string> skip;      // folders hidden whole, not worth walking
+    std::vector<std::string> names = {};  // entry names collected too (".git": WRITE_DENY_NAME)
+};
+
+// What one walk found, as paths under the roots.
+struct ScanFindings {
+    std::set<std::string> secrets;  // ends with a suffix (a link only when it points at a file)
+    std::set<std::string> named;    // folders, files and links whose name is one of `names`
 };
 
 // Paths (as found under the roots) whose text ends with one of the suffixes.
 // Symlinks are reported when they end with a suffix and point at a file.
-// Throws oms::sdk::Error for a tree deeper than kMaxScanDepth.
+// Throws oms::sdk::Error for a tree deeper than kMaxScanDepth and for a
+// folder that cannot be read (walk_open.hpp): never a search in part.
 std::vector<std::string> find_secret_files(const ScanRequest& request);
+
+// The same walk, also collecting the entries named in request.names.
+ScanFindings scan_tree(const ScanRequest& request);
 
 }  // namespace oms::landlock

@@ -42,12 +42,13 @@ public:
     // False when the walk cannot be trusted to be complete (a folder that
     // could not be opened the way it should, an allocation that failed): the
     // caller then walks the plain way. Throws for a tree too deep.
-    bool run(std::set<std::string>& found, char* buffer) {
+    bool run(ScanFindings& found, char* buffer) {
         work(buffer);
         if (helper_.joinable()) helper_.join();
         if (!too_deep_.empty()) too_deep(too_deep_);
         if (failed_) return false;
-        found.insert(found_.begin(), found_.end());
+        found.secrets.insert(found_.secrets.begin(), found_.secrets.end());
+        found.named.insert(found_.named.begin(), found_.named.end());
         return true;
     }
 
@@ -59,7 +60,7 @@ private:
     std::condition_variable changed_;
     std::vector<PendingFolder> pending_;  // taken from the back: depth first, so the list stays short
     size_t busy_ = 0, folders_read_ = 0;
-    std::set<std::string> found_;
+    ScanFindings found_;
     std::thread helper_;
     bool helper_tried_ = false;
     bool failed_ = false;     // stops both threads
@@ -93,7 +94,7 @@ private:
             ++busy_;
             lock.unlock();
             std::vector<PendingFolder> subfolders;
-            std::vector<std::string> found;
+            ScanFindings found;
             bool complete = false;
             try {
                 complete = read_folder(folder, buffer, subfolders, found);
@@ -111,7 +112,8 @@ private:
             }
             try {
                 for (auto& s : subfolders) pending_.push_back(std::move(s));
-                found_.insert(found.begin(), found.end());
+                found_.secrets.insert(found.secrets.begin(), found.secrets.end());
+                found_.named.insert(found.named.begin(), found.named.end());
             } catch (const std::exception&) {
                 failed_ = true;
                 pending_.clear();
@@ -130,33 +132,37 @@ private:
 
     // False when the folder could not be read the way the plain walk would
     // have read it: too deep, a path too long for openat2, a link where a
-    // folder was. A folder gone or unreadable is skipped, as the plain walk does.
+    // folder was, a folder (or entry) it may not read. A folder gone is
+    // skipped, as the plain walk does.
     bool read_folder(const PendingFolder& folder, char* buffer, std::vector<PendingFolder>& subfolders,
-                     std::vector<std::string>& found) const {
+                     ScanFindings& found) const {
         const std::string path = path_of(folder);
         if (folder.depth > kMaxScanDepth) return false;
         if (match_.skipped(path)) return true;
         int fd = open_beneath(root_fd_, folder.relative);
-        if (fd < 0) return errno == ENOENT || errno == ENOTDIR || errno == EACCES;
+        if (fd < 0) return errno == ENOENT || errno == ENOTDIR;
         ScopedFd closer(fd);
-        for_each_entry(fd, buffer, kScanBufferSize, [&](const char* name, unsigned char type) {
+        bool complete = true;
+        const bool listed = for_each_entry(fd, buffer, kScanBufferSize, [&](const char* name, unsigned char type) {
             type = entry_type(fd, name, type);
+            if (type == DT_UNKNOWN && errno == EACCES) complete = false;  // not searchable
             const std::string child = path + "/" + name;
+            if (type != DT_UNKNOWN && match_.named(name)) found.named.insert(child);
             if (type == DT_DIR) {
                 subfolders.push_back({folder.relative.empty() ? name : folder.relative + "/" + name, folder.depth + 1});
             } else if (type != DT_UNKNOWN && match_.matches(child)) {
-                if (type != DT_LNK || kind_of(child) == Kind::file) found.push_back(child);
+                if (type != DT_LNK || kind_of(child) == Kind::file) found.secrets.insert(child);
             }
         });
-        return true;
+        return listed && complete;
     }
 };
 
 }  // namespace
 
-bool walk_shared(const ScanRequest& request, const std::string& root, std::set<std::string>& found, char* buffer) {
+bool walk_shared(const ScanRequest& request, const std::string& root, ScanFindings& found, char* buffer) {
     int root_fd = open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (root_fd < 0) return true;  // as the plain walk: nothing to find
+    if (root_fd < 0) return errno == ENOENT || errno == ENOTDIR || errno == ELOOP;  // as the plain walk
     ScopedFd closer(root_fd);
     // One probe tells whether openat2 works here (kernel 5.6+, not refused by
     // a seccomp filter of a container oms itself runs in).

@@ -16,6 +16,8 @@ namespace oms::landlock {
 // Adds what it finds under `root` to `found`, reading folders on this thread
 // through `buffer` (kScanBufferSize bytes, 8-aligned). False (and nothing
 // added) when openat2 is unavailable: the caller then walks the plain way.
-bool walk_shared(const ScanRequest& request, const std::string& root, std::set<std::string>& found, char* buffer);
+// A folder it cannot read also gives false: the plain walk then restores the
+// owner's rights or fails the run (walk_open.hpp), in one place.
+bool walk_shared(const ScanRequest& request, const std::string& root, ScanFindings& found, char* buffer);
 
 }  // namespace oms::landlock

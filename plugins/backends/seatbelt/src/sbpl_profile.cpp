@@ -22,7 +22,8 @@ std::string kind_name(oms_rule_kind kind) {
 
 bool is_path_kind(oms_rule_kind kind) {
     return kind == OMS_RULE_READ_DENY_TREE || kind == OMS_RULE_READ_ALLOW_TREE || kind == OMS_RULE_READ_DENY ||
-           kind == OMS_RULE_WRITE_ALLOW_TREE || kind == OMS_RULE_WRITE_DENY || kind == OMS_RULE_NET_LISTEN_LOOPBACK;
+           kind == OMS_RULE_WRITE_ALLOW_TREE || kind == OMS_RULE_WRITE_DENY || kind == OMS_RULE_NET_LISTEN_LOOPBACK ||
+           kind == OMS_RULE_WRITE_SCRATCH_TREE;
 }
 
 [[noreturn]] void refuse(const Rule& rule, const std::string& why) {
@@ -33,13 +34,16 @@ bool is_path_kind(oms_rule_kind kind) {
 // A NUL would cut the -D argument short, and an empty text would match
 // everything or nothing: refuse both rather than render a different rule.
 void validate(const Rule& rule) {
-    if (rule.kind < OMS_RULE_READ_DENY_TREE || rule.kind > OMS_RULE_IPC_DENY_SERVICE)
+    if (rule.kind < OMS_RULE_READ_DENY_TREE || rule.kind > OMS_RULE_WRITE_SCRATCH_TREE)
         throw Error(OMS_ERR_UNSUPPORTED, "seatbelt: cannot express rule " + kind_name(rule.kind));
     if (rule.value.find('\0') != std::string_view::npos) refuse(rule, "contains a NUL byte");
     if (is_path_kind(rule.kind) && (rule.value.empty() || rule.value[0] != '/'))
         refuse(rule, "is not an absolute path");
     if ((rule.kind == OMS_RULE_READ_DENY_SUFFIX || rule.kind == OMS_RULE_IPC_DENY_SERVICE) && rule.value.empty())
         refuse(rule, "is empty");
+    if (rule.kind == OMS_RULE_WRITE_DENY_NAME &&
+        (rule.value.empty() || rule.value == "." || rule.value == ".." || rule.value.find('/') != std::string_view::npos))
+        refuse(rule, "is not a plain file or folder name");
     const bool is_port = rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK;
     if (is_port && (rule.number < 1 || rule.number > 65535)) refuse(rule, "port is not in 1..65535");
     if (rule.kind == OMS_RULE_NET_LISTEN_LOOPBACK && (rule.number < 0 || rule.number > 65535))
@@ -175,12 +179,42 @@ void write_ipc(ProfileWriter& out, const std::vector<Rule>& rules) {
     out.rule("deny", "mach-lookup", filters);
 }
 
+// A path with a component called `name` ("/a/.git" and "/a/.git/hooks/x"):
+// two regexes rather than one alternation, the plainest Seatbelt reads.
+std::vector<std::string> name_filters(ProfileWriter& out, const std::vector<Rule>& rules) {
+    std::vector<std::string> filters;
+    for (const Rule& rule : of_kind(rules, OMS_RULE_WRITE_DENY_NAME)) {
+        const std::string component = "/" + regex_literal(rule.value);
+        ProfileWriter::add_unique(filters, "(regex " + out.param("WRITE_DENY_NAME", component + "$", rule.origin) + ")");
+        ProfileWriter::add_unique(filters, "(regex " + out.param("WRITE_DENY_NAME", component + "/", rule.origin) + ")");
+    }
+    return filters;
+}
+
 void write_writes(ProfileWriter& out, const std::vector<Rule>& rules) {
     out.comment("Writes: deny all, allow the write roots, deny .git and pinned files again.");
     out.rule_everything("deny", "file-write*");
     out.rule("allow", "file-write*",
              out.path_filters(of_kind(rules, OMS_RULE_WRITE_ALLOW_TREE), "WRITE_ALLOW_TREE", "subpath"));
     out.rule("deny", "file-write*", out.path_filters(of_kind(rules, OMS_RULE_WRITE_DENY), "WRITE_DENY", "subpath"));
+    const auto names = name_filters(out, rules);
+    if (!names.empty()) {
+        out.comment("Writes: deny every path through a protected name (nested .git), wherever it is,");
+        out.comment("also one made or moved during the run: stricter than entries found at run start.");
+        out.rule("deny", "file-write*", names);
+        for (const Rule& rule : of_kind(rules, OMS_RULE_WRITE_DENY_NAME))
+            out.limit("every path through a component named " + shell_word(rule.value) +
+                      " is write-denied, also one the command creates: `git init` or `git clone` inside a write "
+                      "root fails under this backend");
+    }
+    const auto scratch = out.path_filters(of_kind(rules, OMS_RULE_WRITE_SCRATCH_TREE), "WRITE_SCRATCH_TREE", "subpath");
+    if (!scratch.empty()) {
+        out.comment("Writes: scratch trees stay read-only. Seatbelt has no per-run layer to throw away,");
+        out.comment("so writes there are denied rather than allowed to reach the host.");
+        out.rule("deny", "file-write*", scratch);
+        out.limit("scratch trees are read-only: Seatbelt has no throw-away write layer, so tools that write "
+                  "there (say, Cargo extracting a crate) fail instead");
+    }
 }
 
 // rename(2) of a folder changes the path of everything below it, so a denied

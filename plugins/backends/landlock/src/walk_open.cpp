@@ -1,0 +1,72 @@
+#include "walk_open.hpp"
+
+#include "scoped_fd.hpp"
+
+#include <oms/sdk.hpp>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+
+namespace oms::landlock {
+
+namespace {
+
+constexpr mode_t kOwnerReadSearch = S_IRUSR | S_IXUSR;
+constexpr int kFolderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
+bool gone_or_not_a_folder(int error) { return error == ENOENT || error == ENOTDIR || error == ELOOP; }
+
+// The folder is opened as a path first (that needs no right on it), checked
+// to be ours, changed through /proc (fchmod refuses O_PATH descriptors) and
+// opened from that same descriptor: a link swapped in meanwhile changes
+// nothing. Returns the listable descriptor or -1 (errno set).
+int open_after_restoring_rights(int at, const char* name) {
+    ScopedFd handle(openat(at, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (handle.get() < 0) return -1;
+    struct stat st;
+    if (fstat(handle.get(), &st) != 0) return -1;
+    if (st.st_uid != geteuid()) {
+        errno = EACCES;
+        return -1;
+    }
+    const std::string by_descriptor = "/proc/self/fd/" + std::to_string(handle.get());
+    if (chmod(by_descriptor.c_str(), (st.st_mode & 07777) | kOwnerReadSearch) != 0) return -1;
+    return openat(handle.get(), ".", kFolderFlags);
+}
+
+}  // namespace
+
+bool restore_owner_rights(int fd) {
+    struct stat st;
+    if (fstat(fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & kOwnerReadSearch) == kOwnerReadSearch)
+        return false;
+    return fchmod(fd, (st.st_mode & 07777) | kOwnerReadSearch) == 0;
+}
+
+int open_walk_folder(int at, const char* name, const std::string& path) {
+    int fd = openat(at, name, kFolderFlags);
+    if (fd >= 0) return fd;
+    int error = errno;
+    if (gone_or_not_a_folder(error) || error == ENAMETOOLONG) return -1;
+    if (error == EACCES || error == EPERM) {
+        fd = open_after_restoring_rights(at, name);
+        if (fd >= 0) return fd;
+        if (gone_or_not_a_folder(errno)) return -1;
+    }
+    unreadable_folder(path, error);
+}
+
+void unreadable_folder(const std::string& path, int error) {
+    throw oms::sdk::Error(
+        OMS_ERR_FAILED,
+        "landlock: the folder " + path + " cannot be read (" + std::strerror(error) +
+            "), so keypair files in it could not be looked for; the command did not run. An earlier command "
+            "may have made it unreadable: give it back read and search rights (chmod u+rx, as the user who "
+            "owns it; sudo chown first if another user owns it) or delete it, then run again");
+}
+
+}  // namespace oms::landlock

@@ -1,0 +1,27 @@
+// How the keypair walks open a folder. A folder the walk cannot read would
+// hide whatever it holds (a command of an earlier run can chmod 000 the
+// folder of a keypair, and restore the mode in the next run to read it), so
+// it is never skipped: when the calling user owns it, it is given back its
+// owner's read and search rights and read; otherwise the run fails, naming
+// the folder and how to fix it.
+#pragma once
+#include <string>
+
+namespace oms::landlock {
+
+// Opens `name` (relative to `at`, or absolute with AT_FDCWD) as a folder to
+// list, without following a link at its end. Returns the descriptor, or -1
+// with errno set when the entry is gone or is no longer a folder (ENOENT,
+// ENOTDIR, ELOOP) or its path is too long to name (ENAMETOOLONG): the caller
+// decides. Throws oms::sdk::Error (the run fails) for anything else.
+int open_walk_folder(int at, const char* name, const std::string& path);
+
+// Gives the open folder `fd` back its owner's read and search rights when it
+// lacks them and we own it (its entries could be listed but not opened).
+// True when it changed something.
+bool restore_owner_rights(int fd);
+
+// The run stops: `path` could not be read (`error` is an errno).
+[[noreturn]] void unreadable_folder(const std::string& path, int error);
+
+}  // namespace oms::landlock
