@@ -1,11 +1,13 @@
 // The worktree search across commands, on the real daemon, one-shot and warm:
-//  - the container's user (uid 1000) hides a keypair from the next search
+//  - the container's user (uid 1000 under root, the caller otherwise) hides a keypair from the next search
 //    (mkdir h; mv target/deploy h/; chmod 000 h) and the next command
 //    restores the mode to read it. A caller who can read the folder (root)
 //    finds and masks the keypair; a caller who can neither read nor repair it
 //    (root without CAP_DAC_OVERRIDE/CAP_DAC_READ_SEARCH/CAP_FOWNER: an
 //    ordinary user, as far as the files of uid 1000 are concerned) stops
-//    the run, naming the folder. The key never comes out either way.
+//    the run, naming the folder. Run as an ordinary user, the caller owns
+//    the folder: oms restores its owner's rights and searches it. The key
+//    never comes out in any case.
 //  - a nested repository's .git and a submodule's .git file are read-only;
 //    the files beside them are not.
 #include "docker_fixture.hpp"
@@ -58,18 +60,26 @@ uid_t owner_of(const std::string& path) {
 
 TEST_CASE("docker: a keypair folder the container made unreadable is never skipped", "[docker][walk]") {
     require_daemon();
-    REQUIRE(geteuid() == 0);  // the fixture gives the worktree to uid 1000; this file runs as root
     const bool warm = GENERATE(false, true);
     CAPTURE(warm);
     Task task(warm);
     Outcome prepare = task.sh("mkdir h && mv target/deploy h/ && chmod 000 h && echo PREPARED");
     INFO(prepare.error << prepare.out << prepare.err);
     REQUIRE(prepare.out.find("PREPARED") != std::string::npos);
-    REQUIRE(owner_of(task.worktree + "/h") == 1000);
+    REQUIRE(owner_of(task.worktree + "/h") == container_uid());
     REQUIRE(mode_of(task.worktree + "/h") == 0);
     const std::string strike = "chmod 755 h; cat h/deploy/prog-keypair.json; echo; cat README; cat h/deploy/prog.json";
 
-    SECTION("a caller that cannot read or repair the folder stops the run, naming it") {
+    // As an ordinary user the container runs as the caller, who owns the
+    // folder: oms gives it its owner's rights back and searches it.
+    if (geteuid() != 0) {
+        Outcome o = task.sh(strike);
+        INFO(o.error << o.out << o.err);
+        REQUIRE(o.status == OMS_OK);
+        CHECK(o.out.find(kKey) == std::string::npos);
+        CHECK(o.out.find("readme") != std::string::npos);
+        CHECK(o.out.find("public") != std::string::npos);
+    } else SECTION("a caller that cannot read or repair the folder stops the run, naming it") {
         Outcome o;
         {
             WithoutFileModeOverride ordinary;
@@ -94,7 +104,7 @@ TEST_CASE("docker: a keypair folder the container made unreadable is never skipp
         CHECK(o.out.find("public") != std::string::npos);
     }
 
-    SECTION("a caller that can read the folder finds and masks the keypair in it") {
+    if (geteuid() == 0) SECTION("a caller that can read the folder finds and masks the keypair in it") {
         Outcome o = task.sh(strike);
         INFO(o.error << o.out << o.err);
         REQUIRE(o.status == OMS_OK);
@@ -114,9 +124,10 @@ TEST_CASE("docker: nested .git folders and submodule .git files are read-only", 
     write_file(task.worktree + "/sub/file", "SUB-FILE\n");
     write_file(task.worktree + "/vendor/lib/.git", "gitdir: ../../.git/modules/lib\n");
     write_file(task.worktree + "/vendor/lib/code.rs", "CODE\n");
-    for (const char* p : {"/sub", "/sub/.git", "/sub/.git/hooks", "/sub/.git/hooks/pre-commit", "/sub/file", "/vendor",
-                          "/vendor/lib", "/vendor/lib/.git", "/vendor/lib/code.rs"})
-        REQUIRE(chown((task.worktree + p).c_str(), 1000, 1000) == 0);  // the container user's, like the rest
+    if (geteuid() == 0)  // the container user's, like the rest (an ordinary caller owns them already)
+        for (const char* p : {"/sub", "/sub/.git", "/sub/.git/hooks", "/sub/.git/hooks/pre-commit", "/sub/file",
+                              "/vendor", "/vendor/lib", "/vendor/lib/.git", "/vendor/lib/code.rs"})
+            REQUIRE(chown((task.worktree + p).c_str(), container_uid(), container_uid()) == 0);
     Outcome o = task.sh(
         "echo evil > sub/.git/hooks/pre-commit; echo evil > sub/.git/hooks/post-checkout; "
         "chmod 777 sub/.git/hooks/pre-commit; rm -f sub/.git/hooks/pre-commit; mv sub/.git sub/git-moved; "
