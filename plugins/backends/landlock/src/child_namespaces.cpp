@@ -31,8 +31,9 @@ void write_id_map(const ChildSpec& spec, const char* file, uint32_t id) {
     close(fd);
 }
 
-void enter_user_namespace(const ChildSpec& spec) {
-    if (unshare(CLONE_NEWUSER) != 0) child_fail(spec, "create a user namespace (needed without root)");
+// The launcher made the user namespace (with the PID namespace, so that one
+// belongs to it and /proc can be mounted); only the id maps are left.
+void map_user_namespace(const ChildSpec& spec) {
     int fd = open("/proc/self/setgroups", O_WRONLY | O_CLOEXEC);
     if (fd < 0 || write(fd, "deny", 4) != 4) child_fail(spec, "write /proc/self/setgroups");
     close(fd);
@@ -43,7 +44,7 @@ void enter_user_namespace(const ChildSpec& spec) {
 }  // namespace
 
 void enter_namespaces(const ChildSpec& spec) {
-    if (spec.need_user_namespace) enter_user_namespace(spec);
+    if (spec.need_user_namespace) map_user_namespace(spec);
     int flags = CLONE_NEWNS | (spec.own_network ? CLONE_NEWNET : 0);
     if (unshare(flags) != 0) child_fail(spec, "create the mount/network namespaces");
 }
