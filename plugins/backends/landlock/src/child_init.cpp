@@ -33,9 +33,12 @@ const int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
 
 volatile pid_t command_pid = 0;
 
-void forward(int signal_number) {
+// Only signals a process sent (oms forwarding one, si_code <= 0) are passed
+// on: a terminal's Ctrl-C (si_code SI_KERNEL) already reaches the command,
+// which is in the terminal's foreground process group with oms.
+void forward(int signal_number, siginfo_t* info, void*) {
     int saved = errno;
-    if (command_pid > 0) kill(command_pid, signal_number);
+    if (command_pid > 0 && info && info->si_code <= 0) kill(command_pid, signal_number);
     errno = saved;
 }
 
@@ -86,7 +89,8 @@ void run_as_init(const ChildSpec& spec) {
     // at exec, its standard streams close when it and its children do.
     syscall(SYS_close_range, 0u, ~0u, 0u);
     struct sigaction action {};
-    action.sa_handler = forward;
+    action.sa_sigaction = forward;
+    action.sa_flags = SA_SIGINFO;
     sigemptyset(&action.sa_mask);
     for (int sig : kForwarded) sigaction(sig, &action, nullptr);
     sigprocmask(SIG_SETMASK, &none, nullptr);
