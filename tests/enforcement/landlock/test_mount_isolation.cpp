@@ -179,3 +179,25 @@ TEST_CASE("the plan shows the isolation mounts", "[landlock][isolation][backend]
     CHECK(has(text, "scratch        " + scratch));
     CHECK(has(text, "own PID namespace"));
 }
+
+TEST_CASE("a worktree that is a temp folder stays the host's folder", "[landlock][isolation][backend]") {
+    require_landlock();
+    World w;
+    FakeHost host;
+    LandlockPlugin plugin(host);
+    ContextBuilder context = default_context(w, {"sh", "-c", "true"});
+    ContextBuilder in_tmp = context;
+    in_tmp.worktree = "/tmp";
+    for (auto* c : {&context, &in_tmp}) {
+        ReportCollector report;
+        ErrorBuffer error;
+        PolicyBuilder policy = default_policy(w);
+        REQUIRE(plugin.api().render(plugin.instance(), c->build(), policy.build(), report.sink(), error.get()) ==
+                OMS_OK);
+        const std::string text = report.text();
+        INFO(text);
+        // Positive control: with the world's worktree, /tmp is private.
+        CHECK(has(text, "private temp   /tmp  ") == (c == &context));
+        CHECK(has(text, "private temp   /var/tmp"));
+    }
+}

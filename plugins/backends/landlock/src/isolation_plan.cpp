@@ -30,10 +30,23 @@ bool mountable(const std::string& path) {
     return stat(path.c_str(), &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
 }
 
-void plan_private_temps(Plan& plan) {
+// A temp folder the user works in (the worktree, or a --rw mount, is the
+// temp folder or holds it) stays the host's: it is a write root like any
+// other, and a worktree is searched for keypairs at every start anyway.
+bool chosen_by_user(const std::string& temp, const oms::sdk::Context& context) {
+    std::vector<std::string> chosen{std::string(context.worktree())};
+    for (auto mount : context.read_write()) chosen.emplace_back(mount);
+    for (const auto& path : chosen) {
+        auto real = path.empty() ? std::nullopt : canonical(path);
+        if (real && is_within(temp, *real)) return true;
+    }
+    return false;
+}
+
+void plan_private_temps(Plan& plan, const oms::sdk::Context& context) {
     for (const char* temp : kSystemTemps) {
         auto real = canonical(temp);
-        if (real && kind_of(*real) == Kind::folder &&
+        if (real && kind_of(*real) == Kind::folder && !chosen_by_user(*real, context) &&
             std::find(plan.private_temps.begin(), plan.private_temps.end(), *real) == plan.private_temps.end())
             plan.private_temps.push_back(*real);
     }
@@ -121,7 +134,7 @@ bool overlay_available() {
 }
 
 void plan_isolation(Plan& plan, const oms::sdk::Context& context, const oms::sdk::Policy& policy) {
-    plan_private_temps(plan);
+    plan_private_temps(plan, context);
     plan_writable_mounts(plan, policy);
     plan_temp_keeps(plan, context, policy);
     drop_host_temp_entries(plan);
