@@ -43,7 +43,7 @@ TEST_CASE("metadata changes outside the write roots fail, inside they work", "[l
             chmod(path.c_str(), 0644);
             set_old_mtime(path);
         }
-        const std::string attack = "chmod 4777 {path}; touch -d 1970-01-02 {path}; {probe} setxattr {path}\n";
+        const std::string attack = "chmod 0777 {path}; touch -d 1970-01-02 {path}; {probe} setxattr {path}\n";
         std::string script;
         for (const auto& path : {outside, history, inside}) {
             std::string line = attack;
@@ -63,7 +63,7 @@ TEST_CASE("metadata changes outside the write roots fail, inside they work", "[l
         }
         // Positive control: the same three changes inside the worktree.
         auto st = stat_of(inside);
-        CHECK((st.st_mode & 07777) == 04777);
+        CHECK((st.st_mode & 07777) == 0777);
         CHECK(st.st_mtim.tv_sec != 1000000000);
         CHECK(has_test_xattr(inside));
         CHECK(read_file(history) == "HISTORY");
@@ -72,24 +72,57 @@ TEST_CASE("metadata changes outside the write roots fail, inside they work", "[l
 
 // As root the attack is a setuid-root copy; as an ordinary user the same
 // steps make a copy setuid to that user: either must not reach the host.
-TEST_CASE("a setuid copy made in /tmp never reaches the host", "[landlock][isolation][class4]") {
+TEST_CASE("a setuid copy made in /tmp or outside the write roots never reaches the host",
+          "[landlock][isolation][class4]") {
     require_landlock();
     FOR_EACH_DRIVER(driver) {
         World w;
         const std::string copy = "/tmp/" + unique_mark("oms-suid");
         const std::string outside_copy = w.outside + "/suid-sh";
         auto r = run_with_system_temps(driver, w,
-                                       "cp /bin/sh " + copy + " && chmod 4755 " + copy + " && [ -u " + copy +
-                                           " ] && echo SETUID-INSIDE\n"
-                                           "cp /bin/sh " + outside_copy + " && chmod 4755 " + outside_copy +
-                                           " && echo SETUID-OUTSIDE\n"
-                                           "exit 0");
+                                       "cp /bin/sh " + copy + " && [ -x " + copy + " ] && echo COPY-INSIDE\n"
+                                       "chmod 4755 " + copy + " && echo SETUID-INSIDE\n"
+                                       "cp /bin/sh " + outside_copy + " && echo COPY-OUTSIDE\n"
+                                       "exit 0");
         INFO(r.spawn_error << r.out << r.err);
         REQUIRE(r.exit_code == 0);
-        CHECK(has(r.out, "SETUID-INSIDE"));  // positive: the private /tmp takes it...
+        CHECK(has(r.out, "COPY-INSIDE"));        // positive: the private /tmp takes the copy...
         CHECK(access(copy.c_str(), F_OK) != 0);  // ...and the host never sees it
-        CHECK_FALSE(has(r.out, "SETUID-OUTSIDE"));
+        CHECK_FALSE(has(r.out, "SETUID-INSIDE"));  // the setuid bit is refused everywhere
+        CHECK_FALSE(has(r.out, "COPY-OUTSIDE"));
         CHECK(access(outside_copy.c_str(), F_OK) != 0);
+    }
+}
+
+// Metadata changes stay allowed in the write roots, except the setuid and
+// setgid bits: a setuid-root file left in the worktree or a Cargo cache
+// would stay on the host. Root's attack; as an ordinary user the same steps
+// (setuid to that user) are refused the same way.
+TEST_CASE("no setuid or setgid file can be made in a write root", "[landlock][isolation][class4]") {
+    require_landlock();
+    FOR_EACH_DRIVER(driver) {
+        World w;
+        const std::string cache = w.toolchain + "/registry/cache";  // a Cargo write root
+        make_dirs(cache);
+        const std::string copy = cache + "/sh-copy", made = cache + "/made-setuid", in_work = w.work + "/sh-copy";
+        const std::string script = "cp /bin/sh " + copy + "; chmod 4755 " + copy + "; chmod g+s " + copy +
+                                   "; {probe} create-setuid " + made + "; cp /bin/sh " + in_work +
+                                   "; chmod u+s " + in_work + "; chmod 750 " + copy + " && echo CHMOD-OK; exit 0";
+        RunOutcome r;
+        if (driver == Driver::oms) {
+            r = run_in_oms(w, expand(w, script));
+        } else {
+            RunOptions options;
+            options.extra_rules = {{OMS_RULE_WRITE_ALLOW_TREE, w.toolchain + "/registry"}};
+            r = run_in_plugin(w, expand(w, script), options);
+        }
+        INFO(r.spawn_error << r.out << r.err);
+        REQUIRE(r.exit_code == 0);
+        CHECK(has(r.out, "CHMOD-OK"));  // positive: an ordinary chmod in the write root works
+        CHECK((stat_of(copy).st_mode & 07777) == 0750);
+        CHECK((stat_of(in_work).st_mode & (S_ISUID | S_ISGID)) == 0);
+        CHECK(has(r.out, "DENIED create-setuid"));
+        CHECK(access(made.c_str(), F_OK) != 0);
     }
 }
 
