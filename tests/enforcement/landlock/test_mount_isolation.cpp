@@ -189,6 +189,40 @@ TEST_CASE("writes below a scratch tree succeed inside and never reach the host",
     CHECK(has(again.out, "BUILD-RS-ORIGINAL"));
 }
 
+// A path the overlay options cannot carry (a comma) gets no layer: writes
+// there are denied, never let through to the host, and the plan says so.
+TEST_CASE("a scratch tree with no overlay possible is read-only", "[landlock][isolation][scratch]") {
+    require_landlock();
+    World w;
+    const std::string registry = w.toolchain + "/registry";
+    const std::string tree = registry + "/src,odd";
+    const std::string build_rs = tree + "/crate-1.0/build.rs";
+    write_file(build_rs, "BUILD-RS-ORIGINAL");
+    RunOptions options;
+    options.extra_rules = {{OMS_RULE_WRITE_ALLOW_TREE, registry}, {OMS_RULE_WRITE_SCRATCH_TREE, tree}};
+    auto r = run_in_plugin(w,
+                           "cat " + build_rs + "\necho PLANTED > " + build_rs + " && echo WROTE\necho CACHED > " +
+                               registry + "/cache-file && echo CACHE-WRITTEN\nexit 0",
+                           options);
+    INFO(r.spawn_error << r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(has(r.out, "BUILD-RS-ORIGINAL"));  // positive: readable
+    CHECK(has(r.out, "CACHE-WRITTEN"));      // positive: the write root beside it is written through
+    CHECK_FALSE(has(r.out, "WROTE"));
+    CHECK(has(r.err, "Read-only file system"));
+    CHECK(read_file(build_rs) == "BUILD-RS-ORIGINAL");
+    FakeHost host;
+    LandlockPlugin plugin(host);
+    ContextBuilder context = default_context(w, {"sh", "-c", "true"});
+    PolicyBuilder policy = default_policy(w);
+    for (const auto& [kind, value] : options.extra_rules) policy.add(kind, value);
+    ReportCollector report;
+    ErrorBuffer error;
+    REQUIRE(plugin.api().render(plugin.instance(), context.build(), policy.build(), report.sink(), error.get()) ==
+            OMS_OK);
+    CHECK(has(report.text(), "scratch        " + tree + "  (read-only: no overlay possible here"));
+}
+
 TEST_CASE("the plan shows the isolation mounts", "[landlock][isolation][backend]") {
     require_landlock();
     World w;
