@@ -24,4 +24,14 @@ std::string unique_mark(const std::string& prefix) {
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+std::string render_text(ContextBuilder& context, PolicyBuilder& policy) {
+    FakeHost host;
+    LandlockPlugin plugin(host);
+    ReportCollector report;
+    ErrorBuffer error;
+    REQUIRE(plugin.api().render(plugin.instance(), context.build(), policy.build(), report.sink(), error.get()) ==
+            OMS_OK);
+    return report.text();
+}
+
 }  // namespace oms::test

@@ -18,4 +18,7 @@ std::string unique_mark(const std::string& prefix);
 
 bool has(const std::string& text, const std::string& part);
 
+// What `oms policy` would print for this context and policy (the plugin's render).
+std::string render_text(ContextBuilder& context, PolicyBuilder& policy);
+
 }  // namespace oms::test

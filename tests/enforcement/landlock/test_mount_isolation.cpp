@@ -211,16 +211,10 @@ TEST_CASE("a scratch tree with no overlay possible is read-only", "[landlock][is
     CHECK_FALSE(has(r.out, "WROTE"));
     CHECK(has(r.err, "Read-only file system"));
     CHECK(read_file(build_rs) == "BUILD-RS-ORIGINAL");
-    FakeHost host;
-    LandlockPlugin plugin(host);
     ContextBuilder context = default_context(w, {"sh", "-c", "true"});
     PolicyBuilder policy = default_policy(w);
     for (const auto& [kind, value] : options.extra_rules) policy.add(kind, value);
-    ReportCollector report;
-    ErrorBuffer error;
-    REQUIRE(plugin.api().render(plugin.instance(), context.build(), policy.build(), report.sink(), error.get()) ==
-            OMS_OK);
-    CHECK(has(report.text(), "scratch        " + tree + "  (read-only: no overlay possible here"));
+    CHECK(has(render_text(context, policy), "scratch        " + tree + "  (read-only: no overlay possible here"));
 }
 
 TEST_CASE("the plan shows the isolation mounts", "[landlock][isolation][backend]") {
@@ -228,17 +222,11 @@ TEST_CASE("the plan shows the isolation mounts", "[landlock][isolation][backend]
     World w;
     const std::string scratch = w.toolchain + "/registry/src";
     make_dirs(scratch);
-    FakeHost host;
-    LandlockPlugin plugin(host);
     ContextBuilder context = default_context(w, {"sh", "-c", "true"});
     PolicyBuilder policy = default_policy(w);
     policy.add(OMS_RULE_WRITE_ALLOW_TREE, w.toolchain + "/registry");
     policy.add(OMS_RULE_WRITE_SCRATCH_TREE, scratch);
-    ReportCollector report;
-    ErrorBuffer error;
-    REQUIRE(plugin.api().render(plugin.instance(), context.build(), policy.build(), report.sink(), error.get()) ==
-            OMS_OK);
-    const std::string text = report.text();
+    const std::string text = render_text(context, policy);
     INFO(text);
     CHECK(has(text, "read-only      / and every mount below it"));
     CHECK(has(text, "writable       " + w.work));
@@ -250,18 +238,12 @@ TEST_CASE("the plan shows the isolation mounts", "[landlock][isolation][backend]
 TEST_CASE("a worktree that is a temp folder stays the host's folder", "[landlock][isolation][backend]") {
     require_landlock();
     World w;
-    FakeHost host;
-    LandlockPlugin plugin(host);
     ContextBuilder context = default_context(w, {"sh", "-c", "true"});
     ContextBuilder in_tmp = context;
     in_tmp.worktree = "/tmp";
     for (auto* c : {&context, &in_tmp}) {
-        ReportCollector report;
-        ErrorBuffer error;
         PolicyBuilder policy = default_policy(w);
-        REQUIRE(plugin.api().render(plugin.instance(), c->build(), policy.build(), report.sink(), error.get()) ==
-                OMS_OK);
-        const std::string text = report.text();
+        const std::string text = render_text(*c, policy);
         INFO(text);
         // Positive control: with the world's worktree, /tmp is private.
         CHECK(has(text, "private temp   /tmp  ") == (c == &context));

@@ -46,6 +46,18 @@ void install_stdio(const ChildSpec& spec) {
 
 }  // namespace
 
+int format_decimal(uint32_t value, char* out) {
+    char reversed[10];
+    int n = 0;
+    do {
+        reversed[n++] = static_cast<char>('0' + value % 10);
+        value /= 10;
+    } while (value);
+    for (int i = 0; i < n; ++i) out[i] = reversed[n - 1 - i];
+    out[n] = '\0';
+    return n;
+}
+
 void child_fail(const ChildSpec& spec, const char* step, const char* path, int error_number) {
     ChildFailure failure{};
     failure.error_number = error_number >= 0 ? error_number : errno;

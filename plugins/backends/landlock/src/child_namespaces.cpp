@@ -12,16 +12,12 @@ namespace {
 
 // Writes "<id> <id> 1" without formatting functions (the child may not allocate).
 void write_id_map(const ChildSpec& spec, const char* file, uint32_t id) {
-    char digits[16];
-    int n = 0;
-    do {
-        digits[n++] = static_cast<char>('0' + id % 10);
-        id /= 10;
-    } while (id && n < 15);
+    char digits[11];
+    const int n = format_decimal(id, digits);
     char line[48];
     int used = 0;
     for (int copy = 0; copy < 2; ++copy) {
-        for (int i = n - 1; i >= 0; --i) line[used++] = digits[i];
+        for (int i = 0; i < n; ++i) line[used++] = digits[i];
         line[used++] = ' ';
     }
     line[used++] = '1';

@@ -30,16 +30,9 @@ struct Text {
         return *this;
     }
     Text& add(unsigned number) {
-        char digits[12];
-        int n = 0;
-        do {
-            digits[n++] = static_cast<char>('0' + number % 10);
-            number /= 10;
-        } while (number && n < 11);
-        char out[12];
-        for (int i = 0; i < n; ++i) out[i] = digits[n - 1 - i];
-        out[n] = '\0';
-        return add(out);
+        char digits[11];
+        format_decimal(number, digits);
+        return add(static_cast<const char*>(digits));
     }
 };
 

@@ -10,6 +10,10 @@ namespace oms::landlock {
 [[noreturn]] void child_fail(const ChildSpec& spec, const char* step, const char* path = nullptr,
                              int error_number = -1);
 
+// Writes `value` in decimal and a NUL into `out` (room for 11 bytes);
+// returns the number of digits. No formatting functions in the child.
+int format_decimal(uint32_t value, char* out);
+
 void enter_namespaces(const ChildSpec& spec);      // user maps (non-root), mount, network
 void apply_mounts(const ChildSpec& spec);          // all the steps below, in order, then pins, binds, masks
 void make_root_read_only(const ChildSpec& spec);   // everything but the writable mounts: EROFS
