@@ -72,7 +72,8 @@ int exit_code(int status) {
 void mount_fresh_proc(const ChildSpec& spec) {
     // Mounted by the namespace's pid 1: it shows this namespace only.
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, nullptr) != 0)
-        child_fail(spec, "mount /proc for the PID namespace");
+        child_fail(spec, "mount a /proc of its own PID namespace (without root, the kernel refuses this where "
+                         "the visible /proc has parts covered, as in many containers)");
 }
 
 void run_as_init(const ChildSpec& spec) {
