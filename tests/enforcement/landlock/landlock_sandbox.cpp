@@ -50,8 +50,10 @@ void drain(int out_fd, int err_fd, std::string& out, std::string& err) {
 
 }  // namespace
 
-WorldRoot::WorldRoot() {
-    std::string pattern = build_dir() + "/landlock-world-XXXXXX";
+WorldRoot::WorldRoot() : WorldRoot(build_dir()) {}
+
+WorldRoot::WorldRoot(const std::string& base) {
+    std::string pattern = base + "/landlock-world-XXXXXX";
     if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed for " + pattern);
     path_ = std::filesystem::canonical(pattern).string();
 }
@@ -61,7 +63,11 @@ WorldRoot::~WorldRoot() {
     std::filesystem::remove_all(path_, ignored);
 }
 
-World::World() {
+World::World() { plant(); }
+
+World::World(const std::string& base) : root(base) { plant(); }
+
+void World::plant() {
     home = root / "home";
     work = root / "work";
     other_repo = home + "/src/other-repo";
@@ -155,6 +161,7 @@ RunOutcome run_in_plugin(World& world, const std::string& script, const RunOptio
     ContextBuilder context = default_context(world, argv);
     context.flags = options.flags;
     PolicyBuilder policy = default_policy(world);
+    for (const auto& [kind, value] : options.extra_rules) policy.add(kind, value);
 
     int out_pipe[2], err_pipe[2];
     if (pipe2(out_pipe, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC)) throw std::runtime_error("pipe");

@@ -24,6 +24,7 @@ namespace oms::test {
 class WorldRoot {
 public:
     WorldRoot();
+    explicit WorldRoot(const std::string& base);  // a world below `base` (e.g. /tmp)
     ~WorldRoot();
     WorldRoot(const WorldRoot&) = delete;
     WorldRoot& operator=(const WorldRoot&) = delete;
@@ -39,6 +40,10 @@ struct World {
     std::string home, work, other_repo, toolchain, outside, private_home, temp;
     std::string pinned;  // work/tests/verify.sh
     World();
+    explicit World(const std::string& base);  // rooted below `base` instead of the build tree
+
+private:
+    void plant();
 };
 
 // Secret texts planted in the world; a test checks none ever comes out.
@@ -70,6 +75,7 @@ struct RunOptions {
     int64_t max_abi = 0;                // [plugin.landlock] max_abi
     std::vector<std::string> hide;      // [plugin.landlock] hide
     std::vector<std::string> argv;      // default: sh -c <script>
+    std::vector<std::pair<oms_rule_kind, std::string>> extra_rules;  // added to the default policy
 };
 
 struct RunOutcome {

@@ -21,6 +21,7 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <termios.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <string>
@@ -150,6 +151,8 @@ int main(int argc, char** argv) {
     if (c == "mount") return call("mount", mount("none", "/mnt", "tmpfs", 0, nullptr));
     if (c == "umount") return call("umount", umount2(a, MNT_DETACH));
     if (c == "truncate") return call("truncate", truncate(a, 0));
+    if (c == "create-setuid") return call("create-setuid", open(a, O_WRONLY | O_CREAT | O_EXCL, 04755));
+    if (c == "setxattr") return call("setxattr", setxattr(a, "user.oms-test", "1", 1, 0));
     if (c == "bind-tcp") {
         int fd = socket(AF_INET, SOCK_STREAM, 0);
         sockaddr_in address{};

@@ -9,6 +9,8 @@
 
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <filesystem>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -195,6 +197,49 @@ bool running(pid_t pid) {
     return close_paren != std::string::npos && stat.size() > close_paren + 2 && stat[close_paren + 2] != 'Z';
 }
 
+// The parent pid and command name of a process, from /proc/<pid>/stat.
+bool parent_and_name(pid_t pid, pid_t& parent, std::string& name) {
+    std::string stat;
+    try {
+        stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+    } catch (...) {
+        return false;
+    }
+    size_t open_paren = stat.find('('), close_paren = stat.rfind(')');
+    if (open_paren == std::string::npos || close_paren == std::string::npos) return false;
+    name = stat.substr(open_paren + 1, close_paren - open_paren - 1);
+    std::istringstream rest(stat.substr(close_paren + 2));
+    std::string state;
+    rest >> state >> parent;
+    return true;
+}
+
+// A running process named `name` below `ancestor`, as the host sees it (a
+// sandbox's own PID namespace gives the command other pids inside), waiting
+// up to ten seconds for it to appear; 0 when none does.
+pid_t descendant_named(pid_t ancestor, const std::string& name) {
+    for (int attempt = 0; attempt < 500; ++attempt) {
+        std::map<pid_t, pid_t> parents;
+        std::map<pid_t, std::string> names;
+        for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+            pid_t pid = static_cast<pid_t>(atoi(entry.path().filename().c_str()));
+            pid_t parent = 0;
+            std::string comm;
+            if (pid > 0 && parent_and_name(pid, parent, comm)) {
+                parents[pid] = parent;
+                names[pid] = comm;
+            }
+        }
+        for (const auto& [pid, comm] : names) {
+            if (comm != name || !running(pid)) continue;
+            for (pid_t up = parents[pid]; up > 1; up = parents.count(up) ? parents[up] : 0)
+                if (up == ancestor) return pid;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return 0;
+}
+
 bool ends_within(pid_t pid, int seconds) {
     for (int i = 0; i < seconds * 50 && running(pid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     return !running(pid);
@@ -214,28 +259,31 @@ TEST_CASE("the command dies with an oms killed with SIGKILL; its run folder is r
         std::string temp = env.root / "tmp";
         make_dirs(temp);
         env.env["TMPDIR"] = temp;
+        // Reports go to the worktree: landlock gives the command a private
+        // /tmp, where this test's other folders live. Its pid is looked up
+        // from the host side, since landlock runs it in its own PID namespace.
         auto sleeper = [&](const std::string& name) {
             return std::vector<std::string>{oms_binary(), "run", "--sandbox", backend, "--yes", "--", "/bin/sh", "-c",
-                                            "echo \"$HOME\" > " + env.root.path() + "/" + name + "; echo $$ > " +
-                                                env.root.path() + "/" + name + ".pid; exec sleep 60"};
+                                            "echo \"$HOME\" > " + env.worktree + "/" + name + "; exec sleep 60"};
         };
         // A: its oms is killed outright, so nothing removes its folder; its
         // command is killed with it.
         pid_t killed = start_in_own_group(env, sleeper("a"));
-        REQUIRE(wait_for_file(env.root / "a.pid"));
-        pid_t orphan = std::stoi(first_line(env.root / "a.pid"));
+        REQUIRE(wait_for_file(env.worktree + "/a"));
+        pid_t orphan = descendant_named(killed, "sleep");
+        REQUIRE(orphan > 0);
         REQUIRE(running(orphan));
         kill(killed, SIGKILL);
         waitpid(killed, nullptr, 0);
         CHECK(ends_within(orphan, 10));
-        std::string abandoned = first_line(env.root / "a");
+        std::string abandoned = first_line(env.worktree + "/a");
         abandoned = abandoned.substr(0, abandoned.rfind('/'));
         REQUIRE(exists(abandoned));
         REQUIRE(chmod(abandoned.c_str(), 0) == 0);  // what its command could have done: still swept
         // B: alive while the sweep runs. C: a folder another oms is creating.
         pid_t alive = start_in_own_group(env, sleeper("b"));
-        REQUIRE(wait_for_file(env.root / "b.pid"));
-        std::string live = first_line(env.root / "b");
+        REQUIRE(wait_for_file(env.worktree + "/b"));
+        std::string live = first_line(env.worktree + "/b");
         live = live.substr(0, live.rfind('/'));
         std::string being_made = temp + "/oms-run-justmade";
         REQUIRE(mkdir(being_made.c_str(), 0700) == 0);

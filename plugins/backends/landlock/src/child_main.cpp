@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -45,6 +46,18 @@ void install_stdio(const ChildSpec& spec) {
 
 }  // namespace
 
+int format_decimal(uint32_t value, char* out) {
+    char reversed[10];
+    int n = 0;
+    do {
+        reversed[n++] = static_cast<char>('0' + value % 10);
+        value /= 10;
+    } while (value);
+    for (int i = 0; i < n; ++i) out[i] = reversed[n - 1 - i];
+    out[n] = '\0';
+    return n;
+}
+
 void child_fail(const ChildSpec& spec, const char* step, const char* path, int error_number) {
     ChildFailure failure{};
     failure.error_number = error_number >= 0 ? error_number : errno;
@@ -58,19 +71,35 @@ void child_fail(const ChildSpec& spec, const char* step, const char* path, int e
     _exit(127);
 }
 
+// Whether oms has ended: the child cannot name its parent from inside its
+// PID namespace (getppid() is 0), but oms holds the other end of the channel
+// until the child has exec'd or failed.
+bool parent_gone(const ChildSpec& spec) {
+    pollfd hangup{spec.channel_fd, POLLRDHUP, 0};
+    return poll(&hangup, 1, 0) != 0;
+}
+
 void run_child(const ChildSpec& spec) {
-    // The command dies with oms (SIGKILL when the thread that started it
-    // ends): it is never left running unwatched, and the private HOME it
-    // uses is removed only once oms is gone (see the run folder sweep).
-    // Nothing below changes a user or group id, which would clear it; the
-    // user namespace and the capability drop do not.
+    // The child, its command and everything they start die with oms
+    // (SIGKILL when the thread that started it ends; the PID namespace then
+    // takes the rest): the command is never left running unwatched, and the
+    // private HOME it uses is removed only once oms is gone (see the run
+    // folder sweep). Nothing below changes a user or group id, which would
+    // clear it; the user namespace and the capability drop do not.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != spec.parent) _exit(128 + SIGKILL);  // oms ended before the line above
+    if (parent_gone(spec)) _exit(128 + SIGKILL);  // oms ended before the line above
     reset_signals(spec);
     install_stdio(spec);
     enter_namespaces(spec);
     apply_mounts(spec);
     setup_loopback(spec);
+    run_as_init(spec);
+}
+
+void confine_and_exec(const ChildSpec& spec) {
+    sigset_t none;
+    sigemptyset(&none);
+    if (sigprocmask(SIG_SETMASK, &none, nullptr) != 0) child_fail(spec, "reset the signal mask");
     if (chdir(spec.worktree) != 0) child_fail(spec, "enter the worktree", spec.worktree);
     drop_capabilities(spec);
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) child_fail(spec, "set no_new_privs");

@@ -10,14 +10,6 @@
 
 namespace oms::landlock {
 
-namespace {
-
-// Binds `source` (an open descriptor) onto `target`, read-only when asked.
-// Through descriptors: the target is opened with no link allowed in its path
-// (the worktree and the temp folder are writable by commands, so a folder on
-// the way could have been swapped for a link since planning), the copy of
-// the source is made read-only before it is attached (no moment where it is
-// writable), and it is attached to exactly the folder or file opened.
 // Opens a mount path with no link in it, or ends the child saying why.
 int open_mount_path(const ChildSpec& spec, const char* path) {
     int fd = open_no_links(path);
@@ -25,6 +17,12 @@ int open_mount_path(const ChildSpec& spec, const char* path) {
     return fd;
 }
 
+// Binds `source` (an open descriptor) onto `target`, read-only when asked.
+// Through descriptors: the target is opened with no link allowed in its path
+// (the worktree and the temp folder are writable by commands, so a folder on
+// the way could have been swapped for a link since planning), the copy of
+// the source is made read-only before it is attached (no moment where it is
+// writable), and it is attached to exactly the folder or file opened.
 void bind_fd(const ChildSpec& spec, int source, const char* target, bool read_only) {
     int to = open_mount_path(spec, target);
     int tree = mount_uapi::open_tree_clone(source);
@@ -42,6 +40,8 @@ void bind_in_place(const ChildSpec& spec, const char* path, bool read_only) {
     close(source);
 }
 
+namespace {
+
 // Opens a mask source without following symlinks and checks it is the inode
 // the parent created.
 int open_verified(const ChildSpec& spec, const char* path, const unsigned long long* id, bool folder) {
@@ -58,14 +58,21 @@ void apply_mounts(const ChildSpec& spec) {
     // Nothing done here may leak back to the host's mount table.
     if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
         child_fail(spec, "make the mount namespace private");
+    // Opened after unshare (a bind source must belong to this mount
+    // namespace) and before the private temp folders cover where they live.
+    const bool masks = !spec.hide_folders.empty() || !spec.hide_files.empty();
+    int folder = masks ? open_verified(spec, spec.empty_folder, spec.empty_folder_id, true) : -1;
+    int file = masks ? open_verified(spec, spec.empty_file, spec.empty_file_id, false) : -1;
+    make_root_read_only(spec);
+    set_up_private_temps(spec);
+    mount_fresh_proc(spec);
+    mount_scratch_trees(spec);
+    // Last, so they end up on top of everything above.
     // A mount point cannot be renamed or removed (EBUSY): this pins the
     // folders holding read-only files, so a rename of a parent can't swap them.
     for (const char* path : spec.pin_in_place) bind_in_place(spec, path, false);
     for (const char* path : spec.read_only) bind_in_place(spec, path, true);
-    if (spec.hide_folders.empty() && spec.hide_files.empty()) return;
-    // Opened after unshare: a bind source must belong to this mount namespace.
-    int folder = open_verified(spec, spec.empty_folder, spec.empty_folder_id, true);
-    int file = open_verified(spec, spec.empty_file, spec.empty_file_id, false);
+    if (!masks) return;
     for (const char* path : spec.hide_folders) bind_fd(spec, folder, path, true);
     for (const char* path : spec.hide_files) bind_fd(spec, file, path, true);
     close(folder);

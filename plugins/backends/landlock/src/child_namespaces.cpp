@@ -12,16 +12,12 @@ namespace {
 
 // Writes "<id> <id> 1" without formatting functions (the child may not allocate).
 void write_id_map(const ChildSpec& spec, const char* file, uint32_t id) {
-    char digits[16];
-    int n = 0;
-    do {
-        digits[n++] = static_cast<char>('0' + id % 10);
-        id /= 10;
-    } while (id && n < 15);
+    char digits[11];
+    const int n = format_decimal(id, digits);
     char line[48];
     int used = 0;
     for (int copy = 0; copy < 2; ++copy) {
-        for (int i = n - 1; i >= 0; --i) line[used++] = digits[i];
+        for (int i = 0; i < n; ++i) line[used++] = digits[i];
         line[used++] = ' ';
     }
     line[used++] = '1';
@@ -31,8 +27,9 @@ void write_id_map(const ChildSpec& spec, const char* file, uint32_t id) {
     close(fd);
 }
 
-void enter_user_namespace(const ChildSpec& spec) {
-    if (unshare(CLONE_NEWUSER) != 0) child_fail(spec, "create a user namespace (needed without root)");
+// The launcher made the user namespace (with the PID namespace, so that one
+// belongs to it and /proc can be mounted); only the id maps are left.
+void map_user_namespace(const ChildSpec& spec) {
     int fd = open("/proc/self/setgroups", O_WRONLY | O_CLOEXEC);
     if (fd < 0 || write(fd, "deny", 4) != 4) child_fail(spec, "write /proc/self/setgroups");
     close(fd);
@@ -43,7 +40,7 @@ void enter_user_namespace(const ChildSpec& spec) {
 }  // namespace
 
 void enter_namespaces(const ChildSpec& spec) {
-    if (spec.need_user_namespace) enter_user_namespace(spec);
+    if (spec.need_user_namespace) map_user_namespace(spec);
     int flags = CLONE_NEWNS | (spec.own_network ? CLONE_NEWNET : 0);
     if (unshare(flags) != 0) child_fail(spec, "create the mount/network namespaces");
 }

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 namespace oms::landlock {
 
 namespace {
@@ -34,6 +36,15 @@ ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, cons
     spec.read_only = c_strings(plan.read_only);
     spec.hide_folders = c_strings(plan.hide_folders);
     spec.hide_files = c_strings(plan.hide_files);
+    spec.writable_mounts = c_strings(plan.writable_mounts);
+    spec.private_temps = c_strings(plan.private_temps);
+    spec.temp_keeps = c_strings(plan.temp_keeps);
+    spec.scratch_trees = c_strings(plan.scratch_trees);
+    spec.scratch_read_only = c_strings(plan.scratch_read_only);
+    spec.mount_fd_storage.assign(std::max(plan.writable_mounts.size(), plan.temp_keeps.size()) + 1, -1);
+    spec.mount_fds = spec.mount_fd_storage.data();
+    spec.keep_folder_storage.assign(plan.temp_keeps.size() + 1, 0);
+    spec.keep_is_folder = spec.keep_folder_storage.data();
     for (const auto& rule : plan.path_rules) {
         uint64_t rights = rule.rights & features.fs_rights;
         if (rights) spec.path_rules.push_back(ChildPathRule{rule.path.c_str(), rights});

@@ -23,6 +23,13 @@ struct ChildSpec {
     std::vector<std::string> storage_argv, storage_env;
     std::vector<char*> argv, envp;
     std::vector<const char*> pin_in_place, read_only, hide_folders, hide_files;
+    std::vector<const char*> writable_mounts, private_temps, temp_keeps, scratch_trees, scratch_read_only;
+    // Room for one descriptor per writable mount or temp keep: the child
+    // holds their clones for a moment and may not allocate.
+    std::vector<int> mount_fd_storage;
+    std::vector<char> keep_folder_storage;
+    int* mount_fds = nullptr;
+    char* keep_is_folder = nullptr;  // per temp keep: a folder (else a file)
     std::vector<ChildPathRule> path_rules;
     std::vector<uint16_t> connect_ports, bind_ports, relay_ports;
 
@@ -36,7 +43,6 @@ struct ChildSpec {
     int stdio[3] = {0, 1, 2};
     int error_fd = -1;     // CLOEXEC pipe: a failure report, or EOF at exec
     int channel_fd = -1;   // unix socket carrying the relay listeners to the parent
-    pid_t parent = 0;      // oms: the command is killed when it dies
     bool own_network = true;
     bool need_user_namespace = false;  // not root: a user namespace grants the mount rights
     uint32_t uid = 0, gid = 0;

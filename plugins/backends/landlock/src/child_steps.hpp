@@ -10,8 +10,27 @@ namespace oms::landlock {
 [[noreturn]] void child_fail(const ChildSpec& spec, const char* step, const char* path = nullptr,
                              int error_number = -1);
 
-void enter_namespaces(const ChildSpec& spec);      // user (non-root), mount, network
-void apply_mounts(const ChildSpec& spec);          // pins, read-only binds, hidden paths
+// Writes `value` in decimal and a NUL into `out` (room for 11 bytes);
+// returns the number of digits. No formatting functions in the child.
+int format_decimal(uint32_t value, char* out);
+
+void enter_namespaces(const ChildSpec& spec);      // user maps (non-root), mount, network
+void apply_mounts(const ChildSpec& spec);          // all the steps below, in order, then pins, binds, masks
+void make_root_read_only(const ChildSpec& spec);   // everything but the writable mounts: EROFS
+void set_up_private_temps(const ChildSpec& spec);  // fresh /tmp, /var/tmp with the kept paths bound back
+void mount_fresh_proc(const ChildSpec& spec);      // /proc of the new PID namespace
+void mount_scratch_trees(const ChildSpec& spec);   // overlays thrown away with the run (else read-only)
+void setup_loopback(const ChildSpec& spec);        // lo up, relay listeners handed to the parent
+// Starts the command as pid 2 of the PID namespace (it runs `confine_and_exec`)
+// and stays as its init: forwards signals, reaps orphans, and exits with the
+// command's status, which ends every process left in the namespace.
+[[noreturn]] void run_as_init(const ChildSpec& spec);
+[[noreturn]] void confine_and_exec(const ChildSpec& spec);
+// Binds `source` onto `target` (opened with no link in its path).
+void bind_fd(const ChildSpec& spec, int source, const char* target, bool read_only);
+void bind_in_place(const ChildSpec& spec, const char* path, bool read_only);
+// O_PATH descriptor of a mount path with no link in it, or the child ends.
+int open_mount_path(const ChildSpec& spec, const char* path);
 void setup_loopback(const ChildSpec& spec);        // lo up, relay listeners handed to the parent
 void drop_capabilities(const ChildSpec& spec);     // bounding, ambient, effective sets
 void apply_landlock(const ChildSpec& spec);        // the allow-list ruleset

@@ -69,35 +69,19 @@ std::vector<int> receive_listeners(int channel, size_t expected) {
     return fds;
 }
 
-// AddressSanitizer cannot follow a child running on a stack of our own in
-// our memory; sanitized builds take the plain fork path.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-
 int child_entry(void* spec) { run_child(*static_cast<const ChildSpec*>(spec)); }
 
-// Starts the child. As root it shares our memory until exec (like
-// posix_spawn: no page tables to copy, which is most of fork's cost in a
-// large process); a user namespace can't be entered from a process that
-// shares its memory, so without root it is a plain fork.
+// Starts the child as pid 1 of a new PID namespace (and, without root, in a
+// new user namespace that owns it). It lives as the namespace's init for the
+// whole run, so it cannot share our memory like a vfork would: it is a copy.
 pid_t start_child(const ChildSpec& spec) {
-    if (spec.need_user_namespace || kSanitized) {
-        pid_t pid = fork();
-        if (pid == 0) run_child(spec);
-        return pid;
-    }
-    constexpr size_t kStackSize = 1 << 20;
+    constexpr size_t kStackSize = 256 * 1024;
     void* stack = mmap(nullptr, kStackSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
     if (stack == MAP_FAILED) return -1;
-    // CLONE_VFORK: we resume once the child has exec'd or exited, so the
-    // stack is free again afterwards.
-    pid_t pid = clone(child_entry, static_cast<char*>(stack) + kStackSize, CLONE_VM | CLONE_VFORK | SIGCHLD,
-                      const_cast<ChildSpec*>(&spec));
+    int flags = CLONE_NEWPID | (spec.need_user_namespace ? CLONE_NEWUSER : 0) | SIGCHLD;
+    pid_t pid = clone(child_entry, static_cast<char*>(stack) + kStackSize, flags, const_cast<ChildSpec*>(&spec));
     int saved = errno;
-    munmap(stack, kStackSize);
+    munmap(stack, kStackSize);  // the child has its own copy
     errno = saved;
     return pid;
 }
@@ -145,7 +129,6 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
     ScopedFd channel_parent(channel[0]), channel_child(channel[1]);
     spec.error_fd = error_write.get();
     spec.channel_fd = channel_child.get();
-    spec.parent = getpid();
 
     pid_t pid = start_child(spec);
     if (pid < 0) throw Error(OMS_ERR_FAILED, std::string("landlock: cannot start a process: ") + strerror(errno));

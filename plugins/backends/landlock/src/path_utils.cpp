@@ -16,6 +16,15 @@ bool is_within(std::string_view path, std::string_view root) {
     return path.size() == root.size() || path[root.size()] == '/';
 }
 
+std::vector<std::string> outermost(std::vector<std::string> roots) {
+    std::sort(roots.begin(), roots.end());
+    roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+    std::vector<std::string> out;
+    for (const auto& r : roots)
+        if (out.empty() || !is_within(r, out.back())) out.push_back(r);
+    return out;
+}
+
 std::string parent_of(const std::string& path) {
     auto slash = path.find_last_of('/');
     if (slash == std::string::npos || slash == 0) return "/";

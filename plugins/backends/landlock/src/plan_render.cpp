@@ -31,6 +31,17 @@ std::string ports_text(const std::vector<uint16_t>& ports) {
 
 void render_mounts(std::vector<std::string>& out, const Plan& plan) {
     out.push_back("mount namespace (private; nothing leaks to the host):");
+    out.push_back("  read-only      / and every mount below it (chmod, chown, utimes, xattrs: EROFS), except:");
+    for (const auto& p : plan.writable_mounts) out.push_back("  writable       " + p + "  (write root)");
+    for (const auto& p : plan.private_temps)
+        out.push_back("  private temp   " + p + "  (fresh tmpfs for this run, nosuid; the host's is not visible)");
+    for (const auto& p : plan.temp_keeps) out.push_back("  bound back     " + p + "  (same path, same rights, in the private temp)");
+    for (const auto& p : plan.scratch_trees)
+        out.push_back("  scratch        " + p + "  (overlay, writes go to the private temp and are thrown away; "
+                      "read-only if the overlay cannot be mounted)");
+    for (const auto& p : plan.scratch_read_only)
+        out.push_back("  scratch        " + p + "  (read-only: no overlay possible here, writes are denied)");
+    out.push_back("  /proc          fresh, of the run's PID namespace (read-only)");
     for (const auto& p : plan.hide_folders) out.push_back("  hide folder    " + p + "  (empty read-only folder on top)");
     for (const auto& p : plan.hide_files) out.push_back("  hide file      " + p + "  (empty read-only file on top)");
     for (const auto& p : plan.read_only) out.push_back("  read-only      " + p);
@@ -81,7 +92,8 @@ std::vector<std::string> render_plan(const Plan& plan, const KernelFeatures& f, 
     render_network(out, plan);
     out.push_back("seccomp filter:");
     for (const auto& line : seccomp.summary) out.push_back("  " + line);
-    out.push_back("process: no_new_privs; inherited descriptors above 2 closed; capabilities kept: chown, "
+    out.push_back("process: own PID namespace (host processes cannot be seen or named; every process left "
+                  "when the command ends is killed); no_new_privs; inherited descriptors above 2 closed; capabilities kept: chown, "
                   "dac_override, fowner, fsetid, kill, setgid, setuid, net_bind_service (all others dropped "
                   "from the bounding set)");
     return out;

@@ -3,6 +3,7 @@
 #include "landlock_uapi.hpp"
 #include "path_utils.hpp"
 #include "incremental_scan.hpp"
+#include "isolation_plan.hpp"
 #include "scan_cache_dir.hpp"
 #include "secret_scan.hpp"
 
@@ -31,15 +32,6 @@ const char* const kWritableDevices[] = {"/dev/null", "/dev/zero", "/dev/full", "
 std::vector<std::string> values_of(const oms::sdk::Policy& policy, oms_rule_kind kind) {
     std::vector<std::string> out;
     for (const Rule& r : policy.rules(kind)) out.emplace_back(r.value);
-    return out;
-}
-
-// Drops roots that lie inside another root of the list.
-std::vector<std::string> outermost(std::vector<std::string> roots) {
-    std::sort(roots.begin(), roots.end());
-    std::vector<std::string> out;
-    for (const auto& r : roots)
-        if (out.empty() || !is_within(r, out.back())) out.push_back(r);
     return out;
 }
 
@@ -87,6 +79,10 @@ void plan_filesystem(Plan& plan, const oms::sdk::Context& context, const oms::sd
         add_rule(plan, root, holds_home ? kWriteRights : uapi::kReadRights | kWriteRights,
                  holds_home ? "write root (holds HOME: no read rights)" : "write root");
     }
+    // Writes below a scratch tree land in a per-run overlay (isolation_plan):
+    // Landlock lets them through, the mount decides where they go.
+    for (const auto& tree : values_of(policy, OMS_RULE_WRITE_SCRATCH_TREE))
+        add_rule(plan, tree, uapi::kReadRights | kWriteRights, "scratch tree (writes thrown away at the end)");
     for (const char* device : kReadableDevices) add_rule(plan, device, uapi::kReadRights, "device");
     for (const char* device : kWritableDevices)
         add_rule(plan, device, uapi::kReadRights | uapi::kFsWriteFile | uapi::kFsIoctlDev, "device");
@@ -273,6 +269,7 @@ Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy
     plan_read_denies(plan, context, policy, options, walked.keypairs);
     normalize_hidden(plan);
     plan_network(plan, policy);
+    plan_isolation(plan, context, policy);
     return plan;
 }
 

@@ -23,7 +23,13 @@ struct Plan {
     std::vector<std::string> argv;
     std::vector<std::string> env;         // exactly the policy's environment
 
-    // Mount namespace, applied in this order.
+    // Mount namespace, applied in this order (see isolation_plan.hpp for the
+    // first three).
+    std::vector<std::string> writable_mounts;  // write roots kept writable when / becomes read-only
+    std::vector<std::string> private_temps;    // /tmp, /var/tmp: a fresh tmpfs each, per run
+    std::vector<std::string> temp_keeps;       // paths under a private temp bound back at the same path
+    std::vector<std::string> scratch_trees;    // overlays whose writes are thrown away at the end
+    std::vector<std::string> scratch_read_only;  // scratch trees with no overlay possible: read-only
     std::vector<std::string> pin_in_place;    // bound onto themselves so they cannot be renamed
     std::vector<std::string> read_only;       // bound read-only onto themselves (.git, pinned)
     std::vector<std::string> hide_folders;    // covered by an empty read-only folder

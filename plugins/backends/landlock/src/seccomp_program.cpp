@@ -8,6 +8,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 namespace oms::landlock {
@@ -35,6 +36,8 @@ constexpr uint32_t errno_ret(int e) { return SECCOMP_RET_ERRNO | (static_cast<ui
 
 constexpr uint32_t kArg0Low = offsetof(seccomp_data, args[0]);
 constexpr uint32_t kArg1Low = offsetof(seccomp_data, args[1]);
+constexpr uint32_t kArg2Low = offsetof(seccomp_data, args[2]);
+constexpr uint32_t kArg3Low = offsetof(seccomp_data, args[3]);
 
 // Syscalls refused outright (EPERM), none of which a build or test needs.
 const long kDenied[] = {
@@ -81,6 +84,33 @@ public:
         code.push_back(stmt(BPF_RET | BPF_K, errno_ret(EPERM)));
         code.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
     }
+    // Calls that set a file's mode: a mode with the setuid or setgid bit is
+    // refused (EPERM). Root keeps CAP_FOWNER, and a setuid-root file left in
+    // a write root (the worktree, a Cargo cache, a --rw mount) would stay on
+    // the host. The mode is a 32-bit argument: its low word is all there is.
+    void mode_rule(long nr, uint32_t mode_offset) {
+        code.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(nr), 0, 4));
+        code.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, mode_offset));
+        code.push_back(jump(BPF_JMP | BPF_JSET | BPF_K, S_ISUID | S_ISGID, 0, 1));
+        code.push_back(stmt(BPF_RET | BPF_K, errno_ret(EPERM)));
+        code.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    }
+    void mode_rules() {
+        // openat2 passes its mode in a struct the filter cannot read: ENOSYS,
+        // and callers fall back to openat (glibc's open never uses it).
+        deny(437 /* openat2 */, ENOSYS);
+        mode_rule(SYS_fchmod, kArg1Low);
+        mode_rule(SYS_fchmodat, kArg2Low);
+        mode_rule(452 /* fchmodat2 */, kArg2Low);
+        mode_rule(SYS_openat, kArg3Low);
+        mode_rule(SYS_mknodat, kArg2Low);
+#if defined(__x86_64__)
+        mode_rule(SYS_chmod, kArg1Low);
+        mode_rule(SYS_open, kArg2Low);
+        mode_rule(SYS_creat, kArg1Low);
+        mode_rule(SYS_mknod, kArg1Low);
+#endif
+    }
     // ioctl(fd, TIOCSTI/TIOCLINUX): the command is an unsigned int, so only
     // the low word of the argument counts.
     void ioctl_rules() {
@@ -119,6 +149,8 @@ SeccompProgram build_seccomp_program() {
     for (long nr : kDenied) b.deny(nr, EPERM);
     b.clone_rules();
     b.load_nr();
+    b.mode_rules();
+    b.load_nr();
     b.ioctl_rules();
     b.load_nr();
     b.socket_rules();
@@ -134,6 +166,9 @@ SeccompProgram build_seccomp_program() {
         "open_by_handle_at, name_to_handle_at, userfaultfd, pidfd_getfd, acct, swapon/off, reboot, "
         "syslog, quotactl, clock/time setting, fanotify_init, iopl/ioperm",
         "clone with any namespace flag: EPERM; clone3: ENOSYS (libc falls back to clone)",
+        "chmod, fchmod, fchmodat(2), open, openat, creat, mknod(at) with a setuid or setgid mode bit: EPERM "
+        "(no setuid file can be left in a write root); openat2: ENOSYS (its mode is out of the filter's "
+        "reach; callers fall back to openat)",
         "ioctl TIOCSTI and TIOCLINUX: EPERM",
         "socket: AF_UNIX, or AF_INET/AF_INET6 with SOCK_STREAM only; anything else (UDP, raw, netlink, "
         "packet) EACCES; socketpair: AF_UNIX only",

@@ -1,0 +1,106 @@
+// The child starts as pid 1 of its own PID namespace (clone(CLONE_NEWPID) in
+// the launcher): host processes cannot be named from inside (kill, prlimit,
+// sched_setaffinity, /proc), and when it exits the kernel kills every process
+// left in the namespace, setsid'd and double-forked daemons included. It
+// must stay a small init: the kernel delivers to a namespace's init only the
+// signals it handles, so it forwards them to the command, reaps orphans, and
+// exits with the command's status.
+#include "child_steps.hpp"
+
+#include <errno.h>
+#include <signal.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/close_range.h>
+
+namespace oms::landlock {
+
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
+const int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
+
+volatile pid_t command_pid = 0;
+
+// Only signals a process sent (oms forwarding one, si_code <= 0) are passed
+// on: a terminal's Ctrl-C (si_code SI_KERNEL) already reaches the command,
+// which is in the terminal's foreground process group with oms.
+void forward(int signal_number, siginfo_t* info, void*) {
+    int saved = errno;
+    if (command_pid > 0 && info && info->si_code <= 0) kill(command_pid, signal_number);
+    errno = saved;
+}
+
+int command_entry(void* spec) { confine_and_exec(*static_cast<const ChildSpec*>(spec)); }
+
+// The command shares this process's memory until it execs (no page tables
+// to copy); this process is a copy of oms already, not oms itself.
+pid_t start_command(const ChildSpec& spec) {
+    if (kSanitized) {
+        pid_t pid = fork();
+        if (pid == 0) confine_and_exec(spec);
+        return pid;
+    }
+    constexpr size_t kStackSize = 256 * 1024;
+    void* stack = mmap(nullptr, kStackSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) return -1;
+    pid_t pid = clone(command_entry, static_cast<char*>(stack) + kStackSize, CLONE_VM | CLONE_VFORK | SIGCHLD,
+                      const_cast<ChildSpec*>(&spec));
+    munmap(stack, kStackSize);
+    return pid;
+}
+
+int exit_code(int status) {
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    return 1;
+}
+
+}  // namespace
+
+void mount_fresh_proc(const ChildSpec& spec) {
+    // Mounted by the namespace's pid 1: it shows this namespace only.
+    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, nullptr) != 0)
+        child_fail(spec, "mount a /proc of its own PID namespace (without root, the kernel refuses this where "
+                         "the visible /proc has parts covered, as in many containers)");
+}
+
+void run_as_init(const ChildSpec& spec) {
+    sigset_t all, none;
+    sigfillset(&all);
+    sigemptyset(&none);
+    // Blocked until the handlers are in place: a signal arriving meanwhile
+    // waits instead of being dropped (an init ignores unhandled ones).
+    sigprocmask(SIG_BLOCK, &all, nullptr);
+    pid_t pid = start_command(spec);
+    if (pid < 0) child_fail(spec, "start the command");
+    command_pid = pid;
+    // Holds nothing of the command's: its failure report pipe must reach EOF
+    // at exec, its standard streams close when it and its children do.
+    syscall(SYS_close_range, 0u, ~0u, 0u);
+    struct sigaction action {};
+    action.sa_sigaction = forward;
+    action.sa_flags = SA_SIGINFO;
+    sigemptyset(&action.sa_mask);
+    for (int sig : kForwarded) sigaction(sig, &action, nullptr);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    for (;;) {
+        int status = 0;
+        pid_t done = waitpid(-1, &status, 0);
+        if (done == pid) _exit(exit_code(status));
+        if (done < 0 && errno == ECHILD) _exit(1);
+    }
+}
+
+}  // namespace oms::landlock

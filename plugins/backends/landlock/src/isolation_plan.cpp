@@ -1,0 +1,144 @@
+#include "isolation_plan.hpp"
+
+#include "path_utils.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <fstream>
+
+namespace oms::landlock {
+
+namespace {
+
+const char* const kSystemTemps[] = {"/tmp", "/var/tmp"};
+
+std::vector<std::string> values_of(const oms::sdk::Policy& policy, oms_rule_kind kind) {
+    std::vector<std::string> out;
+    for (const auto& rule : policy.rules(kind)) out.emplace_back(rule.value);
+    return out;
+}
+
+bool within_any(const std::string& path, const std::vector<std::string>& roots) {
+    return std::any_of(roots.begin(), roots.end(), [&](const std::string& r) { return is_within(path, r); });
+}
+
+// Folders and regular files can be cloned as mounts; a device write root
+// (/dev/null) needs nothing: writing a device is no change to a file system.
+bool mountable(const std::string& path) {
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
+}
+
+// A temp folder the user works in (the worktree, or a --rw mount, is the
+// temp folder or holds it) stays the host's: it is a write root like any
+// other, and a worktree is searched for keypairs at every start anyway.
+bool chosen_by_user(const std::string& temp, const oms::sdk::Context& context) {
+    std::vector<std::string> chosen{std::string(context.worktree())};
+    for (auto mount : context.read_write()) chosen.emplace_back(mount);
+    for (const auto& path : chosen) {
+        auto real = path.empty() ? std::nullopt : canonical(path);
+        if (real && is_within(temp, *real)) return true;
+    }
+    return false;
+}
+
+void plan_private_temps(Plan& plan, const oms::sdk::Context& context) {
+    for (const char* temp : kSystemTemps) {
+        auto real = canonical(temp);
+        if (real && kind_of(*real) == Kind::folder && !chosen_by_user(*real, context) &&
+            std::find(plan.private_temps.begin(), plan.private_temps.end(), *real) == plan.private_temps.end())
+            plan.private_temps.push_back(*real);
+    }
+}
+
+void plan_writable_mounts(Plan& plan, const oms::sdk::Policy& policy) {
+    std::vector<std::string> roots;
+    for (const auto& root : values_of(policy, OMS_RULE_WRITE_ALLOW_TREE)) {
+        auto real = canonical(root);
+        // The system temp folders get a fresh tmpfs instead.
+        if (!real || !mountable(*real) || std::count(plan.private_temps.begin(), plan.private_temps.end(), *real))
+            continue;
+        roots.push_back(*real);
+    }
+    plan.writable_mounts = outermost(roots);
+}
+
+// Everything the policy names that lies below a private temp folder.
+void plan_temp_keeps(Plan& plan, const oms::sdk::Context& context, const oms::sdk::Policy& policy) {
+    std::vector<std::string> named{std::string(context.worktree()), std::string(context.home()),
+                                   std::string(context.private_home()), std::string(context.temp_dir())};
+    for (oms_rule_kind kind : {OMS_RULE_READ_ALLOW_TREE, OMS_RULE_WRITE_ALLOW_TREE, OMS_RULE_WRITE_SCRATCH_TREE})
+        for (auto& path : values_of(policy, kind)) named.push_back(path);
+    std::vector<std::string> keeps;
+    for (const auto& path : named) {
+        if (path.empty() || path[0] != '/') continue;
+        auto real = canonical(path);
+        if (!real || !mountable(*real)) continue;
+        for (const auto& temp : plan.private_temps)
+            if (is_within(*real, temp) && *real != temp) keeps.push_back(*real);
+    }
+    plan.temp_keeps = outermost(keeps);
+}
+
+// Host entries of a temp folder that were not kept do not exist inside.
+bool gone_inside(const Plan& plan, const std::string& path) {
+    return within_any(path, plan.private_temps) && !within_any(path, plan.temp_keeps) &&
+           std::find(plan.private_temps.begin(), plan.private_temps.end(), path) == plan.private_temps.end();
+}
+
+void drop_host_temp_entries(Plan& plan) {
+    for (auto* list : {&plan.pin_in_place, &plan.read_only, &plan.hide_folders, &plan.hide_files}) {
+        auto gone = std::stable_partition(list->begin(), list->end(),
+                                          [&](const std::string& p) { return !gone_inside(plan, p); });
+        for (auto it = gone; it != list->end(); ++it)
+            plan.not_present.push_back(*it + " (in the host's temp folder: the private one does not have it)");
+        list->erase(gone, list->end());
+    }
+    auto& rules = plan.path_rules;
+    rules.erase(std::remove_if(rules.begin(), rules.end(), [&](const PathRule& r) { return gone_inside(plan, r.path); }),
+                rules.end());
+}
+
+// Overlay options are a comma-separated text: a path holding one of these
+// characters cannot be passed safely, so that tree is read-only instead.
+bool overlay_safe(const std::string& path) { return path.find_first_of(",:\\") == std::string::npos; }
+
+void plan_scratch_trees(Plan& plan, const oms::sdk::Policy& policy) {
+    const bool overlay = overlay_available() && !plan.private_temps.empty();
+    for (const auto& tree : values_of(policy, OMS_RULE_WRITE_SCRATCH_TREE)) {
+        auto real = canonical(tree);
+        if (!real || kind_of(*real) != Kind::folder) {
+            plan.not_present.push_back(tree + " (scratch tree)");
+            continue;
+        }
+        // A link there may have been made by an earlier command (the trees
+        // lie in write roots): the overlay would then cover its target.
+        if (*real != tree) {
+            plan.not_present.push_back(tree + " (scratch tree reached through a link: no layer, its Landlock rule "
+                                              "stops the run)");
+            continue;
+        }
+        (overlay && overlay_safe(*real) ? plan.scratch_trees : plan.scratch_read_only).push_back(*real);
+    }
+}
+
+}  // namespace
+
+bool overlay_available() {
+    std::ifstream list("/proc/filesystems");
+    std::string line;
+    while (std::getline(list, line))
+        if (line.size() >= 8 && line.compare(line.size() - 8, 8, "\toverlay") == 0) return true;
+    return false;
+}
+
+void plan_isolation(Plan& plan, const oms::sdk::Context& context, const oms::sdk::Policy& policy) {
+    plan_private_temps(plan, context);
+    plan_writable_mounts(plan, policy);
+    plan_temp_keeps(plan, context, policy);
+    drop_host_temp_entries(plan);
+    plan_scratch_trees(plan, policy);
+}
+
+}  // namespace oms::landlock

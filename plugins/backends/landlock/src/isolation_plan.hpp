@@ -1,0 +1,26 @@
+// The mount side of process isolation, planned before fork:
+//  - writable_mounts: the outermost write roots. The child clones them, makes
+//    the whole tree read-only (chmod, chown, utimes, xattrs fail with EROFS
+//    outside them: Landlock has no right for those) and puts the clones back.
+//  - private_temps: /tmp and /var/tmp, each covered by a fresh tmpfs that dies
+//    with the run, so nothing a run leaves there reaches a later run, and a
+//    rename out of a write root into them crosses file systems (a copy,
+//    which reads a masked keypair as the empty file it is).
+//  - temp_keeps: what the policy names below a private temp (worktree, HOME,
+//    read and write roots...), bound back at the same path with the rights
+//    it had; everything else of the host's temp folders is gone.
+//  - scratch_trees: WRITE_SCRATCH_TREE paths, an overlay whose upper layer
+//    lives in the private /tmp; scratch_read_only when no overlay is possible.
+#pragma once
+#include "sandbox_plan.hpp"
+
+namespace oms::landlock {
+
+// Fills the fields above and drops the rules and mounts planned for host
+// entries of the temp folders that the private ones no longer show.
+void plan_isolation(Plan& plan, const oms::sdk::Context& context, const oms::sdk::Policy& policy);
+
+// True when this kernel lists the overlay file system.
+bool overlay_available();
+
+}  // namespace oms::landlock
