@@ -2,6 +2,7 @@
 
 #include "oms/core/environment.hpp"
 #include "oms/core/error.hpp"
+#include "oms/core/own_files.hpp"
 #include "oms/core/policy_guard.hpp"
 
 #include <oms/sdk.hpp>
@@ -98,6 +99,7 @@ void assemble_policy(const Registry& registry, const RunContext& context, Policy
     policy.env = command_environment(in.parent_env, names, in.private_home, in.temp_dir);
     policy.rules = std::move(rules);
     guard_assembled_policy(context, policy);
+    deny_writes_to_own_files(own_files(registry.folders()), policy);
 }
 
 const oms_policy* Policy::view() {
