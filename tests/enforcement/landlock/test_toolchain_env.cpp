@@ -121,13 +121,12 @@ TEST_CASE("rustup's cargo proxy finds the default toolchain inside; Cargo writes
     CHECK(kept.out.find("RUSTUP_HOME=" + w.home + "/.cargo/rustup-elsewhere\n") != std::string::npos);
     CHECK(kept.out.find("cargo 1.99.0-fake") != std::string::npos);
 
-    // Negative: with RUSTUP_HOME denied by the user's config, the proxy fails as it did before.
-    fs::rename(w.home + "/.cargo/rustup-elsewhere", w.home + "/.rustup");
-    add_user_config(w, "[plugin.env-allowlist]\ndeny = [\"RUSTUP_HOME\"]\n");
-    ProcessResult denied = run_oms(w, {build.path, {}, "cargo --version"});
-    INFO(denied.out << denied.err);
-    CHECK(denied.exit_code == 1);
-    CHECK(denied.err.find("rustup could not choose a version of cargo to run") != std::string::npos);
+    // Negative: without a rustup folder to find, the proxy fails as it did inside before.
+    fs::rename(w.home + "/.cargo/rustup-elsewhere", w.root / "rustup-away");
+    ProcessResult missing = run_oms(w, {build.path, {}, "cargo --version"});
+    INFO(missing.out << missing.err);
+    CHECK(missing.exit_code == 1);
+    CHECK(missing.err.find("rustup could not choose a version of cargo to run") != std::string::npos);
 }
 
 TEST_CASE("the private HOME's .gitconfig carries the user's identity and nothing else",
@@ -173,4 +172,40 @@ TEST_CASE("the private HOME's .gitconfig carries the user's identity and nothing
                                       "echo \"USER=[$USER] LOGNAME=[$LOGNAME]\""});
     INFO(opted.out << opted.err);
     CHECK(opted.out.find("USER=[caller-name] LOGNAME=[caller-name]") != std::string::npos);
+}
+
+TEST_CASE("version managers that look in HOME (volta, avm, nvm, bun, solana) find the real folders, read-only",
+          "[landlock][toolchains]") {
+    require_landlock();
+    World w;
+    // volta's shim finds its home as ${VOLTA_HOME:-$HOME/.volta}; VOLTA_HOME is not on the allowlist.
+    write_script(w.home + "/.volta/bin/node", "exec \"${VOLTA_HOME:-$HOME/.volta}/tools/image/node/20.1.0/bin/node\" \"$@\"\n");
+    write_script(w.home + "/.volta/tools/image/node/20.1.0/bin/node", "echo VOLTA-NODE-20\n");
+    // avm's anchor proxy reads $HOME/.avm/.version.
+    write_script(w.home + "/.cargo/bin/anchor", "v=$(cat \"$HOME/.avm/.version\") || exit 1\nexec \"$HOME/.avm/bin/anchor-$v\" \"$@\"\n");
+    write_file(w.home + "/.avm/.version", "0.30.1");
+    write_script(w.home + "/.avm/bin/anchor-0.30.1", "echo ANCHOR-0.30.1\n");
+    // nvm is sourced from ${NVM_DIR:-$HOME/.nvm}/nvm.sh; bun and solana run from PATH.
+    write_file(w.home + "/.nvm/nvm.sh", "NVM_LOADED=yes\n");
+    write_script(w.home + "/.bun/bin/bun", "echo BUN-1.1\n");
+    write_script(w.home + "/.local/share/solana/install/active_release/bin/solana", "echo SOLANA-CLI\n");
+    const std::string path = w.home + "/.volta/bin:" + w.home + "/.cargo/bin:" + w.home + "/.bun/bin:" + w.home +
+                             "/.local/share/solana/install/active_release/bin:/usr/bin:/bin";
+    ProcessResult run = run_oms(w, {path, {}, R"SH(
+        node; anchor; bun; solana
+        . "${NVM_DIR:-$HOME/.nvm}/nvm.sh" && echo "NVM=$NVM_LOADED"
+        echo EVIL > "$HOME/.volta/tools/image/node/20.1.0/bin/node"
+        echo EVIL > "$HOME/.avm/.version"
+        mkdir "$HOME/.bun/new-folder"
+        echo CONTROL > "$HOME/own-file" && cat "$HOME/own-file"
+        exit 0)SH"});
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 0);
+    for (const char* expected : {"VOLTA-NODE-20", "ANCHOR-0.30.1", "BUN-1.1", "SOLANA-CLI", "NVM=yes", "CONTROL"})
+        CHECK(run.out.find(expected) != std::string::npos);
+    // The links lead to read-only toolchain roots: the host files are unchanged.
+    CHECK(read_file(w.home + "/.volta/tools/image/node/20.1.0/bin/node").find("EVIL") == std::string::npos);
+    CHECK(read_file(w.home + "/.avm/.version") == "0.30.1");
+    CHECK_FALSE(fs::exists(w.home + "/.bun/new-folder"));
+    CHECK_FALSE(fs::exists(w.home + "/own-file"));  // the private HOME is not the real one
 }
