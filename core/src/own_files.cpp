@@ -16,13 +16,6 @@ namespace oms::core {
 
 namespace {
 
-// Write roots whose host content the backends do not expose: a private temp
-// folder replaces them (see policy_guard.cpp).
-bool is_system_temp_folder(const std::string& path) {
-    static const char* const folders[] = {"/tmp", "/var/tmp", "/private/tmp", "/private/var/folders"};
-    return std::any_of(std::begin(folders), std::end(folders), [&](const char* folder) { return path == folder; });
-}
-
 bool exists_no_follow(const std::string& path) {
     struct stat info {};
     return ::lstat(path.c_str(), &info) == 0;

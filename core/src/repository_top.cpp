@@ -11,10 +11,7 @@ namespace oms::core {
 namespace {
 
 bool is_stop(const std::string& folder, const std::vector<std::string>& homes) {
-    static const char* const temp_folders[] = {"/tmp", "/var/tmp", "/private/tmp", "/dev/shm"};
-    if (folder == "/" || folder.empty()) return true;
-    if (std::any_of(std::begin(temp_folders), std::end(temp_folders), [&](const char* t) { return folder == t; }))
-        return true;
+    if (folder == "/" || folder.empty() || folder == "/dev/shm" || is_system_temp_folder(folder)) return true;
     return std::any_of(homes.begin(), homes.end(), [&](const std::string& home) { return is_within(home, folder); });
 }
 
