@@ -101,7 +101,7 @@ void assemble_policy(const Registry& registry, const RunContext& context, Policy
                                      toolchain_home_defaults(in.home));
     policy.rules = std::move(rules);
     guard_assembled_policy(context, policy);
-    deny_writes_to_own_files(own_files(registry.folders()), policy);
+    deny_writes_to_own_files(own_files(registry.named_folders()), policy);
 }
 
 const oms_policy* Policy::view() {

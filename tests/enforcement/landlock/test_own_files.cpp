@@ -121,3 +121,23 @@ TEST_CASE("a plugin folder that does not exist inside the worktree refuses the r
     CHECK(read_file(w.work + "/ran.txt") == "RAN\n");
     CHECK_FALSE(fs::exists(missing + "/x.so"));
 }
+
+TEST_CASE("a plugin folder named through a link inside the worktree refuses the run", "[landlock][own-files]") {
+    require_landlock();
+    World w;
+    const OmsInWorktree copy = copy_oms_into(w);
+    make_dirs(w.outside + "/plugins");
+    fs::create_directory_symlink(w.outside + "/plugins", w.work + "/plugins-link");
+    // Run 1 could re-point the link at a folder of its own; so the link is never trusted.
+    ProcessResult run = run_copied_oms(w, copy, w.work + "/plugins-link", {}, "echo RAN > ran.txt");
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 77);
+    CHECK(run.err.find("oms's plugin folder '" + w.work + "/plugins-link' goes through the link '" + w.work +
+                       "/plugins-link', which lies inside a write root") != std::string::npos);
+    CHECK_FALSE(fs::exists(w.work + "/ran.txt"));
+    // Positive control: the real folder, outside every write root, is fine.
+    ProcessResult control = run_copied_oms(w, copy, w.outside + "/plugins", {}, "echo RAN > ran.txt");
+    INFO(control.out << control.err);
+    CHECK(control.exit_code == 0);
+    CHECK(read_file(w.work + "/ran.txt") == "RAN\n");
+}
