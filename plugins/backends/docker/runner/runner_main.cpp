@@ -5,9 +5,24 @@
 // no-new-privileges, seccomp, read-only root, cgroup limits, network), since
 // they are ordinary children of a process inside it.
 //
-// Usage (inside the container): oms-docker-runner SOCKET_PATH
+// The runner cannot be traced or read by the commands (non-dumpable, and
+// the commands' seccomp filter refuses ptrace), so a command cannot take its
+// place and forge a later command's output or status. When a command ends,
+// whatever it left in its process group is killed; whatever escaped the
+// group is killed as soon as no command of the task is running (the runner is
+// their subreaper), so a warm container, like a one-shot one, keeps nothing
+// of a command once it is over.
+//
+// Usage (inside the container):
+//   oms-docker-runner SOCKET_PATH      serve commands on the socket
+//   oms-docker-runner --exec ARGV...   restrict this process, then exec ARGV
+//                                      (one-shot and terminal commands)
 // Statically linked: the image need not have a libc.
+#include "command_filter.hpp"
 #include "runner_protocol.hpp"
+
+#include <dirent.h>
+#include <sys/prctl.h>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -23,6 +38,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -103,6 +119,10 @@ std::vector<char*> c_list(std::vector<std::string>& items) {
     for (int s = 1; s < NSIG; ++s) signal(s, SIG_DFL);
     setpgid(0, 0);
     for (int i = 0; i < 3; ++i) dup2(req.fds[i], i);  // dup2 clears close-on-exec
+    if (!restrict_command()) {
+        dprintf(2, "oms: cannot restrict the command (seccomp): %s\n", std::strerror(errno));
+        _exit(126);
+    }
     if (chdir(req.cwd.c_str()) != 0) {
         dprintf(2, "oms: cannot enter %s: %s\n", req.cwd.c_str(), std::strerror(errno));
         _exit(126);
@@ -119,8 +139,21 @@ std::vector<char*> c_list(std::vector<std::string>& items) {
 
 int exit_status(int status) { return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status); }
 
+// Kills what is left in the process group `group`; true when there was any.
+// A fork bomb keeps forking, so repeat until the group is empty.
+bool kill_group(pid_t group) {
+    bool any = false;
+    for (int round = 0; round < 400 && kill(-group, SIGKILL) == 0; ++round) {
+        any = true;
+        usleep(5000);
+    }
+    return any;
+}
+
 // Runs one command and reports its status on `conn`; forwards signals sent
-// on `conn`; kills the command if the host goes away first.
+// on `conn`; kills the command if the host goes away first. Whatever the
+// command left in its process group is killed before the status goes back,
+// with a note on the command's stderr.
 void serve_one(int conn) {
     Request req;
     std::string payload;
@@ -128,14 +161,20 @@ void serve_one(int conn) {
     signal(SIGCHLD, SIG_DFL);
     pid_t child = fork();
     if (child == 0) become_command(req);
-    for (int fd : req.fds) close(fd);
-    if (child < 0) return;
+    for (int i = 0; i < 2; ++i) close(req.fds[i]);
+    const int err = req.fds[2];
+    if (child < 0) {
+        dprintf(err, "oms: the warm container cannot start the command: %s\n", std::strerror(errno));
+        return;
+    }
     int pidfd = static_cast<int>(syscall(SYS_pidfd_open, child, 0));
     for (;;) {
         pollfd fds[2] = {{conn, POLLIN, 0}, {pidfd, POLLIN, 0}};
         if (poll(fds, pidfd >= 0 ? 2 : 1, pidfd >= 0 ? -1 : 50) < 0 && errno != EINTR) break;
         int status = 0;
         if (waitpid(child, &status, WNOHANG) == child) {
+            if (kill_group(child))
+                dprintf(err, "oms: the command left processes running; they were killed when it ended\n");
             uint32_t code = static_cast<uint32_t>(exit_status(status));
             (void)!write(conn, &code, sizeof code);
             return;
@@ -146,9 +185,56 @@ void serve_one(int conn) {
             if (sig > 0 && sig < NSIG && kill(-child, static_cast<int>(sig)) != 0) kill(child, static_cast<int>(sig));
         }
     }
-    kill(-child, SIGKILL);  // the host released the run without waiting
+    kill_group(child);  // the host released the run without waiting
     kill(child, SIGKILL);
     waitpid(child, nullptr, 0);
+}
+
+// The runner's children that are not command handlers: processes that left
+// their command's group and outlived it (the runner is their subreaper).
+std::vector<pid_t> orphans(const std::vector<pid_t>& handlers) {
+    std::vector<pid_t> out;
+    const pid_t self = getpid();
+    DIR* proc = opendir("/proc");
+    if (!proc) return out;
+    while (dirent* entry = readdir(proc)) {
+        const pid_t pid = static_cast<pid_t>(std::atoi(entry->d_name));
+        if (pid <= 1 || pid == self) continue;
+        char path[64], stat[512];
+        std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;
+        ssize_t n = read(fd, stat, sizeof stat - 1);
+        close(fd);
+        if (n <= 0) continue;
+        stat[n] = '\0';
+        const char* after_name = std::strrchr(stat, ')');  // the name may hold spaces and parentheses
+        int ppid = 0;
+        if (after_name && std::sscanf(after_name + 1, " %*c %d", &ppid) == 1 && ppid == self &&
+            std::find(handlers.begin(), handlers.end(), pid) == handlers.end())
+            out.push_back(pid);
+    }
+    closedir(proc);
+    return out;
+}
+
+// With no command running, kills every leftover, generation by generation
+// (a killed process's children come to the runner in turn).
+void kill_leftovers(const std::vector<pid_t>& handlers) {
+    for (int round = 0; round < 200; ++round) {
+        std::vector<pid_t> left = orphans(handlers);
+        if (left.empty()) return;
+        for (pid_t pid : left) kill(pid, SIGKILL);
+        while (waitpid(-1, nullptr, WNOHANG) > 0) {
+        }
+        usleep(2000);
+    }
+}
+
+// Reaps ended handlers and leftovers; forgets the handlers that ended.
+void reap(std::vector<pid_t>& handlers) {
+    pid_t pid;
+    while ((pid = waitpid(-1, nullptr, WNOHANG)) > 0) handlers.erase(std::remove(handlers.begin(), handlers.end(), pid), handlers.end());
 }
 
 int listen_on(const char* path) {
@@ -159,35 +245,67 @@ int listen_on(const char* path) {
     unlink(path);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     // The host side may run as another uid than the container's user.
-    umask(0);
-    if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || listen(fd, 64) != 0)
-        return -1;
-    return fd;
+    mode_t previous = umask(0);
+    bool ok = fd >= 0 && bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 && listen(fd, 64) == 0;
+    umask(previous);
+    return ok ? fd : -1;
+}
+
+
+[[noreturn]] void exec_restricted(char** argv) {
+    if (!restrict_command()) {
+        std::fprintf(stderr, "oms: cannot restrict the command (seccomp): %s\n", std::strerror(errno));
+        _exit(126);
+    }
+    execvp(argv[0], argv);
+    std::fprintf(stderr, "oms: cannot run %s: %s\n", argv[0], std::strerror(errno));
+    _exit(errno == ENOENT ? 127 : 126);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc >= 3 && std::strcmp(argv[1], "--exec") == 0) exec_restricted(argv + 2);
     if (argc != 2) {
-        std::fprintf(stderr, "usage: oms-docker-runner SOCKET_PATH\n");
+        std::fprintf(stderr, "usage: oms-docker-runner SOCKET_PATH | --exec ARGV...\n");
         return 2;
     }
+    // Non-dumpable: a process of the same uid cannot ptrace it or open its
+    // /proc/PID/mem; its handlers inherit this, the commands lose it at exec.
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) {
+        std::fprintf(stderr, "oms-docker-runner: cannot protect itself: %s\n", std::strerror(errno));
+        return 1;
+    }
+    umask(022);
     int server = listen_on(argv[1]);
     if (server < 0) {
         std::fprintf(stderr, "oms-docker-runner: cannot listen on %s: %s\n", argv[1], std::strerror(errno));
         return 1;
     }
-    signal(SIGCHLD, SIG_IGN);  // handlers are reaped automatically
     signal(SIGPIPE, SIG_IGN);
+    // A handler (not SIG_IGN, no SA_RESTART): a child's end interrupts the
+    // poll, so leftovers are reaped and killed without waiting for it.
+    struct sigaction on_child {};
+    on_child.sa_handler = [](int) {};
+    sigaction(SIGCHLD, &on_child, nullptr);
+    std::vector<pid_t> handlers;
     for (;;) {
+        pollfd ready{server, POLLIN, 0};
+        int n = poll(&ready, 1, 1000);
+        reap(handlers);
+        if (handlers.empty()) kill_leftovers(handlers);
+        if (n <= 0) continue;
         int conn = accept4(server, nullptr, nullptr, SOCK_CLOEXEC);
         if (conn < 0) continue;
+        reap(handlers);  // the previous command's handler may have ended meanwhile
+        if (handlers.empty()) kill_leftovers(handlers);
         pid_t handler = fork();
         if (handler == 0) {
             close(server);
             serve_one(conn);
             _exit(0);
         }
+        if (handler > 0) handlers.push_back(handler);
         close(conn);
     }
 }
