@@ -50,6 +50,8 @@ TEST_CASE("docker escapes 1: a worktree path cannot add fields to a --mount opti
         // holding a file the next run masks.
         Outcome prepare = task.sh("mkdir -p \"$PWD/x,source=/,target=$PWD\" && "
                                   "echo LOOT > \"$PWD/x,source=/,target=$PWD/loot-keypair.json\" && "
+                                  "mkdir -p \"$PWD/h,source=/,target=$PWD/hostroot\" && "
+                                  "echo LOOT > \"$PWD/h,source=/,target=$PWD/hostroot/loot-keypair.json\" && "
                                   "mkdir -p \"$PWD/q\\\"uote=,readonly=false\" && "
                                   "echo LOOT2 > \"$PWD/q\\\"uote=,readonly=false/b-keypair.json\"");
         REQUIRE(prepare.status == OMS_OK);
@@ -57,7 +59,7 @@ TEST_CASE("docker escapes 1: a worktree path cannot add fields to a --mount opti
         // The strike: the host's `/` at the worktree's path would show the
         // host's home and let the command write outside the worktree.
         Outcome strike = task.sh("cat " + quoted(task.home + "/.ssh/id_rsa") + " \"$PWD" + task.home +
-                                 "/.ssh/id_rsa\"; echo pwned > \"$PWD" + outside + "\"; echo pwned > " +
+                                 "/.ssh/id_rsa\" \"$PWD/hostroot" + task.home + "/.ssh/id_rsa\"; echo pwned > \"$PWD" + outside + "\"; echo pwned > " +
                                  quoted(outside) + "; cat README; cat \"x,source=/,target=$PWD/loot-keypair.json\" "
                                  "\"q\\\"uote=,readonly=false/b-keypair.json\" target/deploy/prog-keypair.json; "
                                  "echo written >> README; echo done");

@@ -26,6 +26,7 @@ static int attack_one(pid_t pid) {
     int worked = 0;
     if (ptrace(PTRACE_ATTACH, pid, 0, 0) == 0) {
         printf("ptrace attach to %d worked\n", pid);
+        waitpid(pid, 0, __WALL);  /* detach only once it stopped, or it stays stopped */
         ptrace(PTRACE_DETACH, pid, 0, 0);
         worked++;
     } else {
