@@ -118,6 +118,11 @@ const std::string& test_image() {
     return id;
 }
 
+std::string container_user() {
+    if (geteuid() == 0) return "1000:1000";
+    return std::to_string(geteuid()) + ":" + std::to_string(getegid());
+}
+
 Task::Task(bool warm, std::map<std::string, std::string> config) : root("oms-docker-it") {
     worktree = root / "wt";
     home = root / "home";
@@ -133,13 +138,15 @@ Task::Task(bool warm, std::map<std::string, std::string> config) : root("oms-doc
     make_dirs(private_home);
     make_dirs(temp_dir);
     // The container user (1000) owns the worktree, as the host user would.
+    // Run by another user than root, the worktree stays the caller's and the
+    // container runs as the caller (see container_user below).
     for (const char* p : {"", "/README", "/verify", "/verify/pinned.sh", "/target", "/target/deploy",
                           "/target/deploy/prog.json", "/.git", "/.git/config"})
-        if (chown((worktree + p).c_str(), 1000, 1000) != 0) FAIL("chown failed");
+        if (geteuid() == 0 && chown((worktree + p).c_str(), 1000, 1000) != 0) FAIL("chown failed");
     chmod(root.path().c_str(), 0755);
     pinned = {worktree + "/verify/pinned.sh"};
     write_file(manifest, "# test image, built by tests/docker/build-test-image.sh\nimage = \"" + test_image() +
-                             "\"\nuser = \"1000:1000\"\n");
+                             "\"\nuser = \"" + container_user() + "\"\n");
     env = {"PATH=/bin", "HOME=" + private_home, "TMPDIR=" + temp_dir, "LANG=C.UTF-8"};
     host.strings["manifest"] = manifest;
     host.booleans["warm"] = warm;

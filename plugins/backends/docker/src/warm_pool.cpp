@@ -53,24 +53,33 @@ void own_directory(const std::string& path, mode_t mode) {
 }
 
 // The runner's socket folder, bind-mounted into the container: 0700 and the
-// caller's when the container runs as the caller; the container user's when
-// root runs oms (the 0700 folder above it keeps other users out); open to
-// the container's other uid only when oms can do neither.
+// caller's when the container runs as the caller; lent to the container's
+// user until its runner listens when root runs oms (the 0700 folder above it
+// keeps other users out); open to the container's other uid only when oms
+// can do neither.
 void socket_directory(const std::string& path, const std::string& user) {
     const uid_t uid = static_cast<uid_t>(std::strtoul(user.c_str(), nullptr, 10));
     const gid_t gid = static_cast<gid_t>(std::strtoul(user.substr(user.find(':') + 1).c_str(), nullptr, 10));
-    if (mkdir(path.c_str(), 0700) == 0) {
-        if (geteuid() == 0 && uid != 0 && chown(path.c_str(), uid, gid) != 0)
-            throw sdk::Error(OMS_ERR_FAILED, "docker: cannot give " + path + " to " + user + ": " + std::strerror(errno));
-    } else if (errno != EEXIST) {
+    if (mkdir(path.c_str(), 0700) != 0 && errno != EEXIST)
         throw sdk::Error(OMS_ERR_FAILED, "docker: cannot create " + path + ": " + std::strerror(errno));
-    }
     struct stat st;
     const bool ours = lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
                       (st.st_uid == geteuid() || (geteuid() == 0 && st.st_uid == uid));
     if (!ours)
         throw sdk::Error(OMS_ERR_FAILED, "docker: " + path + " is not a folder of this user or the container's; refusing to use it");
+    if (geteuid() == 0 && chown(path.c_str(), uid, gid) != 0)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot lend " + path + " to " + user + ": " + std::strerror(errno));
     chmod(path.c_str(), geteuid() == 0 || uid == geteuid() ? 0700 : 0777);
+}
+
+// Once the runner listens, root takes the folder back: the container's user
+// can still reach the socket (0711) but can no longer write into the folder.
+// Without root, the container's user owns it (it is the caller) and could
+// undo any such change, so it stays as it is.
+void seal_socket_directory(const std::string& path) {
+    if (geteuid() != 0) return;
+    if (chown(path.c_str(), 0, 0) != 0 || chmod(path.c_str(), 0711) != 0)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot take back " + path + ": " + std::strerror(errno));
 }
 
 bool container_running(const EngineClient& client, const std::string& name) {
@@ -132,6 +141,7 @@ WarmContainer WarmPool::connect(const ContainerPlan& plan, const RunInputs& in) 
         throw sdk::Error(OMS_ERR_FAILED, "docker: the warm container " + name +
                                              " did not start its runner (see: docker logs " + name + ")");
     remember_runner(name, fd);  // no command has run in it yet: this is the runner
+    seal_socket_directory(runner_socket_dir(state_dir_, name));
     return WarmContainer{name, fd};
 }
 
