@@ -41,38 +41,38 @@ mode_t mode_of(const std::string& path) {
 
 TEST_CASE("docker escapes 1: a worktree path cannot add fields to a --mount option", "[docker]") {
     require_daemon();
+    // Each attack: a folder whose name carries extra mount fields, holding a
+    // file the next run masks; then the strike. The host's `/` mounted at
+    // `hostroot` or over the worktree would show the host's home and let the
+    // command write outside the worktree.
+    const std::vector<std::string> hostile = {"h,source=/,target=$PWD/hostroot", "x,source=/,target=$PWD",
+                                              "q\\\"uote=,readonly=false"};
     for (bool warm : {false, true}) {
-        CAPTURE(warm);
-        Task task(warm);
-        const std::string outside = task.root / "outside.txt";
-        write_file(outside, "host file\n");
-        // The attack: a folder whose name carries `source=/,target=<worktree>`,
-        // holding a file the next run masks.
-        Outcome prepare = task.sh("mkdir -p \"$PWD/x,source=/,target=$PWD\" && "
-                                  "echo LOOT > \"$PWD/x,source=/,target=$PWD/loot-keypair.json\" && "
-                                  "mkdir -p \"$PWD/h,source=/,target=$PWD/hostroot\" && "
-                                  "echo LOOT > \"$PWD/h,source=/,target=$PWD/hostroot/loot-keypair.json\" && "
-                                  "mkdir -p \"$PWD/q\\\"uote=,readonly=false\" && "
-                                  "echo LOOT2 > \"$PWD/q\\\"uote=,readonly=false/b-keypair.json\"");
-        REQUIRE(prepare.status == OMS_OK);
-        REQUIRE(prepare.exit_code == 0);
-        // The strike: the host's `/` at the worktree's path would show the
-        // host's home and let the command write outside the worktree.
-        Outcome strike = task.sh("cat " + quoted(task.home + "/.ssh/id_rsa") + " \"$PWD" + task.home +
-                                 "/.ssh/id_rsa\" \"$PWD/hostroot" + task.home + "/.ssh/id_rsa\"; echo pwned > \"$PWD" + outside + "\"; echo pwned > " +
-                                 quoted(outside) + "; cat README; cat \"x,source=/,target=$PWD/loot-keypair.json\" "
-                                 "\"q\\\"uote=,readonly=false/b-keypair.json\" target/deploy/prog-keypair.json; "
-                                 "echo written >> README; echo done");
-        INFO(strike.error << strike.err);
-        REQUIRE(strike.status == OMS_OK);
-        CHECK(strike.out.find("PRIVATE KEY") == std::string::npos);
-        CHECK(strike.out.find("LOOT") == std::string::npos);     // both odd names still masked
-        CHECK(strike.out.find("SECRETKEY") == std::string::npos);  // control: the plain keypair too
-        CHECK(read_file(outside) == "host file\n");
-        CHECK(strike.out.find("readme\n") != std::string::npos);  // control: the worktree is there
-        CHECK(strike.out.find("done") != std::string::npos);
-        CHECK(read_file(task.worktree + "/README") == "readme\nwritten\n");  // control: and writable
-        task.end_task();
+        for (const std::string& name : hostile) {
+            CAPTURE(warm, name);
+            Task task(warm);
+            const std::string outside = task.root / "outside.txt";
+            write_file(outside, "host file\n");
+            Outcome prepare = task.sh("mkdir -p \"$PWD/" + name + "\" && echo LOOT > \"$PWD/" + name +
+                                      "/loot-keypair.json\"");
+            REQUIRE(prepare.status == OMS_OK);
+            REQUIRE(prepare.exit_code == 0);
+            Outcome strike = task.sh("cat " + quoted(task.home + "/.ssh/id_rsa") + " \"$PWD" + task.home +
+                                     "/.ssh/id_rsa\" \"$PWD/hostroot" + task.home + "/.ssh/id_rsa\"; echo pwned > \"$PWD" +
+                                     outside + "\"; echo pwned > \"$PWD/hostroot" + outside + "\"; echo pwned > " +
+                                     quoted(outside) + "; cat README \"" + name +
+                                     "/loot-keypair.json\" target/deploy/prog-keypair.json; "
+                                     "echo written >> README; echo done");
+            INFO(strike.error << strike.err);
+            REQUIRE(strike.status == OMS_OK);
+            CHECK(strike.out.find("PRIVATE KEY") == std::string::npos);
+            CHECK(read_file(outside) == "host file\n");
+            CHECK(strike.out.find("LOOT") == std::string::npos);       // the odd name is still masked
+            CHECK(strike.out.find("SECRETKEY") == std::string::npos);  // control: the plain keypair too
+            CHECK(strike.out.find("readme\n") != std::string::npos);   // control: the worktree is there
+            CHECK(strike.out.find("done") != std::string::npos);
+            CHECK(read_file(task.worktree + "/README") == "readme\nwritten\n");  // control: and writable
+        }
     }
 }
 
