@@ -150,15 +150,34 @@ bool kill_group(pid_t group) {
     return any;
 }
 
+// How often the container's pids limit refused a fork (the cgroup's
+// pids.events "max" count, v1 or v2), or -1 when it cannot be read.
+long pids_limit_hits() {
+    for (const char* path : {"/sys/fs/cgroup/pids/pids.events", "/sys/fs/cgroup/pids.events"}) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;
+        char text[128];
+        ssize_t n = read(fd, text, sizeof text - 1);
+        close(fd);
+        if (n <= 0) continue;
+        text[n] = '\0';
+        long count = -1;
+        if (std::sscanf(text, "max %ld", &count) == 1) return count;
+    }
+    return -1;
+}
+
 // Runs one command and reports its status on `conn`; forwards signals sent
 // on `conn`; kills the command if the host goes away first. Whatever the
 // command left in its process group is killed before the status goes back,
-// with a note on the command's stderr.
+// with a note on the command's stderr; so is a fork the pids limit refused
+// meanwhile (a fork bomb that left the group still shows that way).
 void serve_one(int conn) {
     Request req;
     std::string payload;
     if (!receive(conn, req, payload) || !parse(payload, req)) return;
     signal(SIGCHLD, SIG_DFL);
+    const long hits_before = pids_limit_hits();
     pid_t child = fork();
     if (child == 0) become_command(req);
     for (int i = 0; i < 2; ++i) close(req.fds[i]);
@@ -175,6 +194,8 @@ void serve_one(int conn) {
         if (waitpid(child, &status, WNOHANG) == child) {
             if (kill_group(child))
                 dprintf(err, "oms: the command left processes running; they were killed when it ended\n");
+            if (hits_before >= 0 && pids_limit_hits() > hits_before)
+                dprintf(err, "oms: the container's process limit refused forks while the command ran\n");
             uint32_t code = static_cast<uint32_t>(exit_status(status));
             (void)!write(conn, &code, sizeof code);
             return;
