@@ -126,6 +126,18 @@ TEST_CASE("docker escapes 2: a .git link made by a command is never mounted", "[
     Outcome real = task.sh("cat .git/config; echo x >> .git/config || echo refused");
     CHECK(real.out == "[core]\nrefused\n");
     CHECK(read_file(task.worktree + "/.git/config") == "[core]\n");
+    // A link swapped in between oms's check and the daemon's mount would show
+    // another file at .git: the runner, told what oms checked, refuses then.
+    struct stat st;
+    REQUIRE(lstat((task.worktree + "/.git").c_str(), &st) == 0);
+    const std::string expect = std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + task.worktree + "/.git";
+    Outcome swapped = task.run({"/.oms/runner", "--expect=" + std::to_string(st.st_dev) + ":" +
+                                                    std::to_string(st.st_ino + 1) + ":" + task.worktree + "/.git",
+                                "--exec", "echo", "ran"});
+    CHECK(swapped.exit_code == 125);
+    CHECK(swapped.err.find("is not what oms checked on the host") != std::string::npos);
+    CHECK(swapped.out.empty());
+    CHECK(task.run({"/.oms/runner", "--expect=" + expect, "--exec", "echo", "ran"}).out == "ran\n");  // control
 }
 
 TEST_CASE("docker escapes 3: renaming a pinned file's folder cannot replace it", "[docker]") {

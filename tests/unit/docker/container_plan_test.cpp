@@ -12,6 +12,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace oms::docker;
@@ -130,6 +131,24 @@ TEST_CASE("plan: a pinned file's parent folders are pinned as read-write mount p
                          "--mount=type=bind,source=" + f.wt + "/tests/unit,target=" + f.wt + "/tests/unit",
                          "--mount=type=bind,source=" + f.wt + "/tests/unit/verify.sh,target=" + f.wt +
                              "/tests/unit/verify.sh,readonly"});
+}
+
+TEST_CASE("plan: the runner is told the identity of each path bound from below the worktree") {
+    Fixture f;
+    write_file(f.wt + "/.git/HEAD", "ref\n");
+    write_file(f.wt + "/tests/verify.sh", "x\n");
+    f.in.pinned = {f.wt + "/tests/verify.sh"};
+    auto identity = [](const std::string& path) {
+        struct stat st;
+        REQUIRE(lstat(path.c_str(), &st) == 0);
+        return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + path;
+    };
+    ContainerPlan plan = f.plan();
+    CHECK(plan.expected == Args{identity(f.wt + "/.git"), identity(f.wt + "/tests/verify.sh"), identity(f.wt + "/tests")});
+    Args argv = one_shot_argv(f.settings, plan, "n", {"true"}, false, "/r");
+    CHECK(Args(argv.end() - 6, argv.end()) == Args{"/.oms/runner", "--expect=" + plan.expected[0],
+                                                   "--expect=" + plan.expected[1], "--expect=" + plan.expected[2],
+                                                   "--exec", "true"});
 }
 
 TEST_CASE("plan: a path is one quoted CSV field, so none of its bytes becomes a mount option") {

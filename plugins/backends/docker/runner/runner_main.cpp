@@ -14,9 +14,14 @@
 // of a command once it is over.
 //
 // Usage (inside the container):
-//   oms-docker-runner SOCKET_PATH      serve commands on the socket
-//   oms-docker-runner --exec ARGV...   restrict this process, then exec ARGV
-//                                      (one-shot and terminal commands)
+//   oms-docker-runner [--expect=DEV:INO:PATH]... SOCKET_PATH
+//       serve commands on the socket
+//   oms-docker-runner [--expect=DEV:INO:PATH]... --exec ARGV...
+//       restrict this process, then exec ARGV (one-shot and terminal commands)
+// Each --expect names a path bound from the host as oms checked it there
+// (device and inode): anything else at that path (say, the target of a link
+// swapped in before the daemon mounted it) stops the runner before any
+// command runs.
 // Statically linked: the image need not have a libc.
 #include "command_filter.hpp"
 #include "runner_protocol.hpp"
@@ -285,10 +290,37 @@ int listen_on(const char* path) {
 
 }  // namespace
 
+// True when every --expect=DEV:INO:PATH holds (PATH, not followed, has that
+// device and inode); names the first that does not on stderr.
+bool expectations_hold(int& argi, int argc, char** argv) {
+    for (; argi < argc && std::strncmp(argv[argi], "--expect=", 9) == 0; ++argi) {
+        unsigned long long device = 0, inode = 0;
+        int used = 0;
+        const char* spec = argv[argi] + 9;
+        if (std::sscanf(spec, "%llu:%llu:%n", &device, &inode, &used) != 2 || used == 0) {
+            std::fprintf(stderr, "oms: bad argument %s\n", argv[argi]);
+            return false;
+        }
+        const char* path = spec + used;
+        struct stat st;
+        if (lstat(path, &st) != 0 || static_cast<unsigned long long>(st.st_dev) != device ||
+            static_cast<unsigned long long>(st.st_ino) != inode) {
+            std::fprintf(stderr,
+                         "oms: %s in the container is not what oms checked on the host (replaced while the "
+                         "container was made?); refusing to run\n",
+                         path);
+            return false;
+        }
+    }
+    return true;
+}
+
 int main(int argc, char** argv) {
-    if (argc >= 3 && std::strcmp(argv[1], "--exec") == 0) exec_restricted(argv + 2);
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: oms-docker-runner SOCKET_PATH | --exec ARGV...\n");
+    int argi = 1;
+    if (!expectations_hold(argi, argc, argv)) return 125;
+    if (argc - argi >= 2 && std::strcmp(argv[argi], "--exec") == 0) exec_restricted(argv + argi + 1);
+    if (argc - argi != 1) {
+        std::fprintf(stderr, "usage: oms-docker-runner [--expect=DEV:INO:PATH]... SOCKET_PATH | --exec ARGV...\n");
         return 2;
     }
     // Non-dumpable: a process of the same uid cannot ptrace it or open its
@@ -298,9 +330,9 @@ int main(int argc, char** argv) {
         return 1;
     }
     umask(022);
-    int server = listen_on(argv[1]);
+    int server = listen_on(argv[argi]);
     if (server < 0) {
-        std::fprintf(stderr, "oms-docker-runner: cannot listen on %s: %s\n", argv[1], std::strerror(errno));
+        std::fprintf(stderr, "oms-docker-runner: cannot listen on %s: %s\n", argv[argi], std::strerror(errno));
         return 1;
     }
     signal(SIGPIPE, SIG_IGN);

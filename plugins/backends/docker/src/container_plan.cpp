@@ -91,7 +91,12 @@ void pin_parents(const std::string& root, const std::string& path, std::vector<s
 // Worktree read-write, then .git, pinned files and WRITE_DENY paths read-only
 // over it, their parent folders pinned as mount points. Each is found from
 // its mount root without following links.
-void add_writable_mounts(const RunInputs& in, std::vector<std::string>& f) {
+std::string identity_entry(const PathIdentity& id, const std::string& path) {
+    return std::to_string(id.device) + ":" + std::to_string(id.inode) + ":" + path;
+}
+
+void add_writable_mounts(const RunInputs& in, ContainerPlan& plan) {
+    std::vector<std::string>& f = plan.flags;
     f.push_back(bind(in.worktree, false));
     std::vector<std::string> writable{in.worktree};
     for (const std::string& rw : in.read_write) f.push_back(bind(rw, false)), writable.push_back(rw);
@@ -103,14 +108,20 @@ void add_writable_mounts(const RunInputs& in, std::vector<std::string>& f) {
     std::vector<std::string> parents, read_only;
     for (const std::string& p : protect) {
         const std::string* root = containing_root(p, writable);
-        if (!root || *root == p || link_free_kind(*root, p, "protected path") == PathKind::Missing) continue;
+        if (!root || *root == p) continue;
+        PathIdentity id = link_free_identity(*root, p, "protected path");
+        if (id.kind == PathKind::Missing) continue;
         pin_parents(*root, p, parents);
         read_only.push_back(p);
+        plan.expected.push_back(identity_entry(id, p));
     }
     std::sort(parents.begin(), parents.end());
     parents.erase(std::unique(parents.begin(), parents.end()), parents.end());
-    for (const std::string& d : parents)
-        if (!std::binary_search(read_only.begin(), read_only.end(), d)) f.push_back(bind(d, false));
+    for (const std::string& d : parents) {
+        if (std::binary_search(read_only.begin(), read_only.end(), d)) continue;
+        f.push_back(bind(d, false));
+        plan.expected.push_back(identity_entry(link_free_identity(*containing_root(d, writable), d, "pinned folder"), d));
+    }
     for (const std::string& p : read_only) f.push_back(bind(p, true));
 }
 
@@ -165,7 +176,7 @@ ContainerPlan plan_container(const Settings& s, const std::string& image, const 
     plan.user = normalized_user(user);
     add_hardening(s, plan.user, mode, plan.flags);
     add_tmpfs(s, plan.user, in, mode, plan);
-    add_writable_mounts(in, plan.flags);
+    add_writable_mounts(in, plan);
     for (const std::string& ro : in.read_only) plan.flags.push_back(bind(ro, true));
     std::vector<std::string> visible{in.worktree};
     visible.insert(visible.end(), in.read_only.begin(), in.read_only.end());
@@ -190,6 +201,17 @@ std::vector<std::string> restricted_argv(const std::vector<std::string>& argv) {
     return out;
 }
 
+namespace {
+
+// --expect=DEV:INO:PATH for each path the runner must find as checked.
+std::vector<std::string> expect_flags(const ContainerPlan& plan) {
+    std::vector<std::string> out;
+    for (const std::string& e : plan.expected) out.push_back("--expect=" + e);
+    return out;
+}
+
+}  // namespace
+
 std::vector<std::string> one_shot_argv(const Settings& s, const ContainerPlan& plan, const std::string& name,
                                        const std::vector<std::string>& argv, bool interactive,
                                        const std::string& runner_path) {
@@ -200,7 +222,10 @@ std::vector<std::string> one_shot_argv(const Settings& s, const ContainerPlan& p
     out.push_back(bind_mount_flag(runner_path, kRunnerInContainer, true));
     for (const std::string& e : env_flags(plan)) out.push_back(e);
     out.push_back(plan.image);
-    for (const std::string& a : restricted_argv(argv)) out.push_back(a);
+    out.push_back(kRunnerInContainer);
+    for (const std::string& e : expect_flags(plan)) out.push_back(e);
+    out.push_back("--exec");
+    out.insert(out.end(), argv.begin(), argv.end());
     return out;
 }
 
@@ -214,6 +239,7 @@ std::vector<std::string> warm_create_argv(const Settings& s, const ContainerPlan
     out.push_back(bind_mount_flag(socket_dir, kSocketDirInContainer, false));
     out.push_back(plan.image);
     out.push_back(kRunnerInContainer);
+    for (const std::string& e : expect_flags(plan)) out.push_back(e);
     out.push_back(std::string(kSocketDirInContainer) + "/" + kSocketName);
     return out;
 }

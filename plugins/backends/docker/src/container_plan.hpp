@@ -24,6 +24,11 @@ struct ContainerPlan {
     std::vector<std::string> flags;    // docker run flags, image and command excluded
     std::vector<std::string> env;      // NAME=value the command gets
     std::vector<std::string> notes;    // policy parts rendered inexactly (for render and warnings)
+    // "DEV:INO:PATH" of each path bound from below the worktree (.git, pinned
+    // files, their folders), as checked on the host: the runner refuses to
+    // run a command when the container shows something else there (a link
+    // swapped in between the check and the daemon's mount).
+    std::vector<std::string> expected;
 };
 
 // `user` normalized to "uid:gid" (a lone uid gets the same gid, never group 0).

@@ -32,6 +32,10 @@ struct Fd {
 }  // namespace
 
 PathKind link_free_kind(const std::string& root, const std::string& path, const std::string& what) {
+    return link_free_identity(root, path, what).kind;
+}
+
+PathIdentity link_free_identity(const std::string& root, const std::string& path, const std::string& what) {
     const std::string below = path.size() > root.size() ? path.substr(root.size() + (root == "/" ? 0 : 1)) : "";
     Fd current(open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
     if (current.fd < 0)
@@ -49,7 +53,7 @@ PathKind link_free_kind(const std::string& root, const std::string& path, const 
             throw sdk::Error(OMS_ERR_UNSUPPORTED, "docker: " + what + " " + path + " contains '..'; refusing to run");
         Fd next(openat(current.fd, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
         if (next.fd < 0) {
-            if (errno == ENOENT || errno == ENOTDIR) return PathKind::Missing;
+            if (errno == ENOENT || errno == ENOTDIR) return PathIdentity{};
             throw sdk::Error(OMS_ERR_FAILED, "docker: cannot examine " + walked + " (for " + what + " " + path +
                                                  "): " + std::strerror(errno) + "; refusing to run");
         }
@@ -57,11 +61,17 @@ PathKind link_free_kind(const std::string& root, const std::string& path, const 
         if (fstat(next.fd, &st) != 0)
             throw sdk::Error(OMS_ERR_FAILED, "docker: cannot examine " + walked + ": " + std::strerror(errno));
         if (S_ISLNK(st.st_mode)) refuse_link(what, path, walked);
-        if (start < below.size() && !S_ISDIR(st.st_mode)) return PathKind::Missing;
-        if (start >= below.size()) return S_ISDIR(st.st_mode) ? PathKind::Directory : PathKind::File;
+        if (start < below.size() && !S_ISDIR(st.st_mode)) return PathIdentity{};
+        if (start >= below.size())
+            return PathIdentity{S_ISDIR(st.st_mode) ? PathKind::Directory : PathKind::File,
+                                static_cast<unsigned long long>(st.st_dev), static_cast<unsigned long long>(st.st_ino)};
         std::swap(current.fd, next.fd);
     }
-    return PathKind::Directory;  // the root itself
+    struct stat st;  // the root itself
+    if (fstat(current.fd, &st) != 0)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot examine " + root + ": " + std::strerror(errno));
+    return PathIdentity{PathKind::Directory, static_cast<unsigned long long>(st.st_dev),
+                        static_cast<unsigned long long>(st.st_ino)};
 }
 
 }  // namespace oms::docker

@@ -17,4 +17,12 @@ enum class PathKind { Missing, File, Directory };
 // another reason than being absent.
 PathKind link_free_kind(const std::string& root, const std::string& path, const std::string& what);
 
+// The same walk, with the identity of what it found (for a Missing path,
+// device and inode are 0).
+struct PathIdentity {
+    PathKind kind = PathKind::Missing;
+    unsigned long long device = 0, inode = 0;
+};
+PathIdentity link_free_identity(const std::string& root, const std::string& path, const std::string& what);
+
 }  // namespace oms::docker
