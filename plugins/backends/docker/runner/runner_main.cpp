@@ -24,14 +24,14 @@
 // command runs.
 // Statically linked: the image need not have a libc.
 #include "command_filter.hpp"
+#include "expectations.hpp"
+#include "leftovers.hpp"
 #include "runner_protocol.hpp"
-
-#include <dirent.h>
-#include <sys/prctl.h>
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -43,7 +43,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -144,34 +143,6 @@ std::vector<char*> c_list(std::vector<std::string>& items) {
 
 int exit_status(int status) { return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status); }
 
-// Kills what is left in the process group `group`; true when there was any.
-// A fork bomb keeps forking, so repeat until the group is empty.
-bool kill_group(pid_t group) {
-    bool any = false;
-    for (int round = 0; round < 400 && kill(-group, SIGKILL) == 0; ++round) {
-        any = true;
-        usleep(5000);
-    }
-    return any;
-}
-
-// How often the container's pids limit refused a fork (the cgroup's
-// pids.events "max" count, v1 or v2), or -1 when it cannot be read.
-long pids_limit_hits() {
-    for (const char* path : {"/sys/fs/cgroup/pids/pids.events", "/sys/fs/cgroup/pids.events"}) {
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) continue;
-        char text[128];
-        ssize_t n = read(fd, text, sizeof text - 1);
-        close(fd);
-        if (n <= 0) continue;
-        text[n] = '\0';
-        long count = -1;
-        if (std::sscanf(text, "max %ld", &count) == 1) return count;
-    }
-    return -1;
-}
-
 // Runs one command and reports its status on `conn`; forwards signals sent
 // on `conn`; kills the command if the host goes away first. Whatever the
 // command left in its process group is killed before the status goes back,
@@ -216,53 +187,6 @@ void serve_one(int conn) {
     waitpid(child, nullptr, 0);
 }
 
-// The runner's children that are not command handlers: processes that left
-// their command's group and outlived it (the runner is their subreaper).
-std::vector<pid_t> orphans(const std::vector<pid_t>& handlers) {
-    std::vector<pid_t> out;
-    const pid_t self = getpid();
-    DIR* proc = opendir("/proc");
-    if (!proc) return out;
-    while (dirent* entry = readdir(proc)) {
-        const pid_t pid = static_cast<pid_t>(std::atoi(entry->d_name));
-        if (pid <= 1 || pid == self) continue;
-        char path[64], stat[512];
-        std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) continue;
-        ssize_t n = read(fd, stat, sizeof stat - 1);
-        close(fd);
-        if (n <= 0) continue;
-        stat[n] = '\0';
-        const char* after_name = std::strrchr(stat, ')');  // the name may hold spaces and parentheses
-        int ppid = 0;
-        if (after_name && std::sscanf(after_name + 1, " %*c %d", &ppid) == 1 && ppid == self &&
-            std::find(handlers.begin(), handlers.end(), pid) == handlers.end())
-            out.push_back(pid);
-    }
-    closedir(proc);
-    return out;
-}
-
-// With no command running, kills every leftover, generation by generation
-// (a killed process's children come to the runner in turn).
-void kill_leftovers(const std::vector<pid_t>& handlers) {
-    for (int round = 0; round < 200; ++round) {
-        std::vector<pid_t> left = orphans(handlers);
-        if (left.empty()) return;
-        for (pid_t pid : left) kill(pid, SIGKILL);
-        while (waitpid(-1, nullptr, WNOHANG) > 0) {
-        }
-        usleep(2000);
-    }
-}
-
-// Reaps ended handlers and leftovers; forgets the handlers that ended.
-void reap(std::vector<pid_t>& handlers) {
-    pid_t pid;
-    while ((pid = waitpid(-1, nullptr, WNOHANG)) > 0) handlers.erase(std::remove(handlers.begin(), handlers.end(), pid), handlers.end());
-}
-
 int listen_on(const char* path) {
     sockaddr_un address{};
     address.sun_family = AF_UNIX;
@@ -289,31 +213,6 @@ int listen_on(const char* path) {
 }
 
 }  // namespace
-
-// True when every --expect=DEV:INO:PATH holds (PATH, not followed, has that
-// device and inode); names the first that does not on stderr.
-bool expectations_hold(int& argi, int argc, char** argv) {
-    for (; argi < argc && std::strncmp(argv[argi], "--expect=", 9) == 0; ++argi) {
-        unsigned long long device = 0, inode = 0;
-        int used = 0;
-        const char* spec = argv[argi] + 9;
-        if (std::sscanf(spec, "%llu:%llu:%n", &device, &inode, &used) != 2 || used == 0) {
-            std::fprintf(stderr, "oms: bad argument %s\n", argv[argi]);
-            return false;
-        }
-        const char* path = spec + used;
-        struct stat st;
-        if (lstat(path, &st) != 0 || static_cast<unsigned long long>(st.st_dev) != device ||
-            static_cast<unsigned long long>(st.st_ino) != inode) {
-            std::fprintf(stderr,
-                         "oms: %s in the container is not what oms checked on the host (replaced while the "
-                         "container was made?); refusing to run\n",
-                         path);
-            return false;
-        }
-    }
-    return true;
-}
 
 int main(int argc, char** argv) {
     int argi = 1;
