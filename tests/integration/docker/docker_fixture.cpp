@@ -122,6 +122,11 @@ unsigned container_uid() { return geteuid() == 0 ? 1000 : geteuid(); }
 
 std::string container_uid_line() { return std::to_string(container_uid()) + "\n"; }
 
+std::string container_user() {
+    const unsigned gid = geteuid() == 0 ? 1000 : getegid();
+    return std::to_string(container_uid()) + ":" + std::to_string(gid);
+}
+
 Task::Task(bool warm, std::map<std::string, std::string> config) : root("oms-docker-it") {
     worktree = root / "wt";
     home = root / "home";
@@ -136,7 +141,9 @@ Task::Task(bool warm, std::map<std::string, std::string> config) : root("oms-doc
     write_file(home + "/.ssh/id_rsa", "PRIVATE KEY\n");
     make_dirs(private_home);
     make_dirs(temp_dir);
-    // The container user owns the worktree, as the host user would.
+    // The container user owns the worktree, as the host user would. Run by
+    // another user than root, the worktree stays the caller's and the
+    // container runs as the caller.
     const unsigned id = container_uid();
     if (geteuid() == 0)
         for (const char* p : {"", "/README", "/verify", "/verify/pinned.sh", "/target", "/target/deploy",
@@ -145,7 +152,7 @@ Task::Task(bool warm, std::map<std::string, std::string> config) : root("oms-doc
     chmod(root.path().c_str(), 0755);
     pinned = {worktree + "/verify/pinned.sh"};
     write_file(manifest, "# test image, built by tests/docker/build-test-image.sh\nimage = \"" + test_image() +
-                             "\"\nuser = \"" + std::to_string(id) + ":" + std::to_string(id) + "\"\n");
+                             "\"\nuser = \"" + container_user() + "\"\n");
     env = {"PATH=/bin", "HOME=" + private_home, "TMPDIR=" + temp_dir, "LANG=C.UTF-8"};
     host.strings["manifest"] = manifest;
     host.booleans["warm"] = warm;

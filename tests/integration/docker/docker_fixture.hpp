@@ -50,6 +50,10 @@ struct Cli {
 };
 Cli docker_cli(const std::vector<std::string>& args);
 
+// The container's "uid:gid": 1000:1000 when the tests run as root (the
+// worktree is chowned to it), else the caller's own.
+std::string container_user();
+
 struct Outcome {
     int status = OMS_OK;   // of spawn (or wait)
     int exit_code = -1;

@@ -91,12 +91,11 @@ TEST_CASE("docker: a keypair folder the container made unreadable is never skipp
         CHECK(o.out.find(kKey) == std::string::npos);
         CHECK(mode_of(task.worktree + "/h") == 0);  // the command never ran
         // positive control: once the folder is readable again the run goes
-        // ahead, with the keypair masked and its neighbour readable.
+        // ahead, with the keypair masked and its neighbour readable. (With
+        // full capabilities: root without CAP_FOWNER cannot hand a warm
+        // container's socket folder over, which no real caller is.)
         REQUIRE(chmod((task.worktree + "/h").c_str(), 0755) == 0);
-        {
-            WithoutFileModeOverride ordinary;
-            o = task.sh(strike);
-        }
+        o = task.sh(strike);
         INFO(o.error << o.out << o.err);
         CHECK(o.status == OMS_OK);
         CHECK(o.out.find(kKey) == std::string::npos);

@@ -3,6 +3,7 @@
 #include "cli_env.hpp"
 #include "container_plan.hpp"
 #include "exec_request.hpp"
+#include "mount_option.hpp"
 #include "runner_run.hpp"
 #include "secret_scan.hpp"
 #include "warm_identity.hpp"
@@ -10,6 +11,9 @@
 #include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -64,15 +68,16 @@ TEST_CASE("plan: the plainest policy gives exactly these one-shot arguments") {
                              "--tmpfs=/tmp/oms-run-abc/tmp:rw,exec,nosuid,nodev,size=512m,mode=0700,uid=1000,gid=1000",
                              "--mount=type=bind,source=" + f.wt + ",target=" + f.wt,
                              "--workdir=" + f.wt,
+                             "--mount=type=bind,source=/opt/oms/oms-docker-runner,target=/.oms/runner,readonly",
                              "--env=PATH", "--env=HOME", "--env=TMPDIR", "--env=LANG", "--env=SOLANA_RPC_URL",
-                             kImage, "cargo", "build"}});
-    CHECK(one_shot_argv(f.settings, plan, "oms-run-1", f.in.argv, false) == expected);
+                             kImage, "/.oms/runner", "--exec", "cargo", "build"}});
+    CHECK(one_shot_argv(f.settings, plan, "oms-run-1", f.in.argv, false, "/opt/oms/oms-docker-runner") == expected);
 }
 
 TEST_CASE("plan: values of variables never appear in the arguments") {
     Fixture f;
     f.in.env.push_back("TERM=xterm-secretish");
-    Args argv = one_shot_argv(f.settings, f.plan(), "n", f.in.argv, false);
+    Args argv = one_shot_argv(f.settings, f.plan(), "n", f.in.argv, false, "/r");
     for (const std::string& a : argv) {
         CAPTURE(a);
         CHECK(a.find("xterm-secretish") == std::string::npos);
@@ -90,7 +95,7 @@ TEST_CASE("plan: values of variables never appear in the arguments") {
 
 TEST_CASE("plan: a terminal on stdin adds --tty") {
     Fixture f;
-    Args argv = one_shot_argv(f.settings, f.plan(), "n", f.in.argv, true);
+    Args argv = one_shot_argv(f.settings, f.plan(), "n", f.in.argv, true, "/r");
     CHECK(argv[5] == "--interactive");
     CHECK(argv[6] == "--tty");
 }
@@ -105,6 +110,7 @@ TEST_CASE("plan: .git, pinned files and WRITE_DENY paths are mounted read-only o
                   {OMS_RULE_WRITE_DENY, "/etc/outside"}};
     Args flags = f.plan().flags;
     Args expected_mounts = {"--mount=type=bind,source=" + f.wt + ",target=" + f.wt,
+                            "--mount=type=bind,source=" + f.wt + "/verify,target=" + f.wt + "/verify",
                             "--mount=type=bind,source=" + f.wt + "/.git,target=" + f.wt + "/.git,readonly",
                             "--mount=type=bind,source=" + f.wt + "/Anchor.toml,target=" + f.wt + "/Anchor.toml,readonly",
                             "--mount=type=bind,source=" + f.wt + "/verify/check.sh,target=" + f.wt +
@@ -113,6 +119,103 @@ TEST_CASE("plan: .git, pinned files and WRITE_DENY paths are mounted read-only o
     for (const std::string& flag : flags)
         if (flag.rfind("--mount=", 0) == 0) mounts.push_back(flag);
     CHECK(mounts == expected_mounts);
+}
+
+TEST_CASE("plan: a pinned file's parent folders are pinned as read-write mount points") {
+    Fixture f;
+    write_file(f.wt + "/tests/unit/verify.sh", "x\n");
+    f.in.pinned = {f.wt + "/tests/unit/verify.sh"};
+    Args mounts;
+    for (const std::string& flag : f.plan().flags)
+        if (flag.rfind("--mount=", 0) == 0) mounts.push_back(flag);
+    CHECK(mounts == Args{"--mount=type=bind,source=" + f.wt + ",target=" + f.wt,
+                         "--mount=type=bind,source=" + f.wt + "/tests,target=" + f.wt + "/tests",
+                         "--mount=type=bind,source=" + f.wt + "/tests/unit,target=" + f.wt + "/tests/unit",
+                         "--mount=type=bind,source=" + f.wt + "/tests/unit/verify.sh,target=" + f.wt +
+                             "/tests/unit/verify.sh,readonly"});
+}
+
+TEST_CASE("plan: the runner is told the identity of each path bound from below the worktree") {
+    Fixture f;
+    write_file(f.wt + "/.git/HEAD", "ref\n");
+    write_file(f.wt + "/tests/verify.sh", "x\n");
+    f.in.pinned = {f.wt + "/tests/verify.sh"};
+    auto identity = [](const std::string& path) {
+        struct stat st;
+        REQUIRE(lstat(path.c_str(), &st) == 0);
+        return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + path;
+    };
+    ContainerPlan plan = f.plan();
+    CHECK(plan.expected == Args{identity(f.wt + "/.git"), identity(f.wt + "/tests/verify.sh"), identity(f.wt + "/tests")});
+    Args argv = one_shot_argv(f.settings, plan, "n", {"true"}, false, "/r");
+    CHECK(Args(argv.end() - 6, argv.end()) == Args{"/.oms/runner", "--expect=" + plan.expected[0],
+                                                   "--expect=" + plan.expected[1], "--expect=" + plan.expected[2],
+                                                   "--exec", "true"});
+}
+
+TEST_CASE("plan: a path is one quoted CSV field, so none of its bytes becomes a mount option") {
+    Fixture f;
+    const std::string hostile = f.wt + "/x,source=/,target=" + f.wt;
+    write_file(hostile + "/loot-keypair.json", "{}\n");
+    write_file(f.wt + "/q\"uote=/a-keypair.json", "{}\n");
+    f.in.rules = {{OMS_RULE_READ_DENY_SUFFIX, "-keypair.json"}};
+    Args mounts;
+    for (const std::string& flag : f.plan().flags)
+        if (flag.rfind("--mount=", 0) == 0) mounts.push_back(flag);
+    CHECK(mounts == Args{"--mount=type=bind,source=" + f.wt + ",target=" + f.wt,
+                         "--mount=type=bind,source=/dev/null,\"target=" + f.wt + "/q\"\"uote=/a-keypair.json\",readonly",
+                         "--mount=type=bind,source=/dev/null,\"target=" + hostile + "/loot-keypair.json\",readonly"});
+    CHECK(csv_field("source", "/a\"b,c") == "\"source=/a\"\"b,c\"");
+    CHECK(csv_field("source", "/a=b c") == "source=/a=b c");
+}
+
+TEST_CASE("plan: paths docker cannot carry intact stop the run") {
+    Fixture f;
+    f.in.rules = {{OMS_RULE_READ_DENY_SUFFIX, "-keypair.json"}};
+    SECTION("a line break") {
+        write_file(f.wt + "/x\nsource=/,target=/y/loot-keypair.json", "{}\n");
+        CHECK_THROWS_WITH(f.plan(), Catch::Contains("holds a line break"));
+    }
+    SECTION("a carriage return") {
+        write_file(f.wt + "/x\r-keypair.json", "{}\n");
+        CHECK_THROWS_WITH(f.plan(), Catch::Contains("holds a line break"));
+    }
+    SECTION("bytes that are not UTF-8") {
+        write_file(f.wt + "/x\xff-keypair.json", "{}\n");
+        CHECK_THROWS_WITH(f.plan(), Catch::Contains("not valid UTF-8"));
+    }
+    SECTION("a worktree with a line break") {
+        f.in.worktree = f.root / "w\nt";
+        write_file(f.in.worktree + "/a", "1\n");
+        CHECK_THROWS_WITH(f.plan(), Catch::Contains("worktree"));
+    }
+}
+
+TEST_CASE("plan: .git, a pinned file or a secret file reached through a link stops the run") {
+    Fixture f;
+    std::string outside = f.root / "home/.ssh";
+    write_file(outside + "/id_ed25519", "k\n");
+    write_file(outside + "/x-keypair.json", "{}\n");
+    SECTION(".git is a link") {
+        REQUIRE(symlink(outside.c_str(), (f.wt + "/.git").c_str()) == 0);
+        CHECK_THROWS_WITH(f.plan(), Catch::Contains(".git is a symbolic link"));
+    }
+    SECTION("a pinned file's parent is a link") {
+        REQUIRE(symlink(outside.c_str(), (f.wt + "/tests").c_str()) == 0);
+        f.in.pinned = {f.wt + "/tests/id_ed25519"};
+        CHECK_THROWS_WITH(f.plan(), Catch::Contains("which is a symbolic link"));
+    }
+    SECTION("a denied path below a link") {
+        REQUIRE(symlink(outside.c_str(), (f.wt + "/keys").c_str()) == 0);
+        f.in.rules = {{OMS_RULE_READ_DENY, f.wt + "/keys/id_ed25519"}};
+        CHECK_THROWS_WITH(f.plan(), Catch::Contains("symbolic link"));
+    }
+    SECTION("control: a real .git is mounted read-only") {
+        write_file(f.wt + "/.git/HEAD", "ref\n");
+        Args flags = f.plan().flags;
+        CHECK(std::count(flags.begin(), flags.end(),
+                         "--mount=type=bind,source=" + f.wt + "/.git,target=" + f.wt + "/.git,readonly") == 1);
+    }
 }
 
 TEST_CASE("plan: read-only and read-write mounts, with denied paths inside them masked") {
@@ -170,8 +273,11 @@ TEST_CASE("plan: every .git found in the worktree is mounted read-only; links na
     for (const std::string& flag : f.plan().flags)
         if (flag.rfind("--mount=", 0) == 0) mounts.push_back(flag);
     auto read_only = [](const std::string& p) { return "--mount=type=bind,source=" + p + ",target=" + p + ",readonly"; };
-    CHECK(mounts == Args{"--mount=type=bind,source=" + f.wt + ",target=" + f.wt, read_only(f.wt + "/.git"),
-                         read_only(f.wt + "/sub/.git"), read_only(f.wt + "/vendor/lib/.git")});
+    auto pinned = [](const std::string& p) { return "--mount=type=bind,source=" + p + ",target=" + p; };
+    // The folders holding a nested .git are pinned as mount points first, so
+    // a rename of `sub` cannot carry the read-only .git away.
+    CHECK(mounts == Args{pinned(f.wt), pinned(f.wt + "/sub"), pinned(f.wt + "/vendor"), pinned(f.wt + "/vendor/lib"),
+                         read_only(f.wt + "/.git"), read_only(f.wt + "/sub/.git"), read_only(f.wt + "/vendor/lib/.git")});
 }
 
 TEST_CASE("scan: a folder of ours that cannot be read is made readable and searched; else the run stops") {
@@ -225,9 +331,12 @@ TEST_CASE("plan: warm mode keeps the same flags, with HOME and TMPDIR at task-wi
     Fixture f;
     ContainerPlan warm = f.plan(Mode::Warm);
     ContainerPlan one = f.plan(Mode::OneShot);
-    CHECK(warm.flags[12] == "--tmpfs=/tmp/oms-home:rw,exec,nosuid,nodev,size=512m,mode=0700,uid=1000,gid=1000");
-    CHECK(Args(warm.flags.begin(), warm.flags.begin() + 12) == Args(one.flags.begin(), one.flags.begin() + 12));
-    CHECK(Args(warm.flags.begin() + 13, warm.flags.end()) == Args(one.flags.begin() + 14, one.flags.end()));
+    // The same flags but --init: the runner is the warm container's PID 1.
+    CHECK(one.flags[1] == "--init");
+    one.flags.erase(one.flags.begin() + 1);
+    CHECK(warm.flags[11] == "--tmpfs=/tmp/oms-home:rw,exec,nosuid,nodev,size=512m,mode=0700,uid=1000,gid=1000");
+    CHECK(Args(warm.flags.begin(), warm.flags.begin() + 11) == Args(one.flags.begin(), one.flags.begin() + 11));
+    CHECK(Args(warm.flags.begin() + 12, warm.flags.end()) == Args(one.flags.begin() + 13, one.flags.end()));
     CHECK(warm.env == Args{"PATH=/usr/bin:/bin", "HOME=/tmp/oms-home", "TMPDIR=/tmp", "LANG=C.UTF-8",
                            "SOLANA_RPC_URL=http://127.0.0.1:8899"});
 

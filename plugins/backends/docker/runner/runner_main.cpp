@@ -5,13 +5,33 @@
 // no-new-privileges, seccomp, read-only root, cgroup limits, network), since
 // they are ordinary children of a process inside it.
 //
-// Usage (inside the container): oms-docker-runner SOCKET_PATH
+// The runner cannot be traced or read by the commands (non-dumpable, and
+// the commands' seccomp filter refuses ptrace), so a command cannot take its
+// place and forge a later command's output or status. When a command ends,
+// whatever it left in its process group is killed; whatever escaped the
+// group is killed as soon as no command of the task is running (the runner is
+// their subreaper), so a warm container, like a one-shot one, keeps nothing
+// of a command once it is over.
+//
+// Usage (inside the container):
+//   oms-docker-runner [--expect=DEV:INO:PATH]... SOCKET_PATH
+//       serve commands on the socket
+//   oms-docker-runner [--expect=DEV:INO:PATH]... --exec ARGV...
+//       restrict this process, then exec ARGV (one-shot and terminal commands)
+// Each --expect names a path bound from the host as oms checked it there
+// (device and inode): anything else at that path (say, the target of a link
+// swapped in before the daemon mounted it) stops the runner before any
+// command runs.
 // Statically linked: the image need not have a libc.
+#include "command_filter.hpp"
+#include "expectations.hpp"
+#include "leftovers.hpp"
 #include "runner_protocol.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -103,6 +123,10 @@ std::vector<char*> c_list(std::vector<std::string>& items) {
     for (int s = 1; s < NSIG; ++s) signal(s, SIG_DFL);
     setpgid(0, 0);
     for (int i = 0; i < 3; ++i) dup2(req.fds[i], i);  // dup2 clears close-on-exec
+    if (!restrict_command()) {
+        dprintf(2, "oms: cannot restrict the command (seccomp): %s\n", std::strerror(errno));
+        _exit(126);
+    }
     if (chdir(req.cwd.c_str()) != 0) {
         dprintf(2, "oms: cannot enter %s: %s\n", req.cwd.c_str(), std::strerror(errno));
         _exit(126);
@@ -120,22 +144,34 @@ std::vector<char*> c_list(std::vector<std::string>& items) {
 int exit_status(int status) { return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status); }
 
 // Runs one command and reports its status on `conn`; forwards signals sent
-// on `conn`; kills the command if the host goes away first.
+// on `conn`; kills the command if the host goes away first. Whatever the
+// command left in its process group is killed before the status goes back,
+// with a note on the command's stderr; so is a fork the pids limit refused
+// meanwhile (a fork bomb that left the group still shows that way).
 void serve_one(int conn) {
     Request req;
     std::string payload;
     if (!receive(conn, req, payload) || !parse(payload, req)) return;
     signal(SIGCHLD, SIG_DFL);
+    const long hits_before = pids_limit_hits();
     pid_t child = fork();
     if (child == 0) become_command(req);
-    for (int fd : req.fds) close(fd);
-    if (child < 0) return;
+    for (int i = 0; i < 2; ++i) close(req.fds[i]);
+    const int err = req.fds[2];
+    if (child < 0) {
+        dprintf(err, "oms: the warm container cannot start the command: %s\n", std::strerror(errno));
+        return;
+    }
     int pidfd = static_cast<int>(syscall(SYS_pidfd_open, child, 0));
     for (;;) {
         pollfd fds[2] = {{conn, POLLIN, 0}, {pidfd, POLLIN, 0}};
         if (poll(fds, pidfd >= 0 ? 2 : 1, pidfd >= 0 ? -1 : 50) < 0 && errno != EINTR) break;
         int status = 0;
         if (waitpid(child, &status, WNOHANG) == child) {
+            if (kill_group(child))
+                dprintf(err, "oms: the command left processes running; they were killed when it ended\n");
+            if (hits_before >= 0 && pids_limit_hits() > hits_before)
+                dprintf(err, "oms: the container's process limit refused forks while the command ran\n");
             uint32_t code = static_cast<uint32_t>(exit_status(status));
             (void)!write(conn, &code, sizeof code);
             return;
@@ -146,7 +182,7 @@ void serve_one(int conn) {
             if (sig > 0 && sig < NSIG && kill(-child, static_cast<int>(sig)) != 0) kill(child, static_cast<int>(sig));
         }
     }
-    kill(-child, SIGKILL);  // the host released the run without waiting
+    kill_group(child);  // the host released the run without waiting
     kill(child, SIGKILL);
     waitpid(child, nullptr, 0);
 }
@@ -159,35 +195,69 @@ int listen_on(const char* path) {
     unlink(path);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     // The host side may run as another uid than the container's user.
-    umask(0);
-    if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || listen(fd, 64) != 0)
-        return -1;
-    return fd;
+    mode_t previous = umask(0);
+    bool ok = fd >= 0 && bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 && listen(fd, 64) == 0;
+    umask(previous);
+    return ok ? fd : -1;
+}
+
+
+[[noreturn]] void exec_restricted(char** argv) {
+    if (!restrict_command()) {
+        std::fprintf(stderr, "oms: cannot restrict the command (seccomp): %s\n", std::strerror(errno));
+        _exit(126);
+    }
+    execvp(argv[0], argv);
+    std::fprintf(stderr, "oms: cannot run %s: %s\n", argv[0], std::strerror(errno));
+    _exit(errno == ENOENT ? 127 : 126);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: oms-docker-runner SOCKET_PATH\n");
+    int argi = 1;
+    if (!expectations_hold(argi, argc, argv)) return 125;
+    if (argc - argi >= 2 && std::strcmp(argv[argi], "--exec") == 0) exec_restricted(argv + argi + 1);
+    if (argc - argi != 1) {
+        std::fprintf(stderr, "usage: oms-docker-runner [--expect=DEV:INO:PATH]... SOCKET_PATH | --exec ARGV...\n");
         return 2;
     }
-    int server = listen_on(argv[1]);
-    if (server < 0) {
-        std::fprintf(stderr, "oms-docker-runner: cannot listen on %s: %s\n", argv[1], std::strerror(errno));
+    // Non-dumpable: a process of the same uid cannot ptrace it or open its
+    // /proc/PID/mem; its handlers inherit this, the commands lose it at exec.
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) {
+        std::fprintf(stderr, "oms-docker-runner: cannot protect itself: %s\n", std::strerror(errno));
         return 1;
     }
-    signal(SIGCHLD, SIG_IGN);  // handlers are reaped automatically
+    umask(022);
+    int server = listen_on(argv[argi]);
+    if (server < 0) {
+        std::fprintf(stderr, "oms-docker-runner: cannot listen on %s: %s\n", argv[argi], std::strerror(errno));
+        return 1;
+    }
     signal(SIGPIPE, SIG_IGN);
+    // A handler (not SIG_IGN, no SA_RESTART): a child's end interrupts the
+    // poll, so leftovers are reaped and killed without waiting for it.
+    struct sigaction on_child {};
+    on_child.sa_handler = [](int) {};
+    sigaction(SIGCHLD, &on_child, nullptr);
+    std::vector<pid_t> handlers;
     for (;;) {
+        pollfd ready{server, POLLIN, 0};
+        int n = poll(&ready, 1, 1000);
+        reap(handlers);
+        if (handlers.empty()) kill_leftovers(handlers);
+        if (n <= 0) continue;
         int conn = accept4(server, nullptr, nullptr, SOCK_CLOEXEC);
         if (conn < 0) continue;
+        reap(handlers);  // the previous command's handler may have ended meanwhile
+        if (handlers.empty()) kill_leftovers(handlers);
         pid_t handler = fork();
         if (handler == 0) {
             close(server);
             serve_one(conn);
             _exit(0);
         }
+        if (handler > 0) handlers.push_back(handler);
         close(conn);
     }
 }

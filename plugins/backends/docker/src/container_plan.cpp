@@ -1,9 +1,9 @@
 #include "container_plan.hpp"
 
+#include "link_free_path.hpp"
+#include "mount_option.hpp"
 #include "refusals.hpp"
 #include "secret_scan.hpp"
-
-#include <sys/stat.h>
 
 #include <algorithm>
 
@@ -17,24 +17,22 @@ bool inside(const std::string& path, const std::string& root) {
                             path[root.size()] == '/');
 }
 
-bool inside_any(const std::string& path, const std::vector<std::string>& roots) {
-    return std::any_of(roots.begin(), roots.end(), [&](const std::string& r) { return inside(path, r); });
+// The deepest of `roots` holding `path` (a command may have written below it).
+const std::string* containing_root(const std::string& path, const std::vector<std::string>& roots) {
+    const std::string* best = nullptr;
+    for (const std::string& r : roots)
+        if (inside(path, r) && (!best || r.size() > best->size())) best = &r;
+    return best;
 }
 
-enum class Kind { Missing, File, Directory };
-
-Kind kind_of(const std::string& path) {
-    struct stat st;
-    if (stat(path.c_str(), &st) != 0) return Kind::Missing;
-    return S_ISDIR(st.st_mode) ? Kind::Directory : Kind::File;
-}
-
-std::string bind(const std::string& path, bool read_only) {
-    return "--mount=type=bind,source=" + path + ",target=" + path + (read_only ? ",readonly" : "");
-}
+std::string bind(const std::string& path, bool read_only) { return bind_mount_flag(path, path, read_only); }
 
 std::string tmpfs(const std::string& target, const std::string& size, const std::string& mode,
                   const std::string& owner) {
+    require_representable(target, "private folder");
+    if (target.find_first_of(":,") != std::string::npos)
+        throw sdk::Error(OMS_ERR_UNSUPPORTED, "docker: the private folder " + target +
+                                                  " holds ':' or ',', which docker's --tmpfs syntax cannot carry");
     // exec: toolchains run what they build or install under HOME and TMPDIR.
     std::string options = "rw,exec,nosuid,nodev,size=" + size + ",mode=" + mode;
     if (!owner.empty()) {
@@ -45,9 +43,9 @@ std::string tmpfs(const std::string& target, const std::string& size, const std:
 }
 
 // Hides a denied file or folder that a mount would otherwise show.
-std::string mask(const std::string& path, Kind kind) {
-    if (kind == Kind::Directory) return "--mount=type=tmpfs,target=" + path + ",tmpfs-size=4k,tmpfs-mode=0500";
-    return "--mount=type=bind,source=/dev/null,target=" + path + ",readonly";
+std::string mask(const std::string& path, PathKind kind) {
+    if (kind == PathKind::Directory) return tmpfs_mount_flag(path, "tmpfs-size=4k,tmpfs-mode=0500");
+    return bind_mount_flag("/dev/null", path, true);
 }
 
 std::vector<std::string> rule_values(const RunInputs& in, oms_rule_kind kind) {
@@ -57,8 +55,14 @@ std::vector<std::string> rule_values(const RunInputs& in, oms_rule_kind kind) {
     return out;
 }
 
-void add_hardening(const Settings& s, const std::string& user, std::vector<std::string>& f) {
-    f.insert(f.end(), {"--pull=never", "--init", "--read-only", "--cap-drop=ALL",
+// Warm containers have no --init: the runner is their PID 1, so nothing a
+// command can write to (an init of the same uid is dumpable: its
+// /proc/1/mem is writable) sits above the runner, and the runner's death
+// ends the whole container (no other process can take over its pid).
+void add_hardening(const Settings& s, const std::string& user, Mode mode, std::vector<std::string>& f) {
+    f.push_back("--pull=never");
+    if (mode == Mode::OneShot) f.push_back("--init");
+    f.insert(f.end(), {"--read-only", "--cap-drop=ALL",
                        "--security-opt=no-new-privileges", "--user=" + user, "--network=" + s.network,
                        "--pids-limit=" + std::to_string(s.pids_limit), "--memory=" + s.memory,
                        "--memory-swap=" + s.memory, "--cpus=" + s.cpus});
@@ -75,10 +79,26 @@ void add_tmpfs(const Settings& s, const std::string& user, const RunInputs& in, 
         plan.flags.push_back(tmpfs(in.temp_dir, s.tmpfs_size, "0700", user));
 }
 
+// The folders between `root` and `path`, each bound onto itself read-write:
+// a mount point cannot be renamed or removed (EBUSY), so `mv tests tests.old`
+// cannot carry a read-only file away from its place while the folders stay
+// writable. The docker counterpart of the landlock backend's parent pins.
+void pin_parents(const std::string& root, const std::string& path, std::vector<std::string>& pinned) {
+    for (size_t slash = path.find('/', root.size() + 1); slash != std::string::npos; slash = path.find('/', slash + 1))
+        pinned.push_back(path.substr(0, slash));
+}
+
+std::string identity_entry(const PathIdentity& id, const std::string& path) {
+    return std::to_string(id.device) + ":" + std::to_string(id.inode) + ":" + path;
+}
+
 // Worktree read-write, then .git, pinned files, WRITE_DENY paths and the
 // worktree's entries a WRITE_DENY_NAME rule names (nested .git folders,
-// submodule .git files: `named`, found by the scan) read-only over it.
-void add_writable_mounts(const RunInputs& in, const std::vector<std::string>& named, std::vector<std::string>& f) {
+// submodule .git files: `named`, found by the scan) read-only over it, their
+// parent folders pinned as mount points. Each is found from its mount root
+// without following links.
+void add_writable_mounts(const RunInputs& in, const std::vector<std::string>& named, ContainerPlan& plan) {
+    std::vector<std::string>& f = plan.flags;
     f.push_back(bind(in.worktree, false));
     std::vector<std::string> writable{in.worktree};
     for (const std::string& rw : in.read_write) f.push_back(bind(rw, false)), writable.push_back(rw);
@@ -89,22 +109,46 @@ void add_writable_mounts(const RunInputs& in, const std::vector<std::string>& na
         if (inside(p, in.worktree)) protect.push_back(p);
     std::sort(protect.begin(), protect.end());
     protect.erase(std::unique(protect.begin(), protect.end()), protect.end());
-    for (const std::string& p : protect)
-        if (inside_any(p, writable) && kind_of(p) != Kind::Missing) f.push_back(bind(p, true));
+    std::vector<std::string> parents, read_only;
+    for (const std::string& p : protect) {
+        const std::string* root = containing_root(p, writable);
+        if (!root || *root == p) continue;
+        PathIdentity id = link_free_identity(*root, p, "protected path");
+        if (id.kind == PathKind::Missing) continue;
+        pin_parents(*root, p, parents);
+        read_only.push_back(p);
+        plan.expected.push_back(identity_entry(id, p));
+    }
+    std::sort(parents.begin(), parents.end());
+    parents.erase(std::unique(parents.begin(), parents.end()), parents.end());
+    for (const std::string& d : parents) {
+        if (std::binary_search(read_only.begin(), read_only.end(), d)) continue;
+        f.push_back(bind(d, false));
+        plan.expected.push_back(identity_entry(link_free_identity(*containing_root(d, writable), d, "pinned folder"), d));
+    }
+    for (const std::string& p : read_only) f.push_back(bind(p, true));
 }
 
-// READ_DENY paths the mounts would show: masked whole, not searched.
+// READ_DENY paths the mounts would show: masked whole, not searched. Each
+// is found from its mount root without following links.
 std::vector<std::string> masked_paths(const RunInputs& in, const std::vector<std::string>& visible) {
     std::vector<std::string> masked;
-    for (const std::string& p : rule_values(in, OMS_RULE_READ_DENY))
-        if (kind_of(p) != Kind::Missing && inside_any(p, visible)) masked.push_back(p);
+    for (const std::string& p : rule_values(in, OMS_RULE_READ_DENY)) {
+        const std::string* root = containing_root(p, visible);
+        if (root && link_free_kind(*root, p, "denied path") != PathKind::Missing) masked.push_back(p);
+    }
     return masked;
 }
 
-void add_masks(const RunInputs& in, const std::vector<std::string>& masked, const ScanResult& scan,
-               ContainerPlan& plan) {
-    for (const std::string& p : masked) plan.flags.push_back(mask(p, kind_of(p)));
-    for (const std::string& file : scan.matches) plan.flags.push_back(mask(file, Kind::File));
+void add_masks(const RunInputs& in, const std::vector<std::string>& visible, const std::vector<std::string>& masked,
+               const ScanResult& scan, ContainerPlan& plan) {
+    for (const std::string& p : masked)
+        plan.flags.push_back(mask(p, link_free_kind(*containing_root(p, visible), p, "denied path")));
+    for (const std::string& file : scan.matches) {
+        const std::string* root = containing_root(file, visible);
+        if (root) link_free_kind(*root, file, "secret file");
+        plan.flags.push_back(mask(file, PathKind::File));
+    }
     if (!scan.complete) {
         if (!in.best_effort)
             throw sdk::Error(OMS_ERR_UNSUPPORTED,
@@ -140,7 +184,7 @@ ContainerPlan plan_container(const Settings& s, const std::string& image, const 
     ContainerPlan plan;
     plan.image = image;
     plan.user = normalized_user(user);
-    add_hardening(s, plan.user, plan.flags);
+    add_hardening(s, plan.user, mode, plan.flags);
     add_tmpfs(s, plan.user, in, mode, plan);
     std::vector<std::string> visible{in.worktree};
     visible.insert(visible.end(), in.read_only.begin(), in.read_only.end());
@@ -150,9 +194,10 @@ ContainerPlan plan_container(const Settings& s, const std::string& image, const 
     const std::vector<std::string> masked = masked_paths(in, visible);
     const ScanResult scan = scan_mounts(
         ScanRequest{visible, rule_values(in, OMS_RULE_READ_DENY_SUFFIX), masked, rule_values(in, OMS_RULE_WRITE_DENY_NAME)});
-    add_writable_mounts(in, scan.named, plan.flags);
+    add_writable_mounts(in, scan.named, plan);
     for (const std::string& ro : in.read_only) plan.flags.push_back(bind(ro, true));
-    add_masks(in, masked, scan, plan);
+    add_masks(in, visible, masked, scan, plan);
+    require_representable(in.worktree, "worktree");
     plan.flags.push_back("--workdir=" + in.worktree);
     plan.flags.insert(plan.flags.end(), s.extra_args.begin(), s.extra_args.end());
     plan.env = command_env(in, mode);
@@ -165,14 +210,36 @@ std::vector<std::string> env_flags(const ContainerPlan& plan) {
     return out;
 }
 
+std::vector<std::string> restricted_argv(const std::vector<std::string>& argv) {
+    std::vector<std::string> out{kRunnerInContainer, "--exec"};
+    out.insert(out.end(), argv.begin(), argv.end());
+    return out;
+}
+
+namespace {
+
+// --expect=DEV:INO:PATH for each path the runner must find as checked.
+std::vector<std::string> expect_flags(const ContainerPlan& plan) {
+    std::vector<std::string> out;
+    for (const std::string& e : plan.expected) out.push_back("--expect=" + e);
+    return out;
+}
+
+}  // namespace
+
 std::vector<std::string> one_shot_argv(const Settings& s, const ContainerPlan& plan, const std::string& name,
-                                       const std::vector<std::string>& argv, bool interactive) {
+                                       const std::vector<std::string>& argv, bool interactive,
+                                       const std::string& runner_path) {
     std::vector<std::string> out{s.docker, "run", "--rm", "--name=" + name, "--label=oms.managed=one-shot",
                                  "--interactive"};
     if (interactive) out.push_back("--tty");
     out.insert(out.end(), plan.flags.begin(), plan.flags.end());
+    out.push_back(bind_mount_flag(runner_path, kRunnerInContainer, true));
     for (const std::string& e : env_flags(plan)) out.push_back(e);
     out.push_back(plan.image);
+    out.push_back(kRunnerInContainer);
+    for (const std::string& e : expect_flags(plan)) out.push_back(e);
+    out.push_back("--exec");
     out.insert(out.end(), argv.begin(), argv.end());
     return out;
 }
@@ -183,10 +250,11 @@ std::vector<std::string> warm_create_argv(const Settings& s, const ContainerPlan
     std::vector<std::string> out{s.docker, "run", "--detach", "--name=" + name};
     for (const std::string& label : labels) out.push_back("--label=" + label);
     out.insert(out.end(), plan.flags.begin(), plan.flags.end());
-    out.push_back("--mount=type=bind,source=" + runner_path + ",target=" + kRunnerInContainer + ",readonly");
-    out.push_back("--mount=type=bind,source=" + socket_dir + ",target=" + kSocketDirInContainer);
+    out.push_back(bind_mount_flag(runner_path, kRunnerInContainer, true));
+    out.push_back(bind_mount_flag(socket_dir, kSocketDirInContainer, false));
     out.push_back(plan.image);
     out.push_back(kRunnerInContainer);
+    for (const std::string& e : expect_flags(plan)) out.push_back(e);
     out.push_back(std::string(kSocketDirInContainer) + "/" + kSocketName);
     return out;
 }

@@ -24,6 +24,11 @@ struct ContainerPlan {
     std::vector<std::string> flags;    // docker run flags, image and command excluded
     std::vector<std::string> env;      // NAME=value the command gets
     std::vector<std::string> notes;    // policy parts rendered inexactly (for render and warnings)
+    // "DEV:INO:PATH" of each path bound from below the worktree (.git, pinned
+    // files, their folders), as checked on the host: the runner refuses to
+    // run a command when the container shows something else there (a link
+    // swapped in between the check and the daemon's mount).
+    std::vector<std::string> expected;
 };
 
 // `user` normalized to "uid:gid" (a lone uid gets the same gid, never group 0).
@@ -39,18 +44,24 @@ ContainerPlan plan_container(const Settings& settings, const std::string& image,
 // The names of plan.env, one `-e NAME` each: values stay out of argv.
 std::vector<std::string> env_flags(const ContainerPlan& plan);
 
-// docker run --rm ... for one command.
-std::vector<std::string> one_shot_argv(const Settings& settings, const ContainerPlan& plan, const std::string& name,
-                                       const std::vector<std::string>& argv, bool interactive);
-
-// Where the runner and its socket folder appear inside a warm container.
+// Where the runner and its socket folder appear inside a container.
 inline constexpr const char* kRunnerInContainer = "/.oms/runner";
+
+// `argv` started through the runner's --exec, which restricts the command
+// (umask, seccomp filter) before executing it: one-shot and terminal commands.
+std::vector<std::string> restricted_argv(const std::vector<std::string>& argv);
+
+// docker run --rm ... for one command, the runner mounted read-only to start it.
+std::vector<std::string> one_shot_argv(const Settings& settings, const ContainerPlan& plan, const std::string& name,
+                                       const std::vector<std::string>& argv, bool interactive,
+                                       const std::string& runner_path);
+
 inline constexpr const char* kSocketDirInContainer = "/.oms/sock";
 inline constexpr const char* kSocketName = "runner.sock";
 
 // docker run -d ... for a task's warm container: the plan's flags, plus the
 // runner binary (read-only) and its socket folder, with the runner as the
-// container's process (under --init).
+// container's process (its PID 1).
 std::vector<std::string> warm_create_argv(const Settings& settings, const ContainerPlan& plan,
                                           const std::string& name, const std::vector<std::string>& labels,
                                           const std::string& runner_path, const std::string& socket_dir);

@@ -42,8 +42,8 @@ std::string runner_path() {
 std::string require_runner() {
     std::string path = runner_path();
     if (access(path.c_str(), X_OK) != 0)
-        throw sdk::Error(OMS_ERR_UNAVAILABLE, "docker: warm mode needs " + path +
-                                                  " (installed with the plugin); reinstall, or set warm = false");
+        throw sdk::Error(OMS_ERR_UNAVAILABLE, "docker: the docker backend needs " + path +
+                                                  " (installed with the plugin; it starts every command); reinstall it");
     return path;
 }
 
@@ -148,7 +148,7 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, cons
     if (settings_.warm) return spawn_warm(r, in, client, tty, stdio);
     ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, Mode::OneShot, r.socket);
     std::string name = run_name();
-    std::vector<std::string> argv = one_shot_argv(settings_, plan, name, in.argv, tty);
+    std::vector<std::string> argv = one_shot_argv(settings_, plan, name, in.argv, tty, require_runner());
     argv[0] = r.cli;
     return std::make_unique<OneShotRun>(client, name, argv, cli_environment(in.parent_env, plan.env), stdio);
 }
@@ -164,7 +164,7 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn_warm(const Resolved& r, const Run
     WarmContainer warm = pool.connect(plan, in);
     if (!tty) return std::make_unique<RunnerRun>(warm.runner, in.worktree, in.argv, plan.env, stdio);
     close(warm.runner);
-    ExecCreated created = create_exec(client, warm.name, exec_create_body(plan, in.worktree, in.argv, true));
+    ExecCreated created = create_exec(client, warm.name, exec_create_body(plan, in.worktree, restricted_argv(in.argv), true));
     if (created.status != 201)
         throw sdk::Error(OMS_ERR_FAILED, "docker: cannot exec in " + warm.name + ": " + created.message);
     return std::make_unique<ExecRun>(client, warm.name, created.id, plan.user, true, stdio);

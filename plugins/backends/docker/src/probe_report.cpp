@@ -2,6 +2,8 @@
 
 #include "container_plan.hpp"
 
+#include <unistd.h>
+
 namespace oms::docker {
 
 namespace {
@@ -52,9 +54,15 @@ void report_missing(const Settings& s, const sdk::Report& report) {
                        "has only the container's own loopback");
     report.missing("secret files (-keypair.json, /id.json) that appear under the worktree or mounts after the "
                    "container starts are not hidden");
-    if (s.warm)
+    if (s.warm) {
         report.missing("warm mode: HOME and /tmp are private to the task, shared by its commands, not fresh per "
                        "command (warm = false gives a fresh HOME per command)");
+        report.missing("warm mode: commands of the task that run at the same time can see and signal each other "
+                       "(same uid)");
+        if (geteuid() != 0)
+            report.missing("warm mode: a command can write into the runner's socket folder (not size-limited; "
+                           "removed by oms task end)");
+    }
 }
 
 // The first reason the backend cannot run, or empty.
@@ -66,8 +74,9 @@ std::string blocking_reason(const Settings& s, const ProbeFacts& f) {
     if (!f.manifest)
         return "docker: runtime manifest: " + f.manifest_error +
                " (set [plugin.docker] manifest to a file with image = \"sha256:...\")";
-    if (s.warm && !f.runner_present)
-        return "docker: warm mode needs " + f.runner + " (installed with the plugin); reinstall, or set warm = false";
+    if (!f.runner_present)
+        return "docker: the docker backend needs " + f.runner + " (installed with the plugin; it starts every command); "
+               "reinstall it";
     if (!f.image_present)
         return missing_image_message(f.manifest->image, f.manifest->archive.value_or(""), f.manifest->path);
     return "";
@@ -76,10 +85,14 @@ std::string blocking_reason(const Settings& s, const ProbeFacts& f) {
 }  // namespace
 
 std::vector<std::string> hardening_flags(const Settings& s, const std::string& user) {
-    return {"--pull=never", "--init", "--read-only", "--cap-drop=ALL", "--security-opt=no-new-privileges",
+    std::vector<std::string> flags{"--pull=never"};
+    if (!s.warm) flags.push_back("--init");  // a warm container's PID 1 is the runner
+    std::vector<std::string> rest{"--read-only", "--cap-drop=ALL", "--security-opt=no-new-privileges",
             "--user=" + user, "--network=" + s.network, "--pids-limit=" + std::to_string(s.pids_limit),
             "--memory=" + s.memory, "--memory-swap=" + s.memory, "--cpus=" + s.cpus,
             "--tmpfs=/tmp", "--tmpfs=<HOME>"};
+    flags.insert(flags.end(), rest.begin(), rest.end());
+    return flags;
 }
 
 void report_probe(const Settings& s, const ProbeFacts& f, const sdk::Report& report) {

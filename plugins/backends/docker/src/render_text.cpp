@@ -36,7 +36,7 @@ std::vector<std::string> render_lines(const Settings& s, const ContainerPlan& pl
     for (const std::string& e : env_flags(plan)) names += (names.empty() ? "" : " ") + e.substr(6);
     if (mode == Mode::OneShot) {
         lines.push_back("# one container per command; variables passed by name: " + names);
-        lines.push_back(shell_join(one_shot_argv(s, plan, "oms-run-<id>", in.argv, in.interactive)));
+        lines.push_back(shell_join(one_shot_argv(s, plan, "oms-run-<id>", in.argv, in.interactive, runner_path)));
     } else {
         std::string hash = config_hash(plan, runner_path);
         std::string name = warm_name(in.worktree, hash);

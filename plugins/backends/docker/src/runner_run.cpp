@@ -20,7 +20,9 @@ int connect_runner(const std::string& socket_path) {
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return -1;
     if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+        const int saved = errno;  // callers tell a dead runner (ECONNREFUSED) from a missing one
         close(fd);
+        errno = saved;
         return -1;
     }
     return fd;

@@ -5,6 +5,7 @@
 #include "daemon.hpp"
 #include "json.hpp"
 #include "runner_run.hpp"
+#include "tree_removal.hpp"
 #include "warm_identity.hpp"
 
 #include <oms/sdk.hpp>
@@ -51,6 +52,36 @@ void own_directory(const std::string& path, mode_t mode) {
     chmod(path.c_str(), mode);
 }
 
+// The runner's socket folder, bind-mounted into the container: 0700 and the
+// caller's when the container runs as the caller; lent to the container's
+// user until its runner listens when root runs oms (the 0700 folder above it
+// keeps other users out); open to the container's other uid only when oms
+// can do neither.
+void socket_directory(const std::string& path, const std::string& user) {
+    const uid_t uid = static_cast<uid_t>(std::strtoul(user.c_str(), nullptr, 10));
+    const gid_t gid = static_cast<gid_t>(std::strtoul(user.substr(user.find(':') + 1).c_str(), nullptr, 10));
+    if (mkdir(path.c_str(), 0700) != 0 && errno != EEXIST)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot create " + path + ": " + std::strerror(errno));
+    struct stat st;
+    const bool ours = lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
+                      (st.st_uid == geteuid() || (geteuid() == 0 && st.st_uid == uid));
+    if (!ours)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: " + path + " is not a folder of this user or the container's; refusing to use it");
+    if (geteuid() == 0 && chown(path.c_str(), uid, gid) != 0)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot lend " + path + " to " + user + ": " + std::strerror(errno));
+    chmod(path.c_str(), geteuid() == 0 || uid == geteuid() ? 0700 : 0777);
+}
+
+// Once the runner listens, root takes the folder back: the container's user
+// can still reach the socket (0711) but can no longer write into the folder.
+// Without root, the container's user owns it (it is the caller) and could
+// undo any such change, so it stays as it is.
+void seal_socket_directory(const std::string& path) {
+    if (geteuid() != 0) return;
+    if (chown(path.c_str(), 0, 0) != 0 || chmod(path.c_str(), 0711) != 0)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot take back " + path + ": " + std::strerror(errno));
+}
+
 bool container_running(const EngineClient& client, const std::string& name) {
     HttpResponse r = client.request("GET", "/containers/" + url_encode(name) + "/json");
     if (r.status != 200) return false;
@@ -71,7 +102,7 @@ std::string WarmPool::socket_path(const std::string& name) const {
     return runner_socket_dir(state_dir_, name) + "/" + kSocketName;
 }
 
-void WarmPool::prepare_socket_dir(const std::string& name) const {
+void WarmPool::prepare_socket_dir(const std::string& name, const std::string& user) const {
     if (state_dir_.empty()) throw sdk::Error(OMS_ERR_FAILED, "docker: warm mode needs oms's state folder");
     if (socket_path(name).size() >= 108)
         throw sdk::Error(OMS_ERR_FAILED, "docker: the state folder path " + state_dir_ +
@@ -79,21 +110,21 @@ void WarmPool::prepare_socket_dir(const std::string& name) const {
     if (mkdir(state_dir_.c_str(), 0700) != 0 && errno != EEXIST)
         throw sdk::Error(OMS_ERR_FAILED, "docker: cannot create " + state_dir_ + ": " + std::strerror(errno));
     own_directory(state_dir_ + "/docker", 0700);  // keeps other host users away from the sockets
-    // The container's user creates the socket here, whatever its uid.
-    own_directory(runner_socket_dir(state_dir_, name), 0777);
+    socket_directory(runner_socket_dir(state_dir_, name), user);  // the container's user creates the socket here
 }
 
 WarmContainer WarmPool::connect(const ContainerPlan& plan, const RunInputs& in) {
     const std::string hash = config_hash(plan, runner_path_);
     const std::string name = warm_name(in.worktree, hash);
     int fd = connect_runner(socket_path(name));
+    const bool runner_gone = fd < 0 && errno == ECONNREFUSED;  // a socket nobody listens on
     if (fd >= 0 && genuine_runner(name, fd)) return WarmContainer{name, fd};
-    if (fd >= 0) {
-        close(fd);
-        remove(name, name);  // tampered with: start afresh
+    if (fd >= 0 || runner_gone) {
+        if (fd >= 0) close(fd);
+        remove(name, name);  // tampered with, or its runner died: start afresh
     }
     sweep(in.worktree, name);
-    prepare_socket_dir(name);
+    prepare_socket_dir(name, plan.user);
     if (!create_container(plan, in, name, hash)) {
         // Taken: either another oms process of this task is starting it, or a
         // leftover with a dead runner holds the name. Give the first a moment.
@@ -110,6 +141,7 @@ WarmContainer WarmPool::connect(const ContainerPlan& plan, const RunInputs& in) 
         throw sdk::Error(OMS_ERR_FAILED, "docker: the warm container " + name +
                                              " did not start its runner (see: docker logs " + name + ")");
     remember_runner(name, fd);  // no command has run in it yet: this is the runner
+    seal_socket_directory(runner_socket_dir(state_dir_, name));
     return WarmContainer{name, fd};
 }
 
@@ -152,9 +184,8 @@ bool WarmPool::create_container(const ContainerPlan& plan, const RunInputs& in, 
 void WarmPool::remove(const std::string& id, const std::string& name) {
     remove_container(client_, id);
     if (state_dir_.empty() || name.empty()) return;
-    std::string dir = runner_socket_dir(state_dir_, name);
-    unlink((dir + "/" + kSocketName).c_str());
-    rmdir(dir.c_str());
+    // Everything a command may have left in the socket folder goes with it.
+    remove_tree(runner_socket_dir(state_dir_, name));
     unlink(pid_file(name).c_str());
 }
 

@@ -44,7 +44,7 @@ private:
     std::string state_dir_;
 
     std::string socket_path(const std::string& name) const;
-    void prepare_socket_dir(const std::string& name) const;
+    void prepare_socket_dir(const std::string& name, const std::string& user) const;
     void remove(const std::string& id, const std::string& name);
     // Runs `docker run -d`; false when the name is taken (another oms process was first).
     bool create_container(const ContainerPlan& plan, const RunInputs& in, const std::string& name,
