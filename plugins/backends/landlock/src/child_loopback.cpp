@@ -28,6 +28,13 @@ void bring_loopback_up(const ChildSpec& spec) {
 int listen_on_loopback(const ChildSpec& spec, uint16_t port) {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) child_fail(spec, "open a relay socket");
+    // The relay stops and restarts listening on this socket (see
+    // loopback_relay.hpp); without SO_REUSEADDR the port would still be held
+    // by the connections it accepted earlier and listen() would fail. The
+    // command cannot bind this port in any case (no Landlock bind right).
+    int one = 1;
+    if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0)
+        child_fail(spec, "let the relay socket listen again");
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_port = htons(port);
