@@ -112,9 +112,13 @@ TEST_CASE("a flood of relayed connections leaves oms a few threads and is refuse
           "[landlock][network][relay]") {
     require_landlock();
     HostEchoServer host;
-    INFO("port 8899 stayed busy on this machine; the relay test needs it free");
-    REQUIRE(host.reserve(kSurfnetPort));
-    REQUIRE(host.start());
+    {
+        {
+            INFO("port 8899 stayed busy on this machine; the relay test needs it free");
+            REQUIRE(host.reserve(kSurfnetPort));
+        }
+        REQUIRE(host.start());
+    }
 
     FOR_EACH_DRIVER(driver) {
         World w;
@@ -137,9 +141,10 @@ TEST_CASE("a flood of relayed connections leaves oms a few threads and is refuse
         // above zero so a relay carrying nothing cannot pass.
         CHECK(field(hold[0], "carried") <= static_cast<int>(kRelayCap) - 1);
         CHECK(field(hold[0], "carried") >= 200);
-        // The rest refused at connect (a few queued before the listener
-        // stopped are reset instead); none left hanging.
-        CHECK(field(hold[0], "refused") >= 1200 - static_cast<int>(kRelayCap) - 128);
+        // The rest refused at connect, or reset at once when they were
+        // queued in the kernel as the cap was reached; none left hanging.
+        CHECK(field(hold[0], "carried") + field(hold[0], "refused") + field(hold[0], "reset") == 1200);
+        CHECK(field(hold[0], "refused") >= 600);
         CHECK(field(hold[0], "silent") == 0);
         CHECK(field(hold[0], "other") == 0);
         // Host side: never more than the cap open at the service at once...
@@ -159,8 +164,10 @@ TEST_CASE("a relayed port with nothing behind it on the host refuses connects, t
     FOR_EACH_DRIVER(driver) {
         World w;
         HostEchoServer host;  // reserved: bound, not listening, so 8899 is ours and refuses
-        INFO("port 8899 stayed busy on this machine; the relay test needs it free");
-        REQUIRE(host.reserve(kSurfnetPort));
+        {
+            INFO("port 8899 stayed busy on this machine; the relay test needs it free");
+            REQUIRE(host.reserve(kSurfnetPort));
+        }
         // Phase 1: nothing listens. Phase 2: the host service starts; connects
         // must be carried within the relay's check interval. Phase 3: it stops;
         // connects must be refused again.
