@@ -31,7 +31,9 @@ int listen_on_loopback(const ChildSpec& spec, uint16_t port) {
     // The relay stops and restarts listening on this socket (see
     // loopback_relay.hpp); without SO_REUSEADDR the port would still be held
     // by the connections it accepted earlier and listen() would fail. The
-    // command cannot bind this port in any case (no Landlock bind right).
+    // command has no Landlock bind right to take the port meanwhile; on a
+    // kernel without Landlock ports (best effort) it could, but only to talk
+    // to itself inside its own namespace.
     int one = 1;
     if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0)
         child_fail(spec, "let the relay socket listen again");
