@@ -25,7 +25,7 @@ void bring_loopback_up(const ChildSpec& spec) {
     close(fd);
 }
 
-int listen_on_loopback(const ChildSpec& spec, uint16_t port) {
+int listen_on_loopback(const ChildSpec& spec, uint16_t port, bool listen_now) {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) child_fail(spec, "open a relay socket");
     // The relay stops and restarts listening on this socket (see
@@ -41,7 +41,7 @@ int listen_on_loopback(const ChildSpec& spec, uint16_t port) {
     address.sin_family = AF_INET;
     address.sin_port = htons(port);
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || listen(fd, 128) != 0)
+    if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || (listen_now && listen(fd, 128) != 0))
         child_fail(spec, "listen on the sandbox's 127.0.0.1 for the relay");
     return fd;
 }
@@ -74,7 +74,8 @@ void setup_loopback(const ChildSpec& spec) {
     if (count == 0) return;
     if (count > kMaxRelayPorts) child_fail(spec, "relay: too many loopback ports", nullptr, E2BIG);
     int fds[kMaxRelayPorts];
-    for (size_t i = 0; i < count; ++i) fds[i] = listen_on_loopback(spec, spec.relay_ports[i]);
+    for (size_t i = 0; i < count; ++i)
+        fds[i] = listen_on_loopback(spec, spec.relay_ports[i], spec.relay_listen.empty() || spec.relay_listen[i]);
     hand_over(spec, fds, count);
     for (size_t i = 0; i < count; ++i) close(fds[i]);
 }

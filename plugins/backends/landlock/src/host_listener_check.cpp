@@ -107,4 +107,11 @@ bool HostListenerCheck::dump(int family, std::set<uint16_t>& ports) {
     }
 }
 
+std::vector<bool> host_ports_listening(const std::vector<uint16_t>& ports) {
+    std::optional<std::set<uint16_t>> listening = HostListenerCheck().listening_ports();
+    std::vector<bool> answer;
+    for (uint16_t port : ports) answer.push_back(!listening || listening->count(port) != 0);
+    return answer;
+}
+
 }  // namespace oms::landlock

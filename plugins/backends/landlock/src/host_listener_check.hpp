@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <vector>
 
 namespace oms::landlock {
 
@@ -27,5 +28,9 @@ private:
     ScopedFd netlink_;
     uint32_t sequence_ = 0;
 };
+
+// For each of `ports`, whether a connect to the host's 127.0.0.1 there
+// would find a listener now (true when the kernel cannot be asked).
+std::vector<bool> host_ports_listening(const std::vector<uint16_t>& ports);
 
 }  // namespace oms::landlock

@@ -1,5 +1,6 @@
 #include "launcher.hpp"
 
+#include "host_listener_check.hpp"
 #include "scoped_fd.hpp"
 
 #include <errno.h>
@@ -146,6 +147,9 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
     spec.error_fd = error_write.get();
     spec.channel_fd = channel_child.get();
     spec.parent = getpid();
+    // Asked before the start so that the command, from its first connect,
+    // is refused where nothing listens on the host (loopback_relay.hpp).
+    if (!spec.relay_ports.empty()) spec.relay_listen = host_ports_listening(spec.relay_ports);
 
     pid_t pid = start_child(spec);
     if (pid < 0) throw Error(OMS_ERR_FAILED, std::string("landlock: cannot start a process: ") + strerror(errno));

@@ -51,7 +51,12 @@ void reset_and_close(int fd) {
 
 LoopbackRelay::LoopbackRelay(std::vector<int> listeners, std::vector<uint16_t> ports)
     : epoll_(epoll_create1(EPOLL_CLOEXEC)), stop_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
-    for (size_t i = 0; i < listeners.size(); ++i) listeners_.push_back(Listener{listeners[i], ports[i]});
+    for (size_t i = 0; i < listeners.size(); ++i) {
+        int accepting = 0;  // the child listened only where the host did
+        socklen_t size = sizeof accepting;
+        getsockopt(listeners[i], SOL_SOCKET, SO_ACCEPTCONN, &accepting, &size);
+        listeners_.push_back(Listener{listeners[i], ports[i], accepting != 0});
+    }
     try {
         // accept must never block the one loop that serves every connection.
         for (const Listener& l : listeners_)
@@ -60,7 +65,8 @@ LoopbackRelay::LoopbackRelay(std::vector<int> listeners, std::vector<uint16_t> p
         if (stop_.get() < 0) fail("relay eventfd");
         if (!watch(stop_.get(), kStopToken, EPOLLIN)) fail("relay epoll_ctl");
         for (size_t i = 0; i < listeners_.size(); ++i)
-            if (!watch(listeners_[i].fd, kFirstListenerToken + i, EPOLLIN)) fail("relay epoll_ctl");
+            if (listeners_[i].listening && !watch(listeners_[i].fd, kFirstListenerToken + i, EPOLLIN))
+                fail("relay epoll_ctl");
         check_host();
         loop_ = std::thread([this] { run(); });
     } catch (...) {

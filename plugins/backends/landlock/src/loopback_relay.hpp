@@ -32,9 +32,9 @@ public:
     static constexpr size_t kMaxConnections = 256;  // all ports together
     static constexpr std::chrono::milliseconds kHostCheckInterval{100};
 
-    // Takes ownership of `listeners` (bound, listening); ports[i] is the
-    // port of listeners[i]. Asks the host once before returning, so a port
-    // with nothing behind it refuses from the start.
+    // Takes ownership of `listeners` (bound; listening where the host had a
+    // listener just before the start, see ChildSpec::relay_listen); ports[i]
+    // is the port of listeners[i]. Asks the host again before returning.
     LoopbackRelay(std::vector<int> listeners, std::vector<uint16_t> ports);
     ~LoopbackRelay();  // stops the loop, closes every socket
     LoopbackRelay(const LoopbackRelay&) = delete;
@@ -44,7 +44,7 @@ private:
     struct Listener {
         int fd;
         uint16_t port;
-        bool listening = true;      // in the kernel: connects are taken
+        bool listening;              // in the kernel: connects are taken
         bool accept_failed = false;  // out of descriptors or memory: wait for the next check
     };
     void run();
