@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <stdexcept>
 
 namespace oms::test {
@@ -22,6 +21,19 @@ HostEchoServer::HostEchoServer() : epoll_(epoll_create1(EPOLL_CLOEXEC)), wake_(e
     epoll_event event{EPOLLIN, {}};
     event.data.u64 = kWake;
     epoll_ctl(epoll_, EPOLL_CTL_ADD, wake_, &event);
+    // SO_REUSEADDR: listen() again after stop() needs it while accepted
+    // connections still hold the port.
+    listener_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    int one = 1;
+    setsockopt(listener_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_ANY);
+    socklen_t size = sizeof address;
+    if (bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+        getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &size) != 0)
+        throw std::runtime_error("echo server: cannot bind a free port");
+    port_ = ntohs(address.sin_port);
     thread_ = std::thread([this] { serve(); });
 }
 
@@ -36,41 +48,11 @@ HostEchoServer::~HostEchoServer() {
     close(wake_);
 }
 
-bool HostEchoServer::reserve(uint16_t port, int patience_seconds) {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(patience_seconds);
-    for (;;) {
-        int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-        // Earlier tests leave the port in TIME_WAIT for a minute; and
-        // listen() again after stop() needs it while accepted connections
-        // still hold the port.
-        int one = 1;
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_port = htons(port);
-        address.sin_addr.s_addr = htonl(INADDR_ANY);
-        if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0) {
-            listener_ = fd;
-            return true;
-        }
-        close(fd);
-        if (std::chrono::steady_clock::now() > deadline) return false;
-        usleep(200 * 1000);
-    }
-}
-
-bool HostEchoServer::start(int patience_seconds) {
-    // Another program binding with SO_REUSEADDR can still take the port
-    // while this one only reserves it: wait for it to let go.
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(patience_seconds);
-    while (listen(listener_, 512) != 0) {
-        if (std::chrono::steady_clock::now() > deadline) return false;
-        usleep(100 * 1000);
-    }
+void HostEchoServer::start() {
+    if (listen(listener_, 512) != 0) throw std::runtime_error("echo server: listen failed");
     epoll_event event{EPOLLIN, {}};
     event.data.u64 = kListener;
     epoll_ctl(epoll_, EPOLL_CTL_ADD, listener_, &event);
-    return true;
 }
 
 void HostEchoServer::stop() {

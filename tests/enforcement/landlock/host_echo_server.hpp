@@ -1,8 +1,8 @@
 // A TCP echo service on the HOST for the relay tests, on one thread. It
-// first only reserves 0.0.0.0:<port> (bound, not listening: a connect to it
-// is refused, and a program binding without SO_REUSEADDR cannot take it);
-// start() makes it listen and serve, stop() stops listening again. Every connection is held until the client ends it, echoing what it
-// sends; the most connections open at once is recorded.
+// first only reserves a free port of 0.0.0.0 (bound, not listening: a
+// connect to it is refused); start() makes it listen and serve, stop()
+// stops listening again. Every connection is held until the client ends
+// it, echoing what it sends; the most connections open at once is recorded.
 #pragma once
 #include <atomic>
 #include <cstddef>
@@ -19,10 +19,8 @@ public:
     ~HostEchoServer();
     HostEchoServer(const HostEchoServer&) = delete;
     HostEchoServer& operator=(const HostEchoServer&) = delete;
-    // Retries while someone else holds the port; false after the patience.
-    bool reserve(uint16_t port, int patience_seconds = 60);
-    // False when someone else listened on the port all along.
-    bool start(int patience_seconds = 30);
+    uint16_t port() const { return port_; }
+    void start();
     void stop();
     size_t accepted() const { return accepted_; }
     size_t most_open() const { return most_open_; }
@@ -33,6 +31,7 @@ private:
     void pump(int fd);
     void drop(int fd);
     int listener_ = -1;
+    uint16_t port_ = 0;
     int epoll_ = -1;
     int wake_ = -1;  // eventfd: stop the thread
     std::map<int, std::string> pending_;  // per connection: bytes not yet echoed

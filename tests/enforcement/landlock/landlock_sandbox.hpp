@@ -70,6 +70,7 @@ struct RunOptions {
     int64_t max_abi = 0;                // [plugin.landlock] max_abi
     std::vector<std::string> hide;      // [plugin.landlock] hide
     std::vector<std::string> argv;      // default: sh -c <script>
+    std::vector<uint16_t> loopback_ports;  // relayed besides 8899 (NET_CONNECT_LOOPBACK)
 };
 
 struct RunOutcome {

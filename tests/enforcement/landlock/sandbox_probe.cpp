@@ -222,6 +222,7 @@ int flood(int port, int count, int hold_ms) {
         int fd = connect_loopback(port);
         if (fd >= 0) open.push_back(fd);
         else if (errno == ECONNREFUSED) ++refused;
+        else if (errno == ECONNRESET) ++reset;  // reset while the kernel still held it in the handshake
         else if (++other == 1) other_error = strerrorname_np(errno) ? strerrorname_np(errno) : "?";
     }
     std::vector<pollfd> waiting;

@@ -19,8 +19,7 @@ using namespace oms::test;
 
 namespace {
 
-constexpr uint16_t kSurfnetPort = 8899;  // the default policy's relayed port
-constexpr size_t kRelayCap = 256;        // LoopbackRelay::kMaxConnections
+constexpr size_t kRelayCap = 256;  // LoopbackRelay::kMaxConnections
 
 std::string read_text(const std::string& path) {
     std::ifstream in(path);
@@ -106,19 +105,29 @@ bool wait_for_file(const std::string& path, int seconds) {
 
 void touch(const std::string& path) { std::ofstream(path) << "x"; }
 
+// Runs `script` with `port` relayed, {port} replaced by it. A free port of
+// the test's own, not the default 8899: other test programs on the machine
+// use 8899 and would answer, or connect, in the middle of a count.
+RunOutcome run_relayed(Driver driver, World& w, std::string script, uint16_t port) {
+    for (size_t at; (at = script.find("{port}")) != std::string::npos;) script.replace(at, 6, std::to_string(port));
+    script = expand(w, script);
+    if (driver == Driver::plugin) {
+        RunOptions options;
+        options.loopback_ports = {port};
+        return run_in_plugin(w, script, options);
+    }
+    std::ofstream(w.root / "xdg-config/oms/config.toml", std::ios::app)
+        << "[plugin.network]\nsurfnet_port = " << port << "\n";
+    return run_in_oms(w, script);
+}
+
 }  // namespace
 
 TEST_CASE("a flood of relayed connections leaves oms a few threads and is refused over the cap",
           "[landlock][network][relay]") {
     require_landlock();
     HostEchoServer host;
-    {
-        {
-            INFO("port 8899 stayed busy on this machine; the relay test needs it free");
-            REQUIRE(host.reserve(kSurfnetPort));
-        }
-        REQUIRE(host.start());
-    }
+    host.start();
 
     FOR_EACH_DRIVER(driver) {
         World w;
@@ -126,7 +135,8 @@ TEST_CASE("a flood of relayed connections leaves oms a few threads and is refuse
         ThreadSampler sampler(driver);
         // A control connection first, then 1,200 more held at once for 1.5 s;
         // then 4 MB each way and a half-close each way through the relay.
-        auto r = run_confined(driver, w, expand(w, "{probe} flood 8899 1200 1500; {probe} echo-bulk 8899 4000000"));
+        auto r = run_relayed(driver, w, "{probe} flood {port} 1200 1500; {probe} echo-bulk {port} 4000000",
+                             host.port());
         sampler.finish();
         INFO(driver_name(driver) << ": " << r.spawn_error << r.out << r.err);
         REQUIRE(r.exit_code == 0);
@@ -163,28 +173,24 @@ TEST_CASE("a relayed port with nothing behind it on the host refuses connects, t
     require_landlock();
     FOR_EACH_DRIVER(driver) {
         World w;
-        HostEchoServer host;  // reserved: bound, not listening, so 8899 is ours and refuses
-        {
-            INFO("port 8899 stayed busy on this machine; the relay test needs it free");
-            REQUIRE(host.reserve(kSurfnetPort));
-        }
+        HostEchoServer host;  // bound, not listening: a connect to its port is refused
         // Phase 1: nothing listens. Phase 2: the host service starts; connects
         // must be carried within the relay's check interval. Phase 3: it stops;
         // connects must be refused again.
-        std::string script = expand(w, R"SH(
+        std::string script = R"SH(
             p={probe}
-            $p echo-bulk 8899 100; touch {work}/phase1
+            $p echo-bulk {port} 100; touch {work}/phase1
             i=0; while [ ! -e {work}/host-up ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
-            i=0; until out=$($p echo-bulk 8899 100); do i=$((i+1)); [ $i -ge 100 ] && break; sleep 0.02; done
+            i=0; until out=$($p echo-bulk {port} 100); do i=$((i+1)); [ $i -ge 100 ] && break; sleep 0.02; done
             echo "$out"; echo "UP retries=$i"; touch {work}/phase2
             i=0; while [ ! -e {work}/host-down ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done
-            i=0; while out=$($p echo-bulk 8899 100); [ "$out" != "DENIED connect ECONNREFUSED" ]; do
+            i=0; while out=$($p echo-bulk {port} 100); [ "$out" != "DENIED connect ECONNREFUSED" ]; do
                 i=$((i+1)); [ $i -ge 100 ] && break; sleep 0.02; done
-            echo "$out"; echo "DOWN retries=$i"; exit 0)SH");
+            echo "$out"; echo "DOWN retries=$i"; exit 0)SH";
         std::atomic<bool> host_up_in_time{false}, host_down_in_time{false};
         std::thread coordinator([&] {
             if (!wait_for_file(w.work + "/phase1", 30)) return;
-            if (!host.start()) return;
+            host.start();
             touch(w.work + "/host-up");
             host_up_in_time = true;
             if (!wait_for_file(w.work + "/phase2", 30)) return;
@@ -192,7 +198,7 @@ TEST_CASE("a relayed port with nothing behind it on the host refuses connects, t
             touch(w.work + "/host-down");
             host_down_in_time = true;
         });
-        auto r = run_confined(driver, w, script);
+        auto r = run_relayed(driver, w, script, host.port());
         coordinator.join();
         INFO(driver_name(driver) << ": " << r.spawn_error << r.out << r.err);
         REQUIRE(r.exit_code == 0);
