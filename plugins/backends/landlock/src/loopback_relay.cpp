@@ -51,12 +51,17 @@ void reset_and_close(int fd) {
 
 LoopbackRelay::LoopbackRelay(std::vector<int> listeners, std::vector<uint16_t> ports)
     : epoll_(epoll_create1(EPOLL_CLOEXEC)), stop_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+    // The child listened only where the host had a listener just before the
+    // start: that is the relay's first view of the host, until it looks.
+    std::set<uint16_t> answering;
     for (size_t i = 0; i < listeners.size(); ++i) {
-        int accepting = 0;  // the child listened only where the host did
+        int accepting = 0;
         socklen_t size = sizeof accepting;
         getsockopt(listeners[i], SOL_SOCKET, SO_ACCEPTCONN, &accepting, &size);
         listeners_.push_back(Listener{listeners[i], ports[i], accepting != 0});
+        if (accepting) answering.insert(ports[i]);
     }
+    host_ports_ = answering;
     try {
         // accept must never block the one loop that serves every connection.
         for (const Listener& l : listeners_)
@@ -67,7 +72,6 @@ LoopbackRelay::LoopbackRelay(std::vector<int> listeners, std::vector<uint16_t> p
         for (size_t i = 0; i < listeners_.size(); ++i)
             if (listeners_[i].listening && !watch(listeners_[i].fd, kFirstListenerToken + i, EPOLLIN))
                 fail("relay epoll_ctl");
-        check_host();
         loop_ = std::thread([this] { run(); });
     } catch (...) {
         for (const Listener& l : listeners_) close(l.fd);

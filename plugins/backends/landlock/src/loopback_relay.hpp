@@ -34,7 +34,8 @@ public:
 
     // Takes ownership of `listeners` (bound; listening where the host had a
     // listener just before the start, see ChildSpec::relay_listen); ports[i]
-    // is the port of listeners[i]. Asks the host again before returning.
+    // is the port of listeners[i]. The loop asks the host again after
+    // kHostCheckInterval.
     LoopbackRelay(std::vector<int> listeners, std::vector<uint16_t> ports);
     ~LoopbackRelay();  // stops the loop, closes every socket
     LoopbackRelay(const LoopbackRelay&) = delete;
