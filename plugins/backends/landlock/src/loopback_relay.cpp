@@ -41,12 +41,6 @@ int start_host_connect(uint16_t port) {
     return fd;
 }
 
-void reset_and_close(int fd) {
-    linger abort_now{1, 0};
-    setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort_now, sizeof abort_now);
-    close(fd);
-}
-
 }  // namespace
 
 LoopbackRelay::LoopbackRelay(std::vector<int> listeners, std::vector<uint16_t> ports)
@@ -99,7 +93,8 @@ void LoopbackRelay::run() {
     auto next_check = std::chrono::steady_clock::now() + kHostCheckInterval;
     epoll_event events[64];
     for (;;) {
-        auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(next_check - std::chrono::steady_clock::now());
+        // Rounded up: a wait cut short of the check would spin until it is due.
+        auto wait = std::chrono::ceil<std::chrono::milliseconds>(next_check - std::chrono::steady_clock::now());
         int count = epoll_wait(epoll_.get(), events, 64, wait.count() > 0 ? static_cast<int>(wait.count()) : 0);
         if (count < 0 && errno != EINTR) return;  // cannot happen with valid descriptors
         for (int i = 0; i < count; ++i) {
@@ -161,7 +156,7 @@ void LoopbackRelay::accept_from(Listener& listener) {
             return;
         }
         if (connections_.size() >= kMaxConnections) {
-            reset_and_close(inside);  // arrived before the listener stopped
+            close_with_reset(inside);  // arrived before the listener stopped
             continue;
         }
         open_connection(inside, listener.port);
@@ -172,7 +167,7 @@ void LoopbackRelay::accept_from(Listener& listener) {
 void LoopbackRelay::open_connection(int inside, uint16_t port) {
     int outside = start_host_connect(port);
     if (outside < 0) {
-        reset_and_close(inside);  // the host's listener went away since the last check
+        close_with_reset(inside);  // the host's listener went away since the last check
         check_soon_ = true;
         return;
     }

@@ -7,10 +7,11 @@
 // Bounded whatever the command does: one thread runs an epoll loop for every
 // connection, and at most kMaxConnections are carried at once. While that
 // many are open, or while nothing listens on the host's port, the listener
-// inside stops listening (shutdown of a listening socket), so a connect in
-// the sandbox is refused (ECONNREFUSED) as it would be on the host; it
-// listens again once a slot frees or the host's listener appears, which the
-// relay checks every kHostCheckInterval.
+// inside does not listen (the child listens only where the host had a
+// listener just before the start; the relay stops with shutdown of the
+// listening socket), so a connect in the sandbox is refused (ECONNREFUSED)
+// as it would be on the host; it listens again once a slot frees or the
+// host's listener appears, which the relay checks every kHostCheckInterval.
 #pragma once
 #include "host_listener_check.hpp"
 #include "relay_connection.hpp"

@@ -9,17 +9,15 @@ namespace oms::landlock {
 
 namespace {
 
-// Closing with a zero linger sends a reset: the peer sees ECONNRESET, not a
-// clean end of stream that would pass a cut reply off as a whole one.
+bool would_block(int error) { return error == EAGAIN || error == EWOULDBLOCK; }
+
+}  // namespace
+
 void close_with_reset(int fd) {
     linger abort_now{1, 0};
     setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort_now, sizeof abort_now);
     close(fd);
 }
-
-bool would_block(int error) { return error == EAGAIN || error == EWOULDBLOCK; }
-
-}  // namespace
 
 RelayConnection::RelayConnection(int inside, int outside)
     : inside_(inside), outside_(outside), to_host_{inside, outside}, to_command_{outside, inside} {}

@@ -55,4 +55,9 @@ private:
     Direction to_host_, to_command_;
 };
 
+// Closes with a zero linger, which sends a reset: the peer sees
+// ECONNRESET, not a clean end of stream that would pass a cut reply off as
+// a whole one.
+void close_with_reset(int fd);
+
 }  // namespace oms::landlock
