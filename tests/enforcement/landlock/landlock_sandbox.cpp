@@ -162,6 +162,7 @@ RunOutcome run_in_plugin(World& world, const std::string& script, const RunOptio
     context.flags = options.flags;
     PolicyBuilder policy = default_policy(world);
     for (const auto& [kind, value] : options.extra_rules) policy.add(kind, value);
+    for (uint16_t port : options.loopback_ports) policy.add(OMS_RULE_NET_CONNECT_LOOPBACK, "", port);
 
     int out_pipe[2], err_pipe[2];
     if (pipe2(out_pipe, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC)) throw std::runtime_error("pipe");

@@ -1,7 +1,8 @@
 // A small tool the enforcement tests run INSIDE the sandbox for the attempts
 // a shell cannot make: connect to a given address, open sockets of a given
 // kind, reopen a file through /proc/self/fd after O_PATH, read an inherited
-// descriptor, and the refused process syscalls. It prints "OK <detail>" or
+// descriptor, the refused process syscalls, and traffic through the
+// loopback relay (a large echo both ways, a flood of connections). It prints "OK <detail>" or
 // "DENIED <errno name>" and exits 0 or 1, so a test can tell "refused by the
 // sandbox" from "the tool broke".
 #include <arpa/inet.h>
@@ -14,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -24,7 +27,10 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -124,6 +130,142 @@ int abstract_self(const char* name) {
     return abstract_connect(name);
 }
 
+// A blocking TCP connection to 127.0.0.1:<port>, or -1 (errno set).
+int connect_loopback(int port) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    timeval timeout{3, 0};
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+// Sends `text` and reads the same text back (the host side echoes).
+bool echoes(int fd, const std::string& text) {
+    if (send(fd, text.data(), text.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(text.size())) return false;
+    std::string back;
+    char buffer[256];
+    while (back.size() < text.size()) {
+        ssize_t n = read(fd, buffer, sizeof buffer);
+        if (n <= 0) return false;
+        back.append(buffer, static_cast<size_t>(n));
+    }
+    return back == text;
+}
+
+unsigned char pattern_byte(size_t i) { return static_cast<unsigned char>((i * 131 + (i >> 12)) & 0xff); }
+
+// Sends `total` bytes to an echo service while reading them back, then
+// half-closes and expects the service's end of stream after the last byte:
+// a large transfer both ways, and a half-close each way.
+int bulk_echo(int port, size_t total) {
+    int fd = connect_loopback(port);
+    if (fd < 0) return denied("connect");
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    std::vector<unsigned char> chunk(65536);
+    size_t sent = 0, received = 0;
+    bool shut = false;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (sent == total && !shut) shut = shutdown(fd, SHUT_WR) == 0;
+        pollfd p{fd, static_cast<short>(POLLIN | (sent < total ? POLLOUT : 0)), 0};
+        if (poll(&p, 1, 1000) < 0) return denied("poll");
+        if (p.revents & POLLOUT) {
+            size_t n = std::min(chunk.size(), total - sent);
+            for (size_t i = 0; i < n; ++i) chunk[i] = pattern_byte(sent + i);
+            ssize_t w = send(fd, chunk.data(), n, MSG_NOSIGNAL);
+            if (w < 0 && errno != EAGAIN) return denied("send");
+            if (w > 0) sent += static_cast<size_t>(w);
+        }
+        if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
+            unsigned char in[65536];
+            ssize_t r = read(fd, in, sizeof in);
+            if (r < 0 && errno != EAGAIN) return denied("read");
+            if (r == 0) {
+                if (received != total) return denied("early-end");
+                return ok("echo bytes=" + std::to_string(received));
+            }
+            for (ssize_t i = 0; i < r; ++i)
+                if (in[i] != pattern_byte(received + static_cast<size_t>(i))) return denied("corrupt");
+            if (r > 0) received += static_cast<size_t>(r);
+        }
+    }
+    errno = ETIMEDOUT;
+    return denied("bulk-timeout");
+}
+
+// Opens a control connection, then `count` more at once, and says how many
+// were carried to the host (their byte came back), refused at connect, or
+// reset afterwards; holds them `hold_ms` (the test counts oms's threads
+// meanwhile), checks the control connection still echoes, closes the flood
+// and checks a new connection is carried again.
+int flood(int port, int count, int hold_ms) {
+    rlimit files{};
+    getrlimit(RLIMIT_NOFILE, &files);
+    files.rlim_cur = files.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &files);
+    int control = connect_loopback(port);
+    if (control < 0 || !echoes(control, "control-before")) return denied("control");
+    std::vector<int> open;
+    int refused = 0, other = 0, reset = 0, carried = 0;
+    std::string other_error;
+    for (int i = 0; i < count; ++i) {
+        int fd = connect_loopback(port);
+        if (fd >= 0) open.push_back(fd);
+        else if (errno == ECONNREFUSED) ++refused;
+        else if (errno == ECONNRESET) ++reset;  // reset while the kernel still held it in the handshake
+        else if (++other == 1) other_error = strerrorname_np(errno) ? strerrorname_np(errno) : "?";
+    }
+    std::vector<pollfd> waiting;
+    for (int fd : open) {
+        if (send(fd, "x", 1, MSG_NOSIGNAL) == 1) waiting.push_back(pollfd{fd, POLLIN, 0});
+        else ++reset;
+    }
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!waiting.empty() && std::chrono::steady_clock::now() < deadline) {
+        if (poll(waiting.data(), waiting.size(), 200) < 0) break;
+        for (size_t i = 0; i < waiting.size();) {
+            if (!waiting[i].revents) {
+                ++i;
+                continue;
+            }
+            char byte = 0;
+            if (read(waiting[i].fd, &byte, 1) == 1 && byte == 'x') ++carried;
+            else ++reset;
+            waiting[i] = waiting.back();
+            waiting.pop_back();
+        }
+    }
+    int silent = static_cast<int>(waiting.size());
+    printf("HOLD carried=%d refused=%d reset=%d silent=%d other=%d%s%s\n", carried, refused, reset, silent, other,
+           other ? " first=" : "", other_error.c_str());
+    fflush(stdout);
+    std::this_thread::sleep_for(std::chrono::milliseconds(hold_ms));
+    bool control_after = echoes(control, "control-after");
+    for (int fd : open) close(fd);
+    bool fresh = false;
+    for (auto until = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+         !fresh && std::chrono::steady_clock::now() < until;) {
+        int fd = connect_loopback(port);
+        fresh = fd >= 0 && echoes(fd, "fresh");
+        if (fd >= 0) close(fd);
+        if (!fresh) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (!control_after) return denied("control-after");
+    if (!fresh) return denied("fresh-after");
+    return ok("flood control=echo fresh=echo");
+}
+
 int call(const char* what, long result) { return result < 0 ? denied(what) : ok(what); }
 
 }  // namespace
@@ -134,6 +276,8 @@ int main(int argc, char** argv) {
     const char* a = argc > 2 ? argv[2] : "";
     const char* b = argc > 3 ? argv[3] : "0";
     if (c == "connect") return connect_tcp(a, atoi(b));
+    if (c == "echo-bulk") return bulk_echo(atoi(a), strtoull(b, nullptr, 10));
+    if (c == "flood") return flood(atoi(a), atoi(b), argc > 4 ? atoi(argv[4]) : 0);
     if (c == "socket") return open_socket(a);
     if (c == "read-fd") return print_fd(atoi(a));
     if (c == "reopen") return reopen_via_proc(a);

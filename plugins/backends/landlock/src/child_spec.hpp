@@ -32,6 +32,10 @@ struct ChildSpec {
     char* keep_is_folder = nullptr;  // per temp keep: a folder (else a file)
     std::vector<ChildPathRule> path_rules;
     std::vector<uint16_t> connect_ports, bind_ports, relay_ports;
+    // relay_listen[i]: the host had a listener on relay_ports[i] just before
+    // the start, so the child listens at once; otherwise it only binds and
+    // connects are refused until the relay sees one (empty: listen on all).
+    std::vector<bool> relay_listen;
 
     const char* program = nullptr;
     const char* worktree = nullptr;

@@ -1,5 +1,6 @@
 #include "launcher.hpp"
 
+#include "host_listener_check.hpp"
 #include "scoped_fd.hpp"
 
 #include <errno.h>
@@ -129,6 +130,9 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
     ScopedFd channel_parent(channel[0]), channel_child(channel[1]);
     spec.error_fd = error_write.get();
     spec.channel_fd = channel_child.get();
+    // Asked before the start so that the command, from its first connect,
+    // is refused where nothing listens on the host (loopback_relay.hpp).
+    if (!spec.relay_ports.empty()) spec.relay_listen = host_ports_listening(spec.relay_ports);
 
     pid_t pid = start_child(spec);
     if (pid < 0) throw Error(OMS_ERR_FAILED, std::string("landlock: cannot start a process: ") + strerror(errno));

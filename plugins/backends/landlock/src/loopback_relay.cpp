@@ -3,11 +3,11 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <system_error>
 
@@ -15,115 +15,181 @@ namespace oms::landlock {
 
 namespace {
 
-int connect_host_loopback(uint16_t port) {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+// epoll tokens: the stop event, then one per listener, then one per
+// connection (both of its sockets carry the same token).
+constexpr uint64_t kStopToken = 0;
+constexpr uint64_t kFirstListenerToken = 1;
+constexpr uint64_t kFirstConnectionToken = 1 << 16;
+constexpr int kBacklog = 128;
+constexpr int kAcceptsPerWakeup = 64;  // then the other sockets get a turn
+
+[[noreturn]] void fail(const char* what) { throw std::system_error(errno, std::generic_category(), what); }
+
+// Starts a non-blocking connect to the host's 127.0.0.1:<port>; -1 when it
+// failed at once (nothing listens, or no descriptor left).
+int start_host_connect(uint16_t port) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) return -1;
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_port = htons(port);
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+    if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 && errno != EINPROGRESS) {
         close(fd);
         return -1;
     }
     return fd;
 }
 
-// Copies one direction until EOF, then half-closes the other side.
-void pump(int from, int to) {
-    char buffer[65536];
-    for (;;) {
-        ssize_t n = read(from, buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        for (ssize_t done = 0; done < n;) {
-            ssize_t w = write(to, buffer + done, static_cast<size_t>(n - done));
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) {
-                shutdown(from, SHUT_RD);
-                shutdown(to, SHUT_WR);
-                return;
-            }
-            done += w;
-        }
-    }
-    shutdown(to, SHUT_WR);
-}
-
 }  // namespace
 
-// One relayed connection: a thread per direction, so neither side can stall
-// the other.
-struct LoopbackRelay::Connection {
-    int inside, outside;
-    std::atomic<int> running{2};
-    std::thread in_to_out, out_to_in;
-    Connection(int in, int out) : inside(in), outside(out) {
-        in_to_out = std::thread([this] { pump(inside, outside); --running; });
-        out_to_in = std::thread([this] { pump(outside, inside); --running; });
-    }
-    void stop() {
-        shutdown(inside, SHUT_RDWR);
-        shutdown(outside, SHUT_RDWR);
-    }
-    ~Connection() {
-        in_to_out.join();
-        out_to_in.join();
-        close(inside);
-        close(outside);
-    }
-};
-
 LoopbackRelay::LoopbackRelay(std::vector<int> listeners, std::vector<uint16_t> ports)
-    : listeners_(std::move(listeners)), ports_(std::move(ports)) {
-    if (pipe2(stop_pipe_, O_CLOEXEC) != 0) throw std::system_error(errno, std::generic_category(), "relay pipe");
-    acceptor_ = std::thread([this] { accept_loop(); });
+    : epoll_(epoll_create1(EPOLL_CLOEXEC)), stop_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+    // The child listened only where the host had a listener just before the
+    // start: that is the relay's first view of the host, until it looks.
+    std::set<uint16_t> answering;
+    for (size_t i = 0; i < listeners.size(); ++i) {
+        int accepting = 0;
+        socklen_t size = sizeof accepting;
+        getsockopt(listeners[i], SOL_SOCKET, SO_ACCEPTCONN, &accepting, &size);
+        listeners_.push_back(Listener{listeners[i], ports[i], accepting != 0});
+        if (accepting) answering.insert(ports[i]);
+    }
+    host_ports_ = answering;
+    try {
+        // accept must never block the one loop that serves every connection.
+        for (const Listener& l : listeners_)
+            if (fcntl(l.fd, F_SETFL, fcntl(l.fd, F_GETFL) | O_NONBLOCK) != 0) fail("relay fcntl");
+        if (epoll_.get() < 0) fail("relay epoll");
+        if (stop_.get() < 0) fail("relay eventfd");
+        if (!watch(stop_.get(), kStopToken, EPOLLIN)) fail("relay epoll_ctl");
+        for (size_t i = 0; i < listeners_.size(); ++i)
+            if (listeners_[i].listening && !watch(listeners_[i].fd, kFirstListenerToken + i, EPOLLIN))
+                fail("relay epoll_ctl");
+        loop_ = std::thread([this] { run(); });
+    } catch (...) {
+        for (const Listener& l : listeners_) close(l.fd);
+        throw;
+    }
 }
 
 LoopbackRelay::~LoopbackRelay() {
-    char byte = 's';
-    ssize_t ignored = write(stop_pipe_[1], &byte, 1);
+    uint64_t one = 1;
+    ssize_t ignored = write(stop_.get(), &one, sizeof one);
     (void)ignored;
-    acceptor_.join();
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        for (auto& c : connections_) c->stop();
-        connections_.clear();
-    }
-    for (int fd : listeners_) close(fd);
-    close(stop_pipe_[0]);
-    close(stop_pipe_[1]);
+    loop_.join();
+    connections_.clear();
+    for (const Listener& l : listeners_) close(l.fd);
 }
 
-void LoopbackRelay::accept_loop() {
-    std::vector<pollfd> fds;
-    fds.push_back(pollfd{stop_pipe_[0], POLLIN, 0});
-    for (int fd : listeners_) fds.push_back(pollfd{fd, POLLIN, 0});
+bool LoopbackRelay::watch(int fd, uint64_t token, uint32_t events) {
+    epoll_event event{};
+    event.events = events;
+    event.data.u64 = token;
+    return epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &event) == 0;
+}
+
+void LoopbackRelay::run() {
+    auto next_check = std::chrono::steady_clock::now() + kHostCheckInterval;
+    epoll_event events[64];
     for (;;) {
-        if (poll(fds.data(), fds.size(), 1000) < 0 && errno != EINTR) return;
-        if (fds[0].revents) return;
-        for (size_t i = 1; i < fds.size(); ++i) {
-            if (!(fds[i].revents & POLLIN)) continue;
-            int inside = accept4(fds[i].fd, nullptr, nullptr, SOCK_CLOEXEC);
-            if (inside >= 0) open_connection(inside, ports_[i - 1]);
+        // Rounded up: a wait cut short of the check would spin until it is due.
+        auto wait = std::chrono::ceil<std::chrono::milliseconds>(next_check - std::chrono::steady_clock::now());
+        int count = epoll_wait(epoll_.get(), events, 64, wait.count() > 0 ? static_cast<int>(wait.count()) : 0);
+        if (count < 0 && errno != EINTR) return;  // cannot happen with valid descriptors
+        for (int i = 0; i < count; ++i) {
+            uint64_t token = events[i].data.u64;
+            if (token == kStopToken) return;
+            if (token >= kFirstConnectionToken) serve(token);
+            else accept_from(listeners_[token - kFirstListenerToken]);
         }
-        reap_finished();
+        if (check_soon_ || std::chrono::steady_clock::now() >= next_check) {
+            check_host();
+            next_check = std::chrono::steady_clock::now() + kHostCheckInterval;
+        } else {
+            update_listeners();
+        }
+    }
+}
+
+void LoopbackRelay::check_host() {
+    host_ports_ = host_check_.listening_ports();
+    check_soon_ = false;
+    for (Listener& l : listeners_) l.accept_failed = false;
+    update_listeners();
+}
+
+// A listener listens only while the host's port has a listener and a slot
+// is free. Stopping is shutdown(SHUT_RD) on the listening socket: the
+// kernel then refuses new connects (and resets any not yet accepted);
+// listen() on the same bound socket takes them again. A stopped listener is
+// out of the epoll set, where it would report a hang-up forever.
+void LoopbackRelay::update_listeners() {
+    bool room = connections_.size() < kMaxConnections;
+    for (size_t i = 0; i < listeners_.size(); ++i) {
+        Listener& l = listeners_[i];
+        bool host_answers = !host_ports_ || host_ports_->count(l.port) != 0;
+        bool wanted = room && host_answers && !l.accept_failed;
+        if (wanted == l.listening) continue;
+        if (wanted) {
+            if (listen(l.fd, kBacklog) != 0 || !watch(l.fd, kFirstListenerToken + i, EPOLLIN)) {
+                shutdown(l.fd, SHUT_RD);  // try again at the next check
+                continue;
+            }
+        } else {
+            epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, l.fd, nullptr);
+            shutdown(l.fd, SHUT_RD);
+        }
+        l.listening = wanted;
+    }
+}
+
+void LoopbackRelay::accept_from(Listener& listener) {
+    for (int i = 0; i < kAcceptsPerWakeup && listener.listening; ++i) {
+        int inside = accept4(listener.fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (inside < 0) {
+            if (errno == EINTR || errno == ECONNABORTED) continue;
+            // Out of descriptors or memory: the connects waiting would wake
+            // us again and again; stop listening until the next check.
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+                listener.accept_failed = true;
+            return;
+        }
+        if (connections_.size() >= kMaxConnections) {
+            close_with_reset(inside);  // arrived before the listener stopped
+            continue;
+        }
+        open_connection(inside, listener.port);
+        if (connections_.size() >= kMaxConnections) update_listeners();
     }
 }
 
 void LoopbackRelay::open_connection(int inside, uint16_t port) {
-    int outside = connect_host_loopback(port);
+    int outside = start_host_connect(port);
     if (outside < 0) {
-        close(inside);  // nobody listens on the host: the command sees a reset
+        close_with_reset(inside);  // the host's listener went away since the last check
+        check_soon_ = true;
         return;
     }
-    std::lock_guard<std::mutex> lock(mutex_);
-    connections_.push_back(std::make_unique<Connection>(inside, outside));
+    uint64_t token = kFirstConnectionToken + next_id_++;
+    auto connection = std::make_unique<RelayConnection>(inside, outside);
+    // Edge-triggered: the connection moves data until the kernel says
+    // "would block", and hears again only when that changes.
+    uint32_t events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+    if (!watch(inside, token, events) || !watch(outside, token, events)) {
+        connection->abandon();  // the kernel is out of memory for epoll: refuse this one
+        return;
+    }
+    connections_.emplace(token, std::move(connection));
 }
 
-void LoopbackRelay::reap_finished() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    connections_.remove_if([](const std::unique_ptr<Connection>& c) { return c->running == 0; });
+void LoopbackRelay::serve(uint64_t token) {
+    auto found = connections_.find(token);
+    if (found == connections_.end()) return;  // closed earlier in this batch
+    RelayConnection::State state = found->second->service();
+    if (state == RelayConnection::State::open) return;
+    if (state == RelayConnection::State::host_refused) check_soon_ = true;
+    connections_.erase(found);  // closing a socket removes it from the epoll set
 }
 
 }  // namespace oms::landlock

@@ -3,36 +3,69 @@
 // oms listens there on 127.0.0.1:<allowed port> (sockets created by the
 // child, which keep their namespace) and connects each accepted connection
 // to the same port on the host's 127.0.0.1. Nothing else leaves the sandbox.
+//
+// Bounded whatever the command does: one thread runs an epoll loop for every
+// connection, and at most kMaxConnections are carried at once. While that
+// many are open, or while nothing listens on the host's port, the listener
+// inside does not listen (the child listens only where the host had a
+// listener just before the start; the relay stops with shutdown of the
+// listening socket), so a connect in the sandbox is refused (ECONNREFUSED)
+// as it would be on the host; it listens again once a slot frees or the
+// host's listener appears, which the relay checks every kHostCheckInterval.
 #pragma once
+#include "host_listener_check.hpp"
+#include "relay_connection.hpp"
+#include "scoped_fd.hpp"
+
+#include <chrono>
 #include <cstdint>
-#include <list>
 #include <memory>
-#include <mutex>
+#include <optional>
+#include <set>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace oms::landlock {
 
 class LoopbackRelay {
 public:
-    // Takes ownership of `listeners`; ports[i] is the port of listeners[i].
+    static constexpr size_t kMaxConnections = 256;  // all ports together
+    static constexpr std::chrono::milliseconds kHostCheckInterval{100};
+
+    // Takes ownership of `listeners` (bound; listening where the host had a
+    // listener just before the start, see ChildSpec::relay_listen); ports[i]
+    // is the port of listeners[i]. The loop asks the host again after
+    // kHostCheckInterval.
     LoopbackRelay(std::vector<int> listeners, std::vector<uint16_t> ports);
-    ~LoopbackRelay();  // stops, closes every socket, joins every thread
+    ~LoopbackRelay();  // stops the loop, closes every socket
     LoopbackRelay(const LoopbackRelay&) = delete;
     LoopbackRelay& operator=(const LoopbackRelay&) = delete;
 
 private:
-    struct Connection;
-    void accept_loop();
+    struct Listener {
+        int fd;
+        uint16_t port;
+        bool listening;              // in the kernel: connects are taken
+        bool accept_failed = false;  // out of descriptors or memory: wait for the next check
+    };
+    void run();
+    void check_host();
+    void update_listeners();
+    void accept_from(Listener& listener);
     void open_connection(int inside, uint16_t port);
-    void reap_finished();
+    void serve(uint64_t id);
+    bool watch(int fd, uint64_t token, uint32_t events);
 
-    std::vector<int> listeners_;
-    std::vector<uint16_t> ports_;
-    int stop_pipe_[2] = {-1, -1};
-    std::mutex mutex_;
-    std::list<std::unique_ptr<Connection>> connections_;
-    std::thread acceptor_;
+    std::vector<Listener> listeners_;
+    ScopedFd epoll_;
+    ScopedFd stop_;  // eventfd
+    HostListenerCheck host_check_;
+    std::optional<std::set<uint16_t>> host_ports_;  // nullopt: unknown, every port may answer
+    bool check_soon_ = false;  // a host connect failed: look again now
+    uint64_t next_id_ = 0;
+    std::unordered_map<uint64_t, std::unique_ptr<RelayConnection>> connections_;
+    std::thread loop_;
 };
 
 }  // namespace oms::landlock
