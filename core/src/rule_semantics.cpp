@@ -91,6 +91,8 @@ std::optional<Decision> keypair_hidden(const Policy& policy, const SemanticsInpu
         where = " (found at run start in a mount)";
         break;
     }
+    if (in.family == BackendFamily::seatbelt)
+        return decided(Verdict::denied, rule, "ends with '" + rule->value + "': the keypair rule refuses it");
     return decided(Verdict::hidden, rule,
                    "ends with '" + rule->value + "': the keypair rule hides it" + where + "; it reads as empty");
 }
@@ -102,12 +104,34 @@ bool landlock_device_allowed(const std::string& path) {
     return std::any_of(std::begin(devices), std::end(devices), [&](const char* d) { return is_within(path, d); });
 }
 
+// Landlock without the read denies: the read roots, the write roots that do
+// not hold HOME, and everything outside the denied tree.
+bool landlock_opens(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
+    if (covering(policy, OMS_RULE_READ_ALLOW_TREE, path)) return true;
+    for (auto kind : {OMS_RULE_WRITE_SCRATCH_TREE, OMS_RULE_WRITE_ALLOW_TREE}) {
+        const PolicyRule* rule = covering(policy, kind, path);
+        if (rule && !(is_within(in.home, rule->value) && !in.home.empty())) return true;
+    }
+    return !covering(policy, OMS_RULE_READ_DENY_TREE, path);
+}
+
+// A read deny: seatbelt refuses the access; landlock and docker cover the
+// path with an empty read-only file or folder, so what lies below a hidden
+// folder is absent. Landlock refuses the covered path itself when no root
+// opens it (a secret under HOME): the denied tree decides before the cover.
+Decision read_denied(const Policy& policy, const SemanticsInputs& in, const std::string& path, const PolicyRule& rule) {
+    if (in.family == BackendFamily::seatbelt)
+        return decided(Verdict::denied, &rule, "denied again by a read deny, inside allowed roots too");
+    if (in.family == BackendFamily::landlock && path == rule.value && !landlock_opens(policy, in, path))
+        return decided(Verdict::denied, &rule, "a read deny below the denied tree: refused (and covered)");
+    return decided(Verdict::hidden, &rule,
+                   path == rule.value ? "covered by an empty read-only file or folder"
+                                      : "below a folder covered by an empty one: absent");
+}
+
 Decision decide_read_rules(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
     if (in.family == BackendFamily::unconfined) return decided(Verdict::allowed, nullptr, "no sandbox");
-    if (const PolicyRule* rule = covering(policy, OMS_RULE_READ_DENY, path))
-        return decided(Verdict::hidden, rule,
-                       in.family == BackendFamily::seatbelt ? "denied again by a read deny, inside allowed roots too"
-                                                            : "covered by an empty read-only file or folder");
+    if (const PolicyRule* rule = covering(policy, OMS_RULE_READ_DENY, path)) return read_denied(policy, in, path, *rule);
     if (auto hidden = keypair_hidden(policy, in, path)) return *hidden;
     if (in.family == BackendFamily::docker) {
         if (docker_mounted(in, path, false)) return decided(Verdict::allowed, nullptr, "mounted into the container");
@@ -119,7 +143,7 @@ Decision decide_read_rules(const Policy& policy, const SemanticsInputs& in, cons
     if (in.family == BackendFamily::landlock) {
         for (auto kind : {OMS_RULE_WRITE_SCRATCH_TREE, OMS_RULE_WRITE_ALLOW_TREE}) {
             const PolicyRule* rule = covering(policy, kind, path);
-            if (rule && !(is_within(in.home, rule->value) && !in.home.empty()))
+            if (rule && !is_within(in.home, rule->value))
                 return decided(Verdict::allowed, rule, "inside a write root (landlock gives write roots read rights)");
         }
         if (is_within(path, "/dev") && !landlock_device_allowed(path))

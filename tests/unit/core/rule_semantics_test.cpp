@@ -51,7 +51,8 @@ struct Table {
 
 TEST_CASE("reads: deny beats allow at any depth, allow beats the denied tree", "[rule-semantics]") {
     Table t;
-    CHECK(t.verdict(Access::read, t.home + "/.ssh/id_rsa") == Verdict::hidden);
+    CHECK(t.verdict(Access::read, t.home + "/.ssh/id_rsa") == Verdict::hidden);  // below a covered folder
+    CHECK(t.verdict(Access::read, t.home + "/.ssh") == Verdict::denied);  // the denied tree decides first
     CHECK(t.verdict(Access::read, t.work + "/secret/x") == Verdict::hidden);  // a deny inside an allowed root
     CHECK(t.verdict(Access::read, t.work + "/src/main.rs") == Verdict::allowed);
     CHECK(t.rule(Access::read, t.work + "/src/main.rs") == "read-allow-tree");
@@ -69,8 +70,8 @@ TEST_CASE("reads: a suffix hides a keypair found at run start; outside the walke
     CHECK(t.verdict(Access::read, t.work + "/later-keypair.json") == Verdict::allowed);  // not there at start
     CHECK(t.verdict(Access::read, t.outside + "/other-keypair.json") == Verdict::allowed);
     t.inputs.family = BackendFamily::seatbelt;
-    CHECK(t.verdict(Access::read, t.work + "/later-keypair.json") == Verdict::hidden);
-    CHECK(t.verdict(Access::read, t.outside + "/other-keypair.json") == Verdict::hidden);
+    CHECK(t.verdict(Access::read, t.work + "/later-keypair.json") == Verdict::denied);  // a refusal there
+    CHECK(t.verdict(Access::read, t.outside + "/other-keypair.json") == Verdict::denied);
 }
 
 TEST_CASE("reads: a write root below the denied tree is readable on landlock, not on seatbelt", "[rule-semantics]") {
