@@ -187,3 +187,31 @@ TEST_CASE("oms explain gives the verdicts the landlock backend really enforces",
     CHECK(seen["denied"] >= 10);
     CHECK(seen["hidden"] >= 5);
 }
+
+TEST_CASE("after a failure under landlock oms says how to ask, on stderr only, once", "[landlock][explain]") {
+    require_landlock();
+    World w;
+    auto run = [&](const std::vector<std::string>& flags, const std::string& script) {
+        std::vector<std::string> argv{oms_binary(), "run", "--sandbox", "landlock", "--worktree", w.work};
+        argv.insert(argv.end(), flags.begin(), flags.end());
+        for (const std::string& word : {std::string("--"), std::string("sh"), std::string("-c"), script})
+            argv.push_back(word);
+        return run_process(argv, {oms_world_env(w), std::nullopt, w.work, 60});
+    };
+    auto failed = run({}, "echo OUT; cat " + w.other_repo + "/main.rs; exit 3");
+    CHECK(failed.exit_code == 3);
+    CHECK(failed.out == "OUT\n");  // the command's output, nothing of oms's
+    const std::string hint = "oms: exit 3 under the landlock sandbox; if a file or port was refused, ask: oms explain";
+    CHECK(lines_starting(failed.err, hint).size() == 1);
+    CHECK(failed.err.find("Permission denied") < failed.err.find(hint));  // after the command's own lines
+    // Positive control: a success and a signal the user sent say nothing, nor does --quiet.
+    auto fine = run({}, "echo OUT");
+    CHECK(fine.exit_code == 0);
+    CHECK(fine.err.find("oms explain") == std::string::npos);
+    auto interrupted = run({}, "kill -TERM $$");
+    CHECK(interrupted.exit_code == 143);
+    CHECK(interrupted.err.find("oms explain") == std::string::npos);
+    auto quiet = run({"--quiet"}, "exit 3");
+    CHECK(quiet.exit_code == 3);
+    CHECK(quiet.err.find("oms explain") == std::string::npos);
+}
