@@ -75,9 +75,21 @@ bool docker_mounted(const SemanticsInputs& in, const std::string& path, bool wri
 // A keypair file the backend hides, if any: seatbelt matches the text of
 // every path; landlock and docker cover the files present at run start in
 // what they walk.
+// A read allow naming exactly this path: it outranks the suffix rules (the
+// user's keypair_exempt), docker aside (it cannot grant it: stricter).
+const PolicyRule* exact_read_allow(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
+    if (in.family == BackendFamily::docker) return nullptr;
+    for (const PolicyRule& rule : policy.rules)
+        if (rule.kind == OMS_RULE_READ_ALLOW_TREE && rule.value == path) return &rule;
+    return nullptr;
+}
+
 std::optional<Decision> keypair_hidden(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
     const PolicyRule* rule = suffix_rule(policy, path);
     if (!rule) return std::nullopt;
+    if (const PolicyRule* exempt = exact_read_allow(policy, in, path)) {
+        return decided(Verdict::allowed, exempt, "exempt from the keypair rule '" + rule->value + "' by name");
+    }
     std::string where;
     switch (in.family) {
     case BackendFamily::unconfined: return std::nullopt;
@@ -158,7 +170,8 @@ Decision decide_read_rules(const Policy& policy, const SemanticsInputs& in, cons
 // now, a private /tmp.
 void add_read_notes(const Policy& policy, const SemanticsInputs& in, const std::string& path, Decision& d) {
     const PolicyRule* suffix = suffix_rule(policy, path);
-    if (suffix && d.verdict == Verdict::allowed)
+    const bool exempt = d.rule && d.rule->kind == OMS_RULE_READ_ALLOW_TREE && d.rule->value == path;
+    if (suffix && d.verdict == Verdict::allowed && !exempt)
         d.notes.push_back("ends with '" + suffix->value + "' (" + suffix->origin +
                           ") but is not hidden: this backend hides only keypair files found at run start in the "
                           "worktree and the read roots under HOME");
@@ -196,7 +209,8 @@ Decision decide_write(const Policy& policy, const SemanticsInputs& in, const std
     if (covers_with_mounts) {
         if (const PolicyRule* rule = covering(policy, OMS_RULE_READ_DENY, path))
             return decided(Verdict::denied, rule, "a read-denied path: its cover is read-only");
-        if (auto hidden = keypair_hidden(policy, in, path))
+        auto hidden = keypair_hidden(policy, in, path);
+        if (hidden && hidden->verdict == Verdict::hidden)
             return decided(Verdict::denied, &*hidden->rule, "a hidden keypair file: its cover is read-only");
     }
     if (const PolicyRule* rule = covering(policy, OMS_RULE_WRITE_DENY, path))

@@ -215,3 +215,51 @@ TEST_CASE("after a failure under landlock oms says how to ask, on stderr only, o
     CHECK(quiet.exit_code == 3);
     CHECK(quiet.err.find("oms explain") == std::string::npos);
 }
+
+TEST_CASE("oms policy lists the keypair files hidden; a user-level exemption reopens one, never from a worktree",
+          "[landlock][explain]") {
+    require_landlock();
+    World w;
+    const std::string locale = w.work + "/node_modules/pkg/locales/id.json";
+    write_file(locale, "LOCALE-ID-JSON");
+    const std::string config = w.root / "xdg-config/oms/config.toml";
+    auto policy = [&] {
+        return run_process({oms_binary(), "policy", "--sandbox", "landlock", "--worktree", w.work},
+                           {oms_world_env(w), std::nullopt, w.work, 60});
+    };
+
+    SECTION("the listing names each hidden file") {
+        auto r = policy();
+        INFO(r.err);
+        REQUIRE(r.exit_code == 0);
+        CHECK(r.out.find("keypair files hidden (suffix rules, found at run start): 3") != std::string::npos);
+        for (const std::string& file : {w.work + "/wallet-keypair.json", w.work + "/nested/deeper/id.json", locale})
+            CHECK(lines_starting(r.out, "  hidden         " + file).size() == 1);
+    }
+
+    SECTION("the user's keypair_exempt reopens the locale file only") {
+        write_file(config, read_file(config) + "[plugin.secret-deny]\nkeypair_exempt = [\"node_modules/**/locales/id.json\"]\n");
+        auto listing = policy();
+        CHECK(lines_starting(listing.out, "  exempt         " + locale).size() == 1);
+        CHECK(lines_starting(listing.out, "  hidden         " + locale).empty());
+        CHECK(listing.out.find("keypair_exempt (user config): node_modules/**/locales/id.json") != std::string::npos);
+        auto r = run_in_oms(w, expand(w, "cat " + locale + "; echo; cat {work}/wallet-keypair.json; echo; "
+                                         "cat {work}/nested/deeper/id.json; echo END"));
+        INFO(r.err);
+        REQUIRE(r.exit_code == 0);
+        CHECK(r.out.find("LOCALE-ID-JSON") != std::string::npos);  // exempt: readable
+        CHECK(r.out.find(kKeypair) == std::string::npos);          // positive control: still hidden
+        CHECK(r.out.find(kSolanaId) == std::string::npos);         // the same suffix elsewhere: still hidden
+        CHECK(r.out.find("END") != std::string::npos);
+    }
+
+    SECTION("a worktree config cannot set it") {
+        write_file(w.work + "/.oms/config.toml", "[plugin.secret-deny]\nkeypair_exempt = [\"wallet-keypair.json\"]\n");
+        auto r = run_in_oms(w, expand(w, "cat {work}/wallet-keypair.json; touch {work}/ran"));
+        CHECK(r.exit_code == 78);
+        CHECK(r.err.find("keypair_exempt") != std::string::npos);
+        CHECK(r.err.find("user config") != std::string::npos);
+        CHECK(r.out.find(kKeypair) == std::string::npos);
+        CHECK_FALSE(exists(w.work + "/ran"));  // nothing ran
+    }
+}
