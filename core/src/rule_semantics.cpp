@@ -175,6 +175,9 @@ void add_read_notes(const Policy& policy, const SemanticsInputs& in, const std::
         d.notes.push_back("ends with '" + suffix->value + "' (" + suffix->origin +
                           ") but is not hidden: this backend hides only keypair files found at run start in the "
                           "worktree and the read roots under HOME");
+    if (in.family == BackendFamily::landlock && (is_within(path, "/run") || is_within(path, "/var/run")))
+        d.notes.push_back("landlock also hides daemon sockets and runtime folders here (docker, containerd, "
+                          "/run/user, ...; [plugin.landlock] hide): oms policy lists them");
     if (in.family == BackendFamily::landlock && (is_within(path, "/tmp") || is_within(path, "/var/tmp")))
         d.notes.push_back("the run has its own empty " + std::string(is_within(path, "/tmp") ? "/tmp" : "/var/tmp") +
                           ": the host's files there are not visible");
