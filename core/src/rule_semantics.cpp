@@ -166,6 +166,19 @@ Decision decide_read_rules(const Policy& policy, const SemanticsInputs& in, cons
     return decided(Verdict::allowed, nullptr, "outside HOME: reads stay open");
 }
 
+// Landlock gives each run its own /tmp and /var/tmp; the roots the policy
+// names inside them (a worktree there, the private HOME) are bound back.
+void add_private_temp_note(const SemanticsInputs& in, const std::string& path, Decision& d) {
+    if (in.family != BackendFamily::landlock) return;
+    for (const char* temp : {"/tmp", "/var/tmp"}) {
+        const bool bound_back = d.rule && d.rule->value != temp;
+        if (is_within(path, temp) && !bound_back)
+            d.notes.push_back("the run has its own empty " + std::string(temp) +
+                              ": the host's files there are not visible, and what the command writes there is "
+                              "thrown away");
+    }
+}
+
 // What the verdict alone does not say: a keypair name that is not hidden
 // now, a private /tmp.
 void add_read_notes(const Policy& policy, const SemanticsInputs& in, const std::string& path, Decision& d) {
@@ -178,9 +191,7 @@ void add_read_notes(const Policy& policy, const SemanticsInputs& in, const std::
     if (in.family == BackendFamily::landlock && (is_within(path, "/run") || is_within(path, "/var/run")))
         d.notes.push_back("landlock also hides daemon sockets and runtime folders here (docker, containerd, "
                           "/run/user, ...; [plugin.landlock] hide): oms policy lists them");
-    if (in.family == BackendFamily::landlock && (is_within(path, "/tmp") || is_within(path, "/var/tmp")))
-        d.notes.push_back("the run has its own empty " + std::string(is_within(path, "/tmp") ? "/tmp" : "/var/tmp") +
-                          ": the host's files there are not visible");
+    add_private_temp_note(in, path, d);
 }
 
 Decision decide_read(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
@@ -231,8 +242,11 @@ Decision decide_write(const Policy& policy, const SemanticsInputs& in, const std
         d.notes.push_back("writes there are thrown away when the run ends");
         return d;
     }
-    if (const PolicyRule* rule = covering(policy, OMS_RULE_WRITE_ALLOW_TREE, path))
-        return decided(Verdict::allowed, rule, "inside a write root");
+    if (const PolicyRule* rule = covering(policy, OMS_RULE_WRITE_ALLOW_TREE, path)) {
+        Decision d = decided(Verdict::allowed, rule, "inside a write root");
+        add_private_temp_note(in, path, d);
+        return d;
+    }
     return decided(Verdict::denied, nullptr, "in no write root: read-only");
 }
 
