@@ -104,11 +104,15 @@ int command_explain(const Args& args) {
     po::options_description description(kUsage);
     add_run_options(description, options);
     description.add_options()("json", po::bool_switch(&options.json), "machine-readable output")(
-        "help,h", "show this help")("words", po::value(&words), "");
+        "help,h", "show this help");
+    po::options_description positional_words;  // the access and the targets, not shown in --help
+    positional_words.add_options()("words", po::value(&words), "");
+    po::options_description all;
+    all.add(description).add(positional_words);
     po::positional_options_description positional;
     positional.add("words", -1);
     po::variables_map values;
-    po::store(po::command_line_parser(args).options(description).positional(positional).run(), values);
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
     po::notify(values);
     if (values.count("help")) {
         std::cout << description << "\n";
