@@ -1,7 +1,7 @@
 // `oms explain` against what the landlock backend really does: a table of
 // targets over the rule kinds (read denies, the denied tree, read roots,
-// keypair suffixes, write roots, write denies, nested .git names, exec,
-// loopback ports). Each target is explained, then attempted inside one real
+// keypair suffixes, write roots, scratch trees, write denies, nested .git
+// names, exec, loopback ports, variables). Each target is explained, then attempted inside one real
 // `oms run`; the verdicts must match, and every write the explanation denies
 // must leave the host's file as it was.
 #include "host_listeners.hpp"
@@ -25,6 +25,8 @@ void plant_extras(World& w) {
     write_file(w.home + "/.cargo/bin/tool-keypair.json", "TOOLCHAIN-KEYPAIR");
     write_file(w.outside + "/deploy-keypair.json", "OUTSIDE-KEYPAIR");
     write_file(w.work + "/sub/.git/config", "NESTED-GIT-CONFIG");
+    write_file(w.home + "/.cargo/registry/src/crate-1.0/lib.rs", "EXTRACTED-SOURCE");  // a scratch tree
+    write_file(w.home + "/.cargo/registry/cache/crate-1.0.crate", "DOWNLOADED");        // a write root
     for (const std::string& dir : {w.work, w.outside, w.other_repo, w.home + "/.cargo/bin"}) {
         const std::string script = dir + "/run.sh";
         write_file(script, "#!/bin/sh\necho RAN-MARKER\n");
@@ -54,6 +56,11 @@ std::vector<Target> table(const World& w, uint16_t closed_port) {
         {"exec", o + "/run.sh"},                {"exec", w.other_repo + "/run.sh"},
         {"exec", h + "/.cargo/bin/run.sh"},     {"connect", "127.0.0.1:8899"},
         {"connect", "127.0.0.1:" + std::to_string(closed_port)},
+        // Read before the write below changes it (the host's copy is the reference).
+        {"read", h + "/.cargo/registry/cache/crate-1.0.crate"},
+        {"write", h + "/.cargo/registry/src/crate-1.0/lib.rs"},  {"write", h + "/.cargo/registry/cache/crate-1.0.crate"},
+        {"env", "PATH"},
+        {"env", "OMS_TEST_PARENT_SECRET"},
     };
 }
 
@@ -64,6 +71,7 @@ std::string attempt(const Target& t, size_t i) {
     if (t.access == "read") command = t.folder ? "ls -A " + q : "cat " + q;
     if (t.access == "write") command = "printf CHANGED >> " + q;
     if (t.access == "exec") command = q;
+    if (t.access == "env") command = "printenv " + t.path;
     if (t.access == "connect") {
         const size_t colon = t.path.rfind(':');
         command = "'" + probe_tool() + "' connect " + t.path.substr(0, colon) + " " + t.path.substr(colon + 1);
@@ -98,7 +106,7 @@ bool has(const std::string& text, const char* what) { return text.find(what) != 
 // What the sandbox really did, in explain's words. `host` is the same
 // attempt made without a sandbox (what an allowed read shows).
 std::string observed(const Target& t, const Attempt& inside, const Attempt& host) {
-    if (t.access == "write") return inside.rc == 0 ? "allowed" : "denied";
+    if (t.access == "write" || t.access == "env") return inside.rc == 0 ? "allowed" : "denied";
     if (t.access == "connect") return has(inside.text, "OK reply") ? "allowed" : "denied";
     if (t.access == "exec") {
         if (has(inside.text, "RAN-MARKER")) return "allowed";
@@ -179,7 +187,10 @@ TEST_CASE("oms explain gives the verdicts the landlock backend really enforces",
         CHECK(said == did);
         ++seen[did];
         if (t.access == "write" && said != "allowed") CHECK(host_contents({t}).at(t.path) == before.at(t.path));
-        if (t.access == "write" && said == "allowed") CHECK(read_file(t.path).find("CHANGED") != std::string::npos);
+        // Writes into a scratch tree are allowed and thrown away: the host keeps its file.
+        const bool scratch = t.path.find("/registry/src/") != std::string::npos;
+        if (t.access == "write" && said == "allowed")
+            CHECK((read_file(t.path).find("CHANGED") != std::string::npos) == !scratch);
     }
     // The table covers every verdict (a sandbox that allowed or denied all
     // could not pass).
