@@ -200,8 +200,8 @@ Decision decide_read(const Policy& policy, const SemanticsInputs& in, const std:
     return d;
 }
 
-// A component of `path` below a write root named like a WRITE_DENY_NAME rule.
-// Landlock and docker protect the entries present at run start; seatbelt
+// A component of `path` named like a WRITE_DENY_NAME rule. Landlock and
+// docker protect the entries present at run start in what they walk; seatbelt
 // every path through such a component.
 const PolicyRule* denied_by_name(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
     for (const PolicyRule& rule : policy.rules) {
@@ -211,7 +211,12 @@ const PolicyRule* denied_by_name(const Policy& policy, const SemanticsInputs& in
             const size_t end = at + 1 + rule.value.size();
             if (end != path.size() && path[end] != '/') continue;
             const std::string entry = path.substr(0, end);
-            if (in.family == BackendFamily::seatbelt || exists(entry)) return &rule;
+            if (in.family == BackendFamily::seatbelt) return &rule;
+            // Landlock walks the worktree only (the other write roots are
+            // new each run or hold Cargo's bare repositories); docker its mounts.
+            const bool walked = in.family == BackendFamily::landlock ? is_within(entry, in.worktree)
+                                                                     : docker_mounted(in, entry, true);
+            if (walked && exists(entry)) return &rule;
         }
     }
     return nullptr;

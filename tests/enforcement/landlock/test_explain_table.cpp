@@ -27,6 +27,7 @@ void plant_extras(World& w) {
     write_file(w.work + "/sub/.git/config", "NESTED-GIT-CONFIG");
     write_file(w.home + "/.cargo/registry/src/crate-1.0/lib.rs", "EXTRACTED-SOURCE");  // a scratch tree
     write_file(w.home + "/.cargo/registry/cache/crate-1.0.crate", "DOWNLOADED");        // a write root
+    write_file(w.home + "/.cargo/registry/cache/dep/.git/config", "CACHED-GIT");         // a .git landlock does not seek
     for (const std::string& dir : {w.work, w.outside, w.other_repo, w.home + "/.cargo/bin"}) {
         const std::string script = dir + "/run.sh";
         write_file(script, "#!/bin/sh\necho RAN-MARKER\n");
@@ -59,7 +60,7 @@ std::vector<Target> table(const World& w, uint16_t closed_port) {
         // Read before the write below changes it (the host's copy is the reference).
         {"read", h + "/.cargo/registry/cache/crate-1.0.crate"},
         {"write", h + "/.cargo/registry/src/crate-1.0/lib.rs"},  {"write", h + "/.cargo/registry/cache/crate-1.0.crate"},
-        {"env", "PATH"},
+        {"write", h + "/.cargo/registry/cache/dep/.git/config"},  {"env", "PATH"},
         {"env", "OMS_TEST_PARENT_SECRET"},
     };
 }

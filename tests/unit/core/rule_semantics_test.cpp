@@ -92,6 +92,8 @@ TEST_CASE("writes: denies beat the write root, scratch differs per backend", "[r
     CHECK(t.verdict(Access::write, "/etc/passwd") == Verdict::denied);
     CHECK(t.verdict(Access::write, t.home + "/.cargo/registry/x") == Verdict::allowed);
     CHECK(t.verdict(Access::write, t.work + "/new/.git/x") == Verdict::allowed);  // made during the run
+    oms::test::write_file(t.home + "/.cache/dep/.git/config", "G");  // a write root landlock does not walk
+    CHECK(t.verdict(Access::write, t.home + "/.cache/dep/.git/config") == Verdict::allowed);
     t.inputs.family = BackendFamily::seatbelt;
     CHECK(t.verdict(Access::write, t.home + "/.cargo/registry/x") == Verdict::denied);
     CHECK(t.verdict(Access::write, t.work + "/new/.git/x") == Verdict::denied);
