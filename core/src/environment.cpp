@@ -31,7 +31,8 @@ bool never_passes(std::string_view name) {
 
 std::vector<std::string> command_environment(const std::vector<std::string>& parent_env,
                                              const std::vector<std::string>& allowed_names,
-                                             const std::string& private_home, const std::string& temp_dir) {
+                                             const std::string& private_home, const std::string& temp_dir,
+                                             const std::map<std::string, std::string>& when_unset) {
     std::map<std::string, std::string> parent;
     for (auto& entry : parent_env) {
         auto eq = entry.find('=');
@@ -44,7 +45,11 @@ std::vector<std::string> command_environment(const std::vector<std::string>& par
             out[name] = private_home;
         else if (name == "TMPDIR")
             out[name] = temp_dir;
-        else if (auto it = parent.find(name); it != parent.end())
+        else if (auto it = parent.find(name); it != parent.end() && !it->second.empty())
+            out[name] = it->second;
+        else if (auto fallback = when_unset.find(name); fallback != when_unset.end())
+            out[name] = fallback->second;
+        else if (it != parent.end())
             out[name] = it->second;
     }
     std::vector<std::string> entries;

@@ -2,7 +2,9 @@
 
 #include "oms/core/environment.hpp"
 #include "oms/core/error.hpp"
+#include "oms/core/own_files.hpp"
 #include "oms/core/policy_guard.hpp"
+#include "oms/core/toolchain_homes.hpp"
 
 #include <oms/sdk.hpp>
 
@@ -95,9 +97,11 @@ void assemble_policy(const Registry& registry, const RunContext& context, Policy
     for (auto& rule : rules)
         if (rule.kind == OMS_RULE_ENV_PASS) names.push_back(rule.value);
     const RunInputs& in = context.inputs();
-    policy.env = command_environment(in.parent_env, names, in.private_home, in.temp_dir);
+    policy.env = command_environment(in.parent_env, names, in.private_home, in.temp_dir,
+                                     toolchain_home_defaults(in.home));
     policy.rules = std::move(rules);
     guard_assembled_policy(context, policy);
+    deny_writes_to_own_files(own_files(registry.named_folders()), policy);
 }
 
 const oms_policy* Policy::view() {

@@ -13,13 +13,6 @@ namespace oms::core {
 
 namespace {
 
-// Temp folders a write-roots policy names by default: HOME may lie inside one
-// (CI, containers), and covering it is left to the backends' private temp folders.
-bool is_system_temp_folder(const std::string& path) {
-    static const char* const folders[] = {"/tmp", "/var/tmp", "/private/tmp", "/private/var/folders"};
-    return std::any_of(std::begin(folders), std::end(folders), [&](const char* folder) { return path == folder; });
-}
-
 bool is_folder(const std::string& path) {
     struct stat info {};
     return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);

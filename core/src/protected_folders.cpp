@@ -36,4 +36,9 @@ std::vector<std::string> home_folders() {
     return homes;
 }
 
+bool is_system_temp_folder(const std::string& path) {
+    static const char* const folders[] = {"/tmp", "/var/tmp", "/private/tmp", "/private/var/folders"};
+    return std::any_of(std::begin(folders), std::end(folders), [&](const char* folder) { return path == folder; });
+}
+
 }  // namespace oms::core

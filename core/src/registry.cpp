@@ -25,6 +25,7 @@ std::vector<std::string> plugin_files(const std::string& folder) {
 
 void Registry::load_from(const std::vector<std::string>& folders) {
     for (auto& folder : folders) {
+        named_folders_.push_back(folder);
         std::error_code error;
         std::string canonical = fs::weakly_canonical(folder, error).string();
         if (std::find(folders_.begin(), folders_.end(), canonical) != folders_.end()) continue;

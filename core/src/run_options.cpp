@@ -2,11 +2,13 @@
 
 #include "oms/core/error.hpp"
 #include "oms/core/paths.hpp"
+#include "oms/core/repository_top.hpp"
 #include "oms/core/worktree_check.hpp"
 
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <cstdio>
 #include <filesystem>
 
 namespace po = boost::program_options;
@@ -31,11 +33,16 @@ void finish_run_options(RunOptions& values) {
     for (auto& item : values.pinned)
         for (auto& part : split_list(item, ',')) pinned.push_back(part);
     values.pinned = pinned;
-    if (values.worktree.empty()) values.worktree = fs::current_path().string();
+    const bool defaulted = values.worktree.empty();
+    if (defaulted) values.worktree = fs::current_path().string();
     std::error_code error;
     if (!fs::is_directory(values.worktree, error))
         throw UserError(kExitUsage, "--worktree " + values.worktree + ": not a folder");
     refuse_unsafe_worktree(values.worktree);
+    // The worktree stays the current folder: the backends run the command in
+    // the worktree, so widening it to the repository would move the command.
+    if (defaulted)
+        if (auto note = subfolder_note(values.worktree)) std::fprintf(stderr, "%s\n", note->c_str());
 }
 
 namespace {

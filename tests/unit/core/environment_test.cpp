@@ -19,3 +19,16 @@ TEST_CASE("the command environment: allowed names only, HOME and TMPDIR private,
                                    {"PATH", "HOME", "TMPDIR", "GITHUB_TOKEN", "MISSING"}, "/run/home", "/run/tmp");
     CHECK(env == std::vector<std::string>{"HOME=/run/home", "PATH=/bin", "TMPDIR=/run/tmp"});
 }
+
+TEST_CASE("an allowed name the caller did not set takes the toolchain default; the caller's value wins") {
+    const std::map<std::string, std::string> defaults{{"RUSTUP_HOME", "/h/.rustup"}, {"CARGO_HOME", "/h/.cargo"},
+                                                      {"NOT_ALLOWED", "/x"}};
+    auto unset = command_environment({"PATH=/bin", "RUSTUP_HOME="}, {"PATH", "RUSTUP_HOME", "CARGO_HOME"}, "/run/home",
+                                     "/run/tmp", defaults);
+    CHECK(unset == std::vector<std::string>{"CARGO_HOME=/h/.cargo", "PATH=/bin", "RUSTUP_HOME=/h/.rustup"});
+    auto set = command_environment({"CARGO_HOME=/opt/cargo"}, {"CARGO_HOME"}, "/run/home", "/run/tmp", defaults);
+    CHECK(set == std::vector<std::string>{"CARGO_HOME=/opt/cargo"});
+    // A name the allowlist does not pass (or a config deny removed) gets no default either.
+    auto denied = command_environment({}, {"PATH"}, "/run/home", "/run/tmp", defaults);
+    CHECK(denied.empty());
+}

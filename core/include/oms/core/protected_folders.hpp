@@ -18,4 +18,9 @@ bool is_within(std::string_view inner, std::string_view outer);
 // HOME, resolved, under every name the caller may have for it.
 std::vector<std::string> home_folders();
 
+// /tmp, /var/tmp and macOS's /private/tmp, /private/var/folders: temp folders
+// a write-roots policy names by default, which the backends replace by
+// private ones (so what lies there on the host is theirs to keep away).
+bool is_system_temp_folder(const std::string& path);
+
 }  // namespace oms::core

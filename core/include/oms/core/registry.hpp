@@ -22,6 +22,8 @@ public:
 
     const std::deque<PluginRecord>& records() const { return records_; }
     const std::vector<std::string>& folders() const { return folders_; }
+    // The folders as they were named (absolute, links not resolved), in order.
+    const std::vector<std::string>& named_folders() const { return named_folders_; }
     // The loaded plugin with this id and its instance, or nullptr.
     const PluginRecord* find(const std::string& id) const;
     // The record of any file that declared this id, loaded or rejected.
@@ -32,6 +34,7 @@ public:
 private:
     std::deque<PluginRecord> records_;  // deque: instances keep references to records
     std::vector<std::string> folders_;
+    std::vector<std::string> named_folders_;
     std::map<std::string, std::unique_ptr<PluginInstance>> instances_;
 };
 

@@ -1,0 +1,36 @@
+// oms's own files (its executable, plugin folders, default and user config,
+// state folder) must never be writable by a command: the next `oms run`
+// loads them unconfined. A write root that holds one of them, or lies inside
+// one, gets a WRITE_DENY rule for it, so it stays read-only inside while the
+// rest of the write root stays writable (a repository with oms built in it).
+#pragma once
+#include "oms/core/policy.hpp"
+
+#include <string>
+#include <vector>
+
+namespace oms::core {
+
+struct OwnFile {
+    std::string path;   // resolved
+    std::string named;  // as oms names it (OMS_PLUGIN_PATH, XDG_CONFIG_HOME, ...), links not resolved
+    std::string what;   // "oms's plugin folder", ...
+    bool oms_may_create = false;  // a missing one is made (0700) instead of refusing the run
+};
+
+// What this oms run trusts: its executable, every plugin folder searched
+// (built-in, sandbox.plugin_paths, OMS_PLUGIN_PATH, as named), the default
+// config file, the user's config folder and oms's state folder.
+std::vector<OwnFile> own_files(const std::vector<std::string>& named_plugin_folders);
+
+// Adds a WRITE_DENY (origin "core: oms's own files") for each own file that
+// lies inside, or holds, a WRITE_ALLOW_TREE. The system temp folders are left
+// to the backends' private temp folders, as in the policy guard. A missing
+// own file inside a write root is created when oms owns it (config and state
+// folders), else the run is refused: a command could create it and plant a
+// plugin. An own file whose name goes through a link inside a write root is
+// refused too: a command could point the link elsewhere before the next run.
+// Throws UserError(kExitRefused).
+void deny_writes_to_own_files(const std::vector<OwnFile>& own, Policy& policy);
+
+}  // namespace oms::core
