@@ -1,7 +1,7 @@
 // `oms explain` against what the landlock backend really does: a table of
 // targets over the rule kinds (read denies, the denied tree, read roots,
 // keypair suffixes, write roots, scratch trees, write denies, nested .git
-// names, exec, loopback ports, variables). Each target is explained, then attempted inside one real
+// names, exec, loopback connect and listen, variables). Each target is explained, then attempted inside one real
 // `oms run`; the verdicts must match, and every write the explanation denies
 // must leave the host's file as it was.
 #include "host_listeners.hpp"
@@ -57,6 +57,8 @@ std::vector<Target> table(const World& w, uint16_t closed_port) {
         {"exec", o + "/run.sh"},                {"exec", w.other_repo + "/run.sh"},
         {"exec", h + "/.cargo/bin/run.sh"},     {"connect", "127.0.0.1:8899"},
         {"connect", "127.0.0.1:" + std::to_string(closed_port)},
+        // Listening: only the trusted listener binary (none here) may bind.
+        {"listen", "127.0.0.1:8899"},           {"listen", "127.0.0.1:" + std::to_string(closed_port)},
         // Read before the write below changes it (the host's copy is the reference).
         {"read", h + "/.cargo/registry/cache/crate-1.0.crate"},
         {"write", h + "/.cargo/registry/src/crate-1.0/lib.rs"},  {"write", h + "/.cargo/registry/cache/crate-1.0.crate"},
@@ -73,9 +75,10 @@ std::string attempt(const Target& t, size_t i) {
     if (t.access == "write") command = "printf CHANGED >> " + q;
     if (t.access == "exec") command = q;
     if (t.access == "env") command = "printenv " + t.path;
-    if (t.access == "connect") {
+    if (t.access == "connect" || t.access == "listen") {
         const size_t colon = t.path.rfind(':');
-        command = "'" + probe_tool() + "' connect " + t.path.substr(0, colon) + " " + t.path.substr(colon + 1);
+        command = "'" + probe_tool() + (t.access == "connect" ? "' connect " + t.path.substr(0, colon) + " " : "' bind-tcp ") +
+                  t.path.substr(colon + 1);
     }
     return "out=$( (" + command + ") 2>&1 ); rc=$?; printf 'T" + std::to_string(i) +
            " %s %s\\n' \"$rc\" \"$(printf %s \"$out\" | tr '\\n' ' ')\"\n";
@@ -109,6 +112,7 @@ bool has(const std::string& text, const char* what) { return text.find(what) != 
 std::string observed(const Target& t, const Attempt& inside, const Attempt& host) {
     if (t.access == "write" || t.access == "env") return inside.rc == 0 ? "allowed" : "denied";
     if (t.access == "connect") return has(inside.text, "OK reply") ? "allowed" : "denied";
+    if (t.access == "listen") return has(inside.text, "OK bind") ? "allowed" : "denied";
     if (t.access == "exec") {
         if (has(inside.text, "RAN-MARKER")) return "allowed";
         if (has(inside.text, "Permission denied")) return "denied";
