@@ -72,9 +72,6 @@ bool docker_mounted(const SemanticsInputs& in, const std::string& path, bool wri
     return false;
 }
 
-// A keypair file the backend hides, if any: seatbelt matches the text of
-// every path; landlock and docker cover the files present at run start in
-// what they walk.
 // A read allow naming exactly this path: it outranks the suffix rules (the
 // user's keypair_exempt), docker aside (it cannot grant it: stricter).
 const PolicyRule* exact_read_allow(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
@@ -84,12 +81,14 @@ const PolicyRule* exact_read_allow(const Policy& policy, const SemanticsInputs& 
     return nullptr;
 }
 
+// A keypair file the backend hides, if any: seatbelt matches the text of
+// every path; landlock and docker cover the files present at run start in
+// what they walk. An exact read allow exempts the file (allowed).
 std::optional<Decision> keypair_hidden(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
     const PolicyRule* rule = suffix_rule(policy, path);
     if (!rule) return std::nullopt;
-    if (const PolicyRule* exempt = exact_read_allow(policy, in, path)) {
+    if (const PolicyRule* exempt = exact_read_allow(policy, in, path))
         return decided(Verdict::allowed, exempt, "exempt from the keypair rule '" + rule->value + "' by name");
-    }
     std::string where;
     switch (in.family) {
     case BackendFamily::unconfined: return std::nullopt;
@@ -116,15 +115,21 @@ bool landlock_device_allowed(const std::string& path) {
     return std::any_of(std::begin(devices), std::end(devices), [&](const char* d) { return is_within(path, d); });
 }
 
+// Landlock gives write roots read rights too, unless they hold HOME
+// (sandbox_plan.cpp): the write or scratch root that makes `path` readable.
+const PolicyRule* landlock_readable_write_root(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
+    for (auto kind : {OMS_RULE_WRITE_SCRATCH_TREE, OMS_RULE_WRITE_ALLOW_TREE}) {
+        const PolicyRule* rule = covering(policy, kind, path);
+        if (rule && !is_within(in.home, rule->value)) return rule;
+    }
+    return nullptr;
+}
+
 // Landlock without the read denies: the read roots, the write roots that do
 // not hold HOME, and everything outside the denied tree.
 bool landlock_opens(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
-    if (covering(policy, OMS_RULE_READ_ALLOW_TREE, path)) return true;
-    for (auto kind : {OMS_RULE_WRITE_SCRATCH_TREE, OMS_RULE_WRITE_ALLOW_TREE}) {
-        const PolicyRule* rule = covering(policy, kind, path);
-        if (rule && !(is_within(in.home, rule->value) && !in.home.empty())) return true;
-    }
-    return !covering(policy, OMS_RULE_READ_DENY_TREE, path);
+    return covering(policy, OMS_RULE_READ_ALLOW_TREE, path) || landlock_readable_write_root(policy, in, path) ||
+           !covering(policy, OMS_RULE_READ_DENY_TREE, path);
 }
 
 // A read deny: seatbelt refuses the access; landlock and docker cover the
@@ -153,11 +158,8 @@ Decision decide_read_rules(const Policy& policy, const SemanticsInputs& in, cons
     if (const PolicyRule* rule = covering(policy, OMS_RULE_READ_ALLOW_TREE, path))
         return decided(Verdict::allowed, rule, "inside a read root");
     if (in.family == BackendFamily::landlock) {
-        for (auto kind : {OMS_RULE_WRITE_SCRATCH_TREE, OMS_RULE_WRITE_ALLOW_TREE}) {
-            const PolicyRule* rule = covering(policy, kind, path);
-            if (rule && !is_within(in.home, rule->value))
-                return decided(Verdict::allowed, rule, "inside a write root (landlock gives write roots read rights)");
-        }
+        if (const PolicyRule* rule = landlock_readable_write_root(policy, in, path))
+            return decided(Verdict::allowed, rule, "inside a write root (landlock gives write roots read rights)");
         if (is_within(path, "/dev") && !landlock_device_allowed(path))
             return decided(Verdict::denied, nullptr, "a device node landlock does not open");
     }
@@ -186,8 +188,9 @@ void add_read_notes(const Policy& policy, const SemanticsInputs& in, const std::
     const bool exempt = d.rule && d.rule->kind == OMS_RULE_READ_ALLOW_TREE && d.rule->value == path;
     if (suffix && d.verdict == Verdict::allowed && !exempt)
         d.notes.push_back("ends with '" + suffix->value + "' (" + suffix->origin +
-                          ") but is not hidden: this backend hides only keypair files found at run start in the "
-                          "worktree and the read roots under HOME");
+                          ") but is not hidden: this backend hides only the keypair files present at run start in "
+                          "what it searches (landlock: the worktree and the read roots under HOME; docker: the "
+                          "mounts)");
     if (in.family == BackendFamily::landlock && (is_within(path, "/run") || is_within(path, "/var/run")))
         d.notes.push_back("landlock also hides daemon sockets and runtime folders here (docker, containerd, "
                           "/run/user, ...; [plugin.landlock] hide): oms policy lists them");
