@@ -21,6 +21,7 @@ const char* kUsage =
     "  run       run a command in the worktree under the sandbox\n"
     "  doctor    list plugins, config files and the active confinement\n"
     "  policy    show what a command would get, before running anything\n"
+    "  explain   say whether the sandbox allows a path, port or variable, and which rule decides\n"
     "  plugins   list the plugins found\n"
     "  settings  show the sandbox settings line\n"
     "  task      end a task (drops per-task state such as warm containers)\n"
@@ -33,7 +34,7 @@ const std::map<std::string, Command>& commands() {
     static const std::map<std::string, Command> table{
         {"run", &command_run},         {"doctor", &command_doctor},     {"policy", &command_policy},
         {"plugins", &command_plugins}, {"settings", &command_settings}, {"task", &command_task},
-        {"__canary", &command_canary},
+        {"explain", &command_explain}, {"__canary", &command_canary},
     };
     return table;
 }

@@ -4,6 +4,7 @@
 #include "oms/core/cli.hpp"
 #include "oms/core/cli_options.hpp"
 #include "oms/core/error.hpp"
+#include "oms/core/failure_hint.hpp"
 #include "oms/core/launcher.hpp"
 #include "oms/core/paths.hpp"
 #include "oms/core/policy.hpp"
@@ -37,7 +38,9 @@ int command_run(const Args& all_args) {
     RunOptions options;
     po::options_description description("usage: oms run [options] -- COMMAND [ARGS...]\n\noptions");
     add_run_options(description, options);
-    description.add_options()("yes,y", po::bool_switch(&options.yes), "approve the command (backends without a sandbox)");
+    bool quiet = false;
+    description.add_options()("yes,y", po::bool_switch(&options.yes), "approve the command (backends without a sandbox)")(
+        "quiet,q", po::bool_switch(&quiet), "no line from oms after the command fails");
     auto values = parse_options(args, description);
     if (!values) return 0;
     options.sandbox = given(*values, "sandbox");
@@ -68,7 +71,12 @@ int command_run(const Args& all_args) {
     assemble_policy(session.registry(), context, policy);
     warn_once(context.inputs().state_dir, backend.record->id, backend.report.warn_once);
     warn_lost_guarantees(backend, context.inputs());
-    return launch(backend, context, policy);
+    const int exit_code = launch(backend, context, policy);
+    // After the command's own output: it has exited, and this goes to stderr only.
+    if (!unconfined && !quiet && session.config().boolean("sandbox", "failure_hint", true) &&
+        failure_hint_wanted(exit_code))
+        std::fprintf(stderr, "%s\n", failure_hint(backend.record->id, exit_code).c_str());
+    return exit_code;
 }
 
 }  // namespace oms::core

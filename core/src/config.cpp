@@ -135,6 +135,7 @@ const Schema& core_schema() {
         {"pinned", {OMS_CONFIG_STRING_ARRAY, true, "pinned verifier files the command may never write"}},
         {"surfpool", {OMS_CONFIG_STRING, false, "path of the trusted Surfpool binary (host session)"}},
         {"plugin_paths", {OMS_CONFIG_STRING_ARRAY, false, "extra folders searched for plugins"}},
+        {"failure_hint", {OMS_CONFIG_BOOLEAN, false, "after a failed command, one stderr line on asking oms explain"}},
     };
     return schema;
 }

@@ -4,6 +4,7 @@
 # what a careless or hostile command would try. Under a confining backend the
 # reads of secrets, the writes outside the worktree and to .git, and the
 # outbound connection fail, while the work inside the worktree succeeds.
+# Then `oms explain` says which rule refused two of them.
 #
 #   docs/examples/first-run.sh [path/to/oms]      (default: build/bin/oms)
 set -eu
@@ -30,3 +31,7 @@ echo "== oms run in $task =="
   echo "  HOME is $HOME (private, removed after the run)"
 ' sh "$HOME"
 rm -f /etc/oms-first-run 2>/dev/null || true
+echo
+echo "== why? =="
+"$oms" explain --worktree "$task" read "$task/wallet-keypair.json"
+"$oms" explain --worktree "$task" write "$task/.git/config"

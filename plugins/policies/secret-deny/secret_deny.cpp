@@ -1,6 +1,7 @@
 #include "secret_deny.hpp"
 
 #include "config_lists.hpp"
+#include "keypair_exemptions.hpp"
 #include "paths.hpp"
 #include "rule_emitter.hpp"
 #include "secret_locations.hpp"
@@ -15,6 +16,10 @@ const oms_config_key keys[] = {
      "more files or folders denied for reading (absolute, ~/..., or relative to HOME); default []"},
     {sizeof(oms_config_key), "extra_suffixes", OMS_CONFIG_STRING_ARRAY, OMS_CONFIG_NARROWS,
      "more path endings denied for reading, like \"-keypair.json\"; default []"},
+    // Widens reads: user config only (a worktree file setting it is refused).
+    {sizeof(oms_config_key), "keypair_exempt", OMS_CONFIG_STRING_ARRAY, 0,
+     "files the keypair suffix rules must not hide: paths or globs (absolute, ~/..., or relative to the "
+     "worktree; ** for any folders), like \"node_modules/**/locales/id.json\"; user config only; default []"},
 };
 
 const char* const spec_suffixes[] = {"-keypair.json", "/id.json"};
@@ -82,6 +87,9 @@ void SecretDeny::contribute(const oms::sdk::Context& context, const oms::sdk::Ru
     // Config first: a bad entry fails the run before any rule is added.
     const auto paths = config_paths(host(), id, "extra_paths", context.home(), RelativePaths::from_home);
     const auto suffixes = extra_suffixes();
+    const auto exempt = host().strings("keypair_exempt");
+    for (const std::string& entry : exempt)
+        if (entry.empty()) config_error(id, "keypair_exempt", "an entry is empty");
     RuleEmitter emit(sink, id);
     const auto homes = home_spellings(context);
     for (const std::string& home : homes) emit.add(OMS_RULE_READ_DENY_TREE, home, "HOME");
@@ -90,6 +98,12 @@ void SecretDeny::contribute(const oms::sdk::Context& context, const oms::sdk::Ru
     for (const std::string& path : paths) deny_path(emit, path, "extra_paths (config)");
     for (const char* suffix : spec_suffixes) emit.add(OMS_RULE_READ_DENY_SUFFIX, suffix, "keypair file");
     for (const std::string& suffix : suffixes) emit.add(OMS_RULE_READ_DENY_SUFFIX, suffix, "extra_suffixes (config)");
+    // After the suffixes: each exempt file is reopened by an exact read allow.
+    std::vector<std::string> all_suffixes(std::begin(spec_suffixes), std::end(spec_suffixes));
+    all_suffixes.insert(all_suffixes.end(), suffixes.begin(), suffixes.end());
+    for (const Exemption& e : resolve_keypair_exemptions(exempt, std::string(context.home()),
+                                                         std::string(context.worktree()), all_suffixes))
+        emit.add(OMS_RULE_READ_ALLOW_TREE, e.file, "keypair_exempt (user config): " + e.entry);
     for (const char* service : keychain_services) emit.add(OMS_RULE_IPC_DENY_SERVICE, service, "keychain");
 }
 

@@ -203,13 +203,17 @@ bool oms_run_available() {
     return available == 1;
 }
 
-RunOutcome run_in_oms(World& world, const std::string& script, const std::vector<std::string>& extra_env) {
+std::vector<std::string> oms_world_env(const World& world) {
     std::map<std::string, std::string> env{{"HOME", world.home},
                                            {"XDG_CONFIG_HOME", world.root / "xdg-config"},
                                            {"XDG_STATE_HOME", world.root / "xdg-state"},
                                            {"PATH", "/usr/bin:/bin"},
                                            {"OMS_TEST_PARENT_SECRET", "PARENT-ENV-SECRET-4e4e"}};
-    auto full_env = environment_with(env);
+    return environment_with(env);
+}
+
+RunOutcome run_in_oms(World& world, const std::string& script, const std::vector<std::string>& extra_env) {
+    auto full_env = oms_world_env(world);
     full_env.insert(full_env.end(), extra_env.begin(), extra_env.end());
     auto result = run_process({oms_binary(), "run", "--sandbox", "landlock", "--worktree", world.work, "--pinned",
                                world.pinned, "--", "sh", "-c", script},

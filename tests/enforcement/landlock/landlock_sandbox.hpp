@@ -92,6 +92,8 @@ RunOutcome run_in_plugin(World& world, const std::string& script, const RunOptio
 PolicyBuilder default_policy(const World& world);
 ContextBuilder default_context(const World& world, const std::vector<std::string>& argv);
 
+// The environment `oms` gets in the world: HOME, its own config and state, PATH.
+std::vector<std::string> oms_world_env(const World& world);
 // Runs `script` through `oms run --sandbox landlock --worktree <work>
 // --pinned <pinned> -- sh -c <script>` with HOME set to the fake home.
 RunOutcome run_in_oms(World& world, const std::string& script, const std::vector<std::string>& extra_env = {});

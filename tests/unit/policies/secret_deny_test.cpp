@@ -168,11 +168,44 @@ TEST_CASE("secret-deny refuses empty config entries") {
     }
 }
 
+TEST_CASE("secret-deny turns keypair_exempt into exact read allows of the existing keypair-named files") {
+    FakeHome f;
+    const std::string W = f.T + "/work";
+    write_file(W + "/node_modules/a/locales/id.json", "{}");
+    write_file(W + "/node_modules/a/b/locales/id.json", "{}");
+    write_file(W + "/node_modules/a/locales/en.json", "{}");    // no suffix: needs no exemption
+    write_file(W + "/wallet-keypair.json", "[1]");             // not named: stays hidden
+    write_file(f.H + "/keys/deploy-keypair.json", "[2]");
+    f.host.string_arrays["keypair_exempt"] = {"node_modules/**/locales/*.json", "~/keys/deploy-keypair.json",
+                                              "missing/id.json"};
+    const Outcome out = f.run();
+    REQUIRE(out.status == OMS_OK);
+    auto expected = concat(home_rules(f.H), secret_rules({f.H}), tail_rules());
+    const std::string why = "keypair_exempt (user config): ";
+    for (const auto& [file, entry] : std::vector<std::pair<std::string, std::string>>{
+             {W + "/node_modules/a/b/locales/id.json", "node_modules/**/locales/*.json"},
+             {W + "/node_modules/a/locales/id.json", "node_modules/**/locales/*.json"},
+             {f.H + "/keys/deploy-keypair.json", "~/keys/deploy-keypair.json"}})
+        expected.insert(expected.end() - 2, rule(OMS_RULE_READ_ALLOW_TREE, file, origin(why + entry)));
+    std::vector<std::string> got = out.rules;
+    // The walk's order is the filesystem's: compare the exemptions as a set.
+    std::sort(got.end() - 5, got.end() - 2);
+    std::sort(expected.end() - 5, expected.end() - 2);
+    CHECK(got == expected);
+    SECTION("an empty entry is an error") {
+        f.host.string_arrays["keypair_exempt"] = {""};
+        const Outcome bad = f.run();
+        CHECK(bad.status == OMS_ERR_INVALID);
+        CHECK(bad.error == "[plugin.secret-deny] keypair_exempt: an entry is empty");
+    }
+}
+
 TEST_CASE("the built oms-secret-deny.so exports the same plugin") {
     LoadedPlugin plugin(OMS_PLUGIN_FILE);
     CHECK(std::string(plugin.descriptor().id) == "secret-deny");
     CHECK(std::string(plugin.descriptor().kind) == OMS_KIND_POLICY);
-    CHECK(plugin.key_summary() == std::vector<std::string>{"extra_paths (narrows)", "extra_suffixes (narrows)"});
+    CHECK(plugin.key_summary() ==
+          std::vector<std::string>{"extra_paths (narrows)", "extra_suffixes (narrows)", "keypair_exempt"});
     FakeHome f;
     const Outcome out = plugin.contribute(f.host, f.context);
     REQUIRE(out.status == OMS_OK);

@@ -224,3 +224,18 @@ TEST_CASE("an empty policy still denies writes and network", "[seatbelt][meaning
     // Positive control: with no read rules, reads stay allowed (no accidental filterless deny).
     CHECK(evaluator.decide({"file-read-data", "/Users/ann/x"}) == allow);
 }
+
+TEST_CASE("a read allow naming exactly a keypair-named file exempts it; a read deny still wins", "[seatbelt][meaning]") {
+    const Layout layout = layout_under("/Users/ann", true);
+    auto policy = mirror_policy(layout);
+    const std::string locale = layout.worktree + "/node_modules/pkg/locales/id.json";
+    policy.add(OMS_RULE_READ_ALLOW_TREE, locale);  // what keypair_exempt emits
+    policy.add(OMS_RULE_READ_ALLOW_TREE, layout.home + "/.ssh/deploy-keypair.json");  // under a secret
+    const auto evaluator = evaluate(render(policy));
+    CHECK(evaluator.decide({"file-read-data", locale}) == allow);
+    // Positive controls: the same suffix elsewhere, and the secret folder.
+    CHECK(evaluator.decide({"file-read-data", layout.worktree + "/node_modules/pkg/id.json"}) == deny);
+    CHECK(evaluator.decide({"file-read-data", layout.worktree + "/wallet-keypair.json"}) == deny);
+    CHECK(evaluator.decide({"file-read-data", layout.home + "/.ssh/deploy-keypair.json"}) == deny);
+    CHECK(evaluator.decide({"file-read-data", layout.home + "/.ssh/id_rsa"}) == deny);
+}

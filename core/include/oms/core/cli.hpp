@@ -13,6 +13,7 @@ int run_cli(int argc, char** argv);
 int command_run(const Args& args);
 int command_doctor(const Args& args);
 int command_policy(const Args& args);
+int command_explain(const Args& args);
 int command_plugins(const Args& args);
 int command_settings(const Args& args);
 int command_task(const Args& args);

@@ -1,6 +1,7 @@
 #include "landlock_backend.hpp"
 
 #include "child_spec.hpp"
+#include "denial_audit.hpp"
 #include "launcher.hpp"
 #include "mask_sources.hpp"
 #include "plan_render.hpp"
@@ -48,6 +49,7 @@ void LandlockBackend::probe(const oms::sdk::Report& report) {
     report.detail("landlock ABI: " + std::to_string(features_.abi));
     report.detail(std::string("seccomp: ") + (features_.seccomp ? "filter available" : "unavailable"));
     report.detail("namespaces: mount, network (user namespace when not root)");
+    report.detail(denial_report_status(features_.abi));
     auto missing = missing_guarantees(features_);
     for (const auto& line : missing) report.missing(line);
     if (!unenforceable(features_).empty())

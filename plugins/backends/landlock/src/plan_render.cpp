@@ -47,6 +47,10 @@ void render_mounts(std::vector<std::string>& out, const Plan& plan) {
     for (const auto& p : plan.read_only) out.push_back("  read-only      " + p);
     for (const auto& p : plan.pin_in_place) out.push_back("  pinned folder  " + p + "  (mount point: cannot be renamed)");
     for (const auto& p : plan.not_present) out.push_back("  not present    " + p + "  (nothing to cover)");
+    out.push_back("keypair files hidden (suffix rules, found at run start): " +
+                  std::to_string(plan.hidden_keypairs.size()));
+    for (const auto& p : plan.hidden_keypairs) out.push_back("  hidden         " + p);
+    for (const auto& p : plan.exempt_keypairs) out.push_back("  exempt         " + p + "  (exact read allow: keypair_exempt)");
 }
 
 void render_landlock(std::vector<std::string>& out, const Plan& plan, const KernelFeatures& f) {

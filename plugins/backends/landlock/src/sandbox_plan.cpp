@@ -199,7 +199,18 @@ void plan_read_denies(Plan& plan, const oms::sdk::Context& context, const oms::s
     for (const auto& path : session_sockets(context))
         if (kind_of(path) != Kind::missing) hide(plan, path, "hidden");
 
-    for (const auto& file : keypairs) plan.hide_files.push_back(file);
+    // A read allow naming exactly a file exempts it from the suffix rules
+    // (the user's keypair_exempt); a read deny above still covers it.
+    std::set<std::string> exact_allows;
+    for (const auto& root : values_of(policy, OMS_RULE_READ_ALLOW_TREE))
+        if (kind_of(root) == Kind::file) exact_allows.insert(root);
+    for (const auto& file : keypairs) {
+        if (exact_allows.count(file)) plan.exempt_keypairs.push_back(file);
+        else {
+            plan.hide_files.push_back(file);
+            plan.hidden_keypairs.push_back(file);
+        }
+    }
 }
 
 // One mount per real target, and none inside a folder that is hidden whole

@@ -35,6 +35,8 @@ struct Plan {
     std::vector<std::string> hide_folders;    // covered by an empty read-only folder
     std::vector<std::string> hide_files;      // covered by an empty read-only file
     std::vector<std::string> not_present;     // deny rules with nothing to cover (render only)
+    std::vector<std::string> hidden_keypairs;  // files the suffix rules hide (render only)
+    std::vector<std::string> exempt_keypairs;  // keypair-named files an exact read allow exempts (render only)
 
     std::vector<PathRule> path_rules;     // Landlock filesystem allow-list
     std::vector<uint16_t> connect_ports;  // TCP ports reachable on 127.0.0.1

@@ -157,6 +157,24 @@ std::vector<std::string> suffix_filters(ProfileWriter& out, const std::vector<Ru
     return filters;
 }
 
+// A read allow naming exactly a file that a suffix rule matches exempts that
+// file (keypair_exempt, docs/rule-semantics.md); the read denies are repeated
+// after it so they still win.
+void write_keypair_exemptions(ProfileWriter& out, const std::vector<Rule>& rules) {
+    std::vector<Rule> exempt;
+    for (const Rule& allow : of_kind(rules, OMS_RULE_READ_ALLOW_TREE))
+        for (const Rule& suffix : of_kind(rules, OMS_RULE_READ_DENY_SUFFIX))
+            if (allow.value.size() >= suffix.value.size() &&
+                allow.value.substr(allow.value.size() - suffix.value.size()) == suffix.value) {
+                exempt.push_back(allow);
+                break;
+            }
+    if (exempt.empty()) return;
+    out.comment("Reads: files exempt from the keypair rule by name; the secrets stay denied.");
+    out.rule("allow", "file-read*", out.path_filters(exempt, "KEYPAIR_EXEMPT", "literal"));
+    out.rule("deny", "file-read*", out.path_filters(of_kind(rules, OMS_RULE_READ_DENY), "READ_DENY", "subpath"));
+}
+
 void write_reads(ProfileWriter& out, const std::vector<Rule>& rules) {
     out.comment("Reads: deny everything under HOME.");
     out.rule("deny", "file-read*", out.path_filters(of_kind(rules, OMS_RULE_READ_DENY_TREE), "READ_DENY_TREE", "subpath"));
@@ -168,6 +186,7 @@ void write_reads(ProfileWriter& out, const std::vector<Rule>& rules) {
     auto filters = out.path_filters(of_kind(rules, OMS_RULE_READ_DENY), "READ_DENY", "subpath");
     for (const auto& filter : suffix_filters(out, rules)) filters.push_back(filter);
     out.rule("deny", "file-read*", filters);
+    write_keypair_exemptions(out, rules);
 }
 
 void write_ipc(ProfileWriter& out, const std::vector<Rule>& rules) {

@@ -1,0 +1,17 @@
+// The one line oms prints on stderr after a command fails under a confining
+// backend: which sandbox it ran in, and how to ask whether it refused
+// something (`oms explain`). The command's own output is never touched.
+#pragma once
+#include <string>
+
+namespace oms::core {
+
+// False for a success and for the signals a user or a pipeline sends
+// (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGKILL as 128+N): the sandbox
+// did not cause those, and a line after Ctrl-C is noise.
+bool failure_hint_wanted(int exit_code);
+
+// "oms: exit 1 under the landlock sandbox; if a file or port was refused, ask: oms explain read PATH"
+std::string failure_hint(const std::string& backend_id, int exit_code);
+
+}  // namespace oms::core

@@ -1,0 +1,153 @@
+// oms explain: would the sandbox let a command read, write or run this path,
+// reach or listen on this port, see this variable? Answered from the policy
+// `oms run` would hand the backend (the same assembly), through the shared
+// evaluator (rule_semantics). Runs nothing.
+#include "oms/core/backend.hpp"
+#include "oms/core/cli.hpp"
+#include "oms/core/cli_options.hpp"
+#include "oms/core/error.hpp"
+#include "oms/core/json.hpp"
+#include "oms/core/policy.hpp"
+#include "oms/core/policy_guard.hpp"
+#include "oms/core/policy_lowering.hpp"
+#include "oms/core/rule_semantics.hpp"
+#include "oms/core/run_options.hpp"
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+namespace po = boost::program_options;
+
+namespace oms::core {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kUsage =
+    "usage: oms explain [options] read|write|exec|connect|listen|env TARGET...\n\n"
+    "For each TARGET (a path; a PORT or HOST:PORT; a variable name): allowed, denied or hidden,\n"
+    "and the rule that decides it with its origin. Runs nothing.\n\noptions";
+
+struct Answer {
+    std::string target, resolved;
+    Decision decision;
+};
+
+// Paths as the kernel would meet them: absolute from the current folder,
+// symlinks of the part that exists followed (the rules hold real paths too).
+std::string resolve_path(const std::string& target) {
+    std::error_code error;
+    fs::path absolute = fs::absolute(target, error).lexically_normal();
+    fs::path real = fs::weakly_canonical(absolute, error);
+    std::string out = (error ? absolute : real).string();
+    if (out.size() > 1 && out.back() == '/') out.pop_back();
+    return out;
+}
+
+bool is_path_access(Access access) {
+    return access == Access::read || access == Access::write || access == Access::exec;
+}
+
+SemanticsInputs semantics_inputs(const BackendChoice& backend, const RunInputs& in) {
+    SemanticsInputs s;
+    const bool unconfined = backend.record->backend()->flags & OMS_BACKEND_NEEDS_APPROVAL;
+    s.family = unconfined ? BackendFamily::unconfined : family_of_backend(backend.record->id);
+    s.home = in.home;
+    s.worktree = in.worktree;
+    s.mounts_read_only = in.read_only;
+    s.mounts_read_write = in.read_write;
+    return s;
+}
+
+std::string rule_text(const PolicyRule& rule) {
+    std::string value = rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK ? std::to_string(rule.number) : rule.value;
+    return rule_kind_name(rule.kind) + " " + value + "  (" + rule.origin + ")";
+}
+
+void print_text(const std::string& backend, Access access, const std::vector<Answer>& answers) {
+    for (const Answer& a : answers) {
+        std::printf("%s %s: %s under %s\n", access_name(access), a.target.c_str(), verdict_name(a.decision.verdict),
+                    backend.c_str());
+        if (a.resolved != a.target) std::printf("  path: %s\n", a.resolved.c_str());
+        std::printf("  rule: %s\n", a.decision.rule ? rule_text(*a.decision.rule).c_str() : "none (the backend's default)");
+        std::printf("  why: %s\n", a.decision.because.c_str());
+        for (const auto& note : a.decision.notes) std::printf("  note: %s\n", note.c_str());
+    }
+}
+
+void print_json(const std::string& backend, Access access, const std::vector<Answer>& answers) {
+    JsonWriter json;
+    json.begin_object().key("backend").value(backend).key("access").value(access_name(access));
+    json.key("answers").begin_array();
+    for (const Answer& a : answers) {
+        json.begin_object().key("target").value(a.target).key("resolved").value(a.resolved);
+        json.key("verdict").value(verdict_name(a.decision.verdict)).key("because").value(a.decision.because);
+        if (a.decision.rule) {
+            json.key("rule").begin_object().key("kind").value(rule_kind_name(a.decision.rule->kind));
+            json.key("value").value(a.decision.rule->value).key("number").value(a.decision.rule->number);
+            json.key("origin").value(a.decision.rule->origin).end_object();
+        }
+        json.key("notes").strings(a.decision.notes).end_object();
+    }
+    json.end_array().end_object();
+    std::printf("%s\n", json.str().c_str());
+}
+
+}  // namespace
+
+int command_explain(const Args& args) {
+    RunOptions options;
+    std::vector<std::string> words;
+    po::options_description description(kUsage);
+    add_run_options(description, options);
+    description.add_options()("json", po::bool_switch(&options.json), "machine-readable output")(
+        "help,h", "show this help");
+    po::options_description positional_words;  // the access and the targets, not shown in --help
+    positional_words.add_options()("words", po::value(&words), "");
+    po::options_description all;
+    all.add(description).add(positional_words);
+    po::positional_options_description positional;
+    positional.add("words", -1);
+    po::variables_map values;
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
+    po::notify(values);
+    if (values.count("help")) {
+        std::cout << description << "\n";
+        return 0;
+    }
+    if (words.size() < 2) throw UserError(kExitUsage, "oms explain: give an access and at least one target (see --help)");
+    const auto access = access_from_name(words[0]);
+    if (!access)
+        throw UserError(kExitUsage, "oms explain: unknown access '" + words[0] +
+                                        "' (read, write, exec, connect, listen or env)");
+    options.sandbox = given(values, "sandbox");
+    options.command = {"/bin/sh"};
+    finish_run_options(options);
+
+    Session session(options.worktree);
+    BackendChoice backend = choose_backend(session.registry(), session.config(), options.sandbox);
+    RunDir run_dir;
+    RunContext context(make_run_inputs(session, options, run_dir));
+    Policy policy;
+    assemble_policy(session.registry(), context, policy);
+    lower_policy_for_backend(*backend.record, context, policy);
+    refuse_rules_unknown_to_backend(*backend.record, policy);
+
+    const SemanticsInputs inputs = semantics_inputs(backend, context.inputs());
+    std::vector<Answer> answers;
+    for (size_t i = 1; i < words.size(); ++i) {
+        Answer a{words[i], is_path_access(*access) ? resolve_path(words[i]) : words[i], {}};
+        a.decision = decide(policy, inputs, *access, a.resolved);
+        answers.push_back(std::move(a));
+    }
+    if (options.json)
+        print_json(backend.record->id, *access, answers);
+    else
+        print_text(backend.record->id, *access, answers);
+    return 0;
+}
+
+}  // namespace oms::core

@@ -1,0 +1,401 @@
+// docs/rule-semantics.md as code. Each function below is one row group of
+// the table there, in precedence order: the first rule that decides wins.
+#include "oms/core/rule_semantics.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+namespace oms::core {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool is_within(const std::string& path, const std::string& root) {
+    if (root.empty()) return false;
+    if (root == "/") return !path.empty() && path[0] == '/';
+    return path == root ||
+           (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '/');
+}
+
+bool exists(const std::string& path) {
+    std::error_code error;
+    return fs::exists(fs::symlink_status(path, error));
+}
+
+// The innermost rule of `kind` whose path holds `path` (the most specific
+// reason to show; precedence between kinds is the caller's).
+const PolicyRule* covering(const Policy& policy, oms_rule_kind kind, const std::string& path) {
+    const PolicyRule* best = nullptr;
+    for (const PolicyRule& rule : policy.rules)
+        if (rule.kind == kind && is_within(path, rule.value) && (!best || rule.value.size() > best->value.size()))
+            best = &rule;
+    return best;
+}
+
+const PolicyRule* suffix_rule(const Policy& policy, const std::string& path) {
+    for (const PolicyRule& rule : policy.rules)
+        if (rule.kind == OMS_RULE_READ_DENY_SUFFIX && !rule.value.empty() && path.size() >= rule.value.size() &&
+            path.compare(path.size() - rule.value.size(), rule.value.size(), rule.value) == 0)
+            return &rule;
+    return nullptr;
+}
+
+Decision decided(Verdict verdict, const PolicyRule* rule, std::string because) {
+    Decision d;
+    d.verdict = verdict;
+    if (rule) d.rule = *rule;
+    d.because = std::move(because);
+    return d;
+}
+
+// Where landlock looks for keypair files at run start: the worktree, and the
+// read roots below HOME (toolchains). Elsewhere a suffix rule hides nothing.
+bool landlock_walks(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
+    if (is_within(path, in.worktree)) return true;
+    for (const PolicyRule& rule : policy.rules)
+        if (rule.kind == OMS_RULE_READ_ALLOW_TREE && !in.home.empty() && is_within(rule.value, in.home) &&
+            rule.value != in.home && is_within(path, rule.value))
+            return true;
+    return false;
+}
+
+bool docker_mounted(const SemanticsInputs& in, const std::string& path, bool writable) {
+    if (is_within(path, in.worktree)) return true;
+    for (const auto& mount : in.mounts_read_write)
+        if (is_within(path, mount)) return true;
+    if (writable) return false;
+    for (const auto& mount : in.mounts_read_only)
+        if (is_within(path, mount)) return true;
+    return false;
+}
+
+// A read allow naming exactly this path: it outranks the suffix rules (the
+// user's keypair_exempt), docker aside (it cannot grant it: stricter).
+const PolicyRule* exact_read_allow(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
+    if (in.family == BackendFamily::docker) return nullptr;
+    for (const PolicyRule& rule : policy.rules)
+        if (rule.kind == OMS_RULE_READ_ALLOW_TREE && rule.value == path) return &rule;
+    return nullptr;
+}
+
+// A keypair file the backend hides, if any: seatbelt matches the text of
+// every path; landlock and docker cover the files present at run start in
+// what they walk. An exact read allow exempts the file (allowed).
+std::optional<Decision> keypair_hidden(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
+    const PolicyRule* rule = suffix_rule(policy, path);
+    if (!rule) return std::nullopt;
+    if (const PolicyRule* exempt = exact_read_allow(policy, in, path))
+        return decided(Verdict::allowed, exempt, "exempt from the keypair rule '" + rule->value + "' by name");
+    std::string where;
+    switch (in.family) {
+    case BackendFamily::unconfined: return std::nullopt;
+    case BackendFamily::seatbelt: break;
+    case BackendFamily::landlock:
+        if (!landlock_walks(policy, in, path) || !exists(path)) return std::nullopt;
+        where = " (found at run start in the worktree or a read root under HOME)";
+        break;
+    case BackendFamily::docker:
+        if (!docker_mounted(in, path, false) || !exists(path)) return std::nullopt;
+        where = " (found at run start in a mount)";
+        break;
+    }
+    if (in.family == BackendFamily::seatbelt)
+        return decided(Verdict::denied, rule, "ends with '" + rule->value + "': the keypair rule refuses it");
+    return decided(Verdict::hidden, rule,
+                   "ends with '" + rule->value + "': the keypair rule hides it" + where + "; it reads as empty");
+}
+
+// Landlock opens only these nodes of /dev (a raw disk there holds HOME too).
+bool landlock_device_allowed(const std::string& path) {
+    static const char* const devices[] = {"/dev/random", "/dev/urandom", "/dev/shm", "/dev/mqueue", "/dev/null",
+                                          "/dev/zero",   "/dev/full",    "/dev/tty", "/dev/pts",    "/dev/ptmx"};
+    return std::any_of(std::begin(devices), std::end(devices), [&](const char* d) { return is_within(path, d); });
+}
+
+// Landlock gives write roots read rights too, unless they hold HOME
+// (sandbox_plan.cpp): the write or scratch root that makes `path` readable.
+const PolicyRule* landlock_readable_write_root(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
+    for (auto kind : {OMS_RULE_WRITE_SCRATCH_TREE, OMS_RULE_WRITE_ALLOW_TREE}) {
+        const PolicyRule* rule = covering(policy, kind, path);
+        if (rule && !is_within(in.home, rule->value)) return rule;
+    }
+    return nullptr;
+}
+
+// Landlock without the read denies: the read roots, the write roots that do
+// not hold HOME, and everything outside the denied tree.
+bool landlock_opens(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
+    return covering(policy, OMS_RULE_READ_ALLOW_TREE, path) || landlock_readable_write_root(policy, in, path) ||
+           !covering(policy, OMS_RULE_READ_DENY_TREE, path);
+}
+
+// A read deny: seatbelt refuses the access; landlock and docker cover the
+// path with an empty read-only file or folder, so what lies below a hidden
+// folder is absent. Landlock refuses the covered path itself when no root
+// opens it (a secret under HOME): the denied tree decides before the cover.
+Decision read_denied(const Policy& policy, const SemanticsInputs& in, const std::string& path, const PolicyRule& rule) {
+    if (in.family == BackendFamily::seatbelt)
+        return decided(Verdict::denied, &rule, "denied again by a read deny, inside allowed roots too");
+    if (in.family == BackendFamily::landlock && path == rule.value && !landlock_opens(policy, in, path))
+        return decided(Verdict::denied, &rule, "a read deny below the denied tree: refused (and covered)");
+    return decided(Verdict::hidden, &rule,
+                   path == rule.value ? "covered by an empty read-only file or folder"
+                                      : "below a folder covered by an empty one: absent");
+}
+
+Decision decide_read_rules(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
+    if (in.family == BackendFamily::unconfined) return decided(Verdict::allowed, nullptr, "no sandbox");
+    if (const PolicyRule* rule = covering(policy, OMS_RULE_READ_DENY, path)) return read_denied(policy, in, path, *rule);
+    if (auto hidden = keypair_hidden(policy, in, path)) return *hidden;
+    if (in.family == BackendFamily::docker) {
+        if (docker_mounted(in, path, false)) return decided(Verdict::allowed, nullptr, "mounted into the container");
+        return decided(Verdict::hidden, nullptr,
+                       "not mounted into the container: the image's own file of that name, if any, is read");
+    }
+    if (const PolicyRule* rule = covering(policy, OMS_RULE_READ_ALLOW_TREE, path))
+        return decided(Verdict::allowed, rule, "inside a read root");
+    if (in.family == BackendFamily::landlock) {
+        if (const PolicyRule* rule = landlock_readable_write_root(policy, in, path))
+            return decided(Verdict::allowed, rule, "inside a write root (landlock gives write roots read rights)");
+        if (is_within(path, "/dev") && !landlock_device_allowed(path))
+            return decided(Verdict::denied, nullptr, "a device node landlock does not open");
+    }
+    if (const PolicyRule* rule = covering(policy, OMS_RULE_READ_DENY_TREE, path))
+        return decided(Verdict::denied, rule, "below a denied tree and in no read root");
+    return decided(Verdict::allowed, nullptr, "outside HOME: reads stay open");
+}
+
+// Landlock gives each run its own /tmp and /var/tmp; the roots the policy
+// names inside them (a worktree there, the private HOME) are bound back.
+void add_private_temp_note(const SemanticsInputs& in, const std::string& path, Decision& d) {
+    if (in.family != BackendFamily::landlock) return;
+    for (const char* temp : {"/tmp", "/var/tmp"}) {
+        const bool bound_back = d.rule && d.rule->value != temp;
+        if (is_within(path, temp) && !bound_back)
+            d.notes.push_back("the run has its own empty " + std::string(temp) +
+                              ": the host's files there are not visible, and what the command writes there is "
+                              "thrown away");
+    }
+}
+
+// What the verdict alone does not say: a keypair name that is not hidden
+// now, a private /tmp.
+void add_read_notes(const Policy& policy, const SemanticsInputs& in, const std::string& path, Decision& d) {
+    const PolicyRule* suffix = suffix_rule(policy, path);
+    const bool exempt = d.rule && d.rule->kind == OMS_RULE_READ_ALLOW_TREE && d.rule->value == path;
+    if (suffix && d.verdict == Verdict::allowed && !exempt)
+        d.notes.push_back("ends with '" + suffix->value + "' (" + suffix->origin +
+                          ") but is not hidden: this backend hides only the keypair files present at run start in "
+                          "what it searches (landlock: the worktree and the read roots under HOME; docker: the "
+                          "mounts)");
+    if (in.family == BackendFamily::landlock && (is_within(path, "/run") || is_within(path, "/var/run")))
+        d.notes.push_back("landlock also hides daemon sockets and runtime folders here (docker, containerd, "
+                          "/run/user, ...; [plugin.landlock] hide): oms policy lists them");
+    add_private_temp_note(in, path, d);
+}
+
+Decision decide_read(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
+    Decision d = decide_read_rules(policy, in, path);
+    add_read_notes(policy, in, path, d);
+    return d;
+}
+
+// A component of `path` named like a WRITE_DENY_NAME rule. Landlock and
+// docker protect the entries present at run start in what they walk; seatbelt
+// every path through such a component.
+const PolicyRule* denied_by_name(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
+    for (const PolicyRule& rule : policy.rules) {
+        if (rule.kind != OMS_RULE_WRITE_DENY_NAME) continue;
+        for (size_t at = path.find("/" + rule.value); at != std::string::npos;
+             at = path.find("/" + rule.value, at + 1)) {
+            const size_t end = at + 1 + rule.value.size();
+            if (end != path.size() && path[end] != '/') continue;
+            const std::string entry = path.substr(0, end);
+            if (in.family == BackendFamily::seatbelt) return &rule;
+            // Landlock walks the worktree only (the other write roots are
+            // new each run or hold Cargo's bare repositories); docker its mounts.
+            const bool walked = in.family == BackendFamily::landlock ? is_within(entry, in.worktree)
+                                                                     : docker_mounted(in, entry, true);
+            if (walked && exists(entry)) return &rule;
+        }
+    }
+    return nullptr;
+}
+
+Decision decide_write(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
+    if (in.family == BackendFamily::unconfined) return decided(Verdict::allowed, nullptr, "no sandbox");
+    const bool covers_with_mounts = in.family != BackendFamily::seatbelt;
+    if (covers_with_mounts) {
+        if (const PolicyRule* rule = covering(policy, OMS_RULE_READ_DENY, path))
+            return decided(Verdict::denied, rule, "a read-denied path: its cover is read-only");
+        auto hidden = keypair_hidden(policy, in, path);
+        if (hidden && hidden->verdict == Verdict::hidden)
+            return decided(Verdict::denied, &*hidden->rule, "a hidden keypair file: its cover is read-only");
+    }
+    if (const PolicyRule* rule = covering(policy, OMS_RULE_WRITE_DENY, path))
+        return decided(Verdict::denied, rule, "write-denied again inside the write roots");
+    if (const PolicyRule* rule = denied_by_name(policy, in, path))
+        return decided(Verdict::denied, rule, "passes through a protected name");
+    if (in.family == BackendFamily::docker) {
+        if (docker_mounted(in, path, true)) return decided(Verdict::allowed, nullptr, "a writable mount");
+        return decided(Verdict::denied, nullptr, "not a writable mount: the container's root is read-only");
+    }
+    if (const PolicyRule* rule = covering(policy, OMS_RULE_WRITE_SCRATCH_TREE, path)) {
+        if (in.family == BackendFamily::seatbelt)
+            return decided(Verdict::denied, rule, "a scratch tree: seatbelt has no throw-away layer, writes are denied");
+        Decision d = decided(Verdict::allowed, rule, "a scratch tree");
+        d.notes.push_back("writes there are thrown away when the run ends");
+        return d;
+    }
+    if (const PolicyRule* rule = covering(policy, OMS_RULE_WRITE_ALLOW_TREE, path)) {
+        Decision d = decided(Verdict::allowed, rule, "inside a write root");
+        add_private_temp_note(in, path, d);
+        return d;
+    }
+    return decided(Verdict::denied, nullptr, "in no write root: read-only");
+}
+
+struct Endpoint {
+    std::string host;
+    long port = -1;
+};
+
+std::optional<Endpoint> parse_endpoint(const std::string& target) {
+    Endpoint e;
+    std::string port = target;
+    const size_t colon = target.rfind(':');
+    if (colon != std::string::npos) {
+        e.host = target.substr(0, colon);
+        port = target.substr(colon + 1);
+    }
+    if (e.host.size() >= 2 && e.host.front() == '[' && e.host.back() == ']') e.host = e.host.substr(1, e.host.size() - 2);
+    if (port.empty() || port.find_first_not_of("0123456789") != std::string::npos || port.size() > 5)
+        return std::nullopt;
+    e.port = std::strtol(port.c_str(), nullptr, 10);
+    if (e.port > 65535) return std::nullopt;
+    return e;
+}
+
+bool is_loopback(const std::string& host) {
+    return host.empty() || host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+const PolicyRule* connect_rule(const Policy& policy, long port) {
+    for (const PolicyRule& rule : policy.rules)
+        if (rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK && rule.number == port) return &rule;
+    return nullptr;
+}
+
+Decision decide_connect(const Policy& policy, const SemanticsInputs& in, const Endpoint& e) {
+    if (in.family == BackendFamily::unconfined) return decided(Verdict::allowed, nullptr, "no sandbox");
+    if (!is_loopback(e.host))
+        return decided(Verdict::denied, nullptr, "no rule kind allows hosts other than loopback");
+    const PolicyRule* rule = connect_rule(policy, e.port);
+    if (!rule) return decided(Verdict::denied, nullptr, "no loopback connect rule names this port");
+    if (in.family == BackendFamily::docker)
+        return decided(Verdict::denied, rule,
+                       "allowed by the policy, but docker cannot grant it (the container's loopback is its own): "
+                       "stricter, a missing: line");
+    return decided(Verdict::allowed, rule, "a loopback port the policy allows");
+}
+
+// The trusted-listener rule that lets this program listen on `port`.
+const PolicyRule* listen_rule(const Policy& policy, const SemanticsInputs& in, long port) {
+    for (const PolicyRule& rule : policy.rules) {
+        if (rule.kind != OMS_RULE_NET_LISTEN_LOOPBACK) continue;
+        const bool port_matches = rule.number == port || (rule.number == 0 && connect_rule(policy, port));
+        if (!port_matches) continue;
+        // Seatbelt has no per-binary filter: every process may listen.
+        if (in.family == BackendFamily::seatbelt) return &rule;
+        std::error_code error;
+        if (!in.program.empty() && fs::weakly_canonical(in.program, error) == fs::weakly_canonical(rule.value, error))
+            return &rule;
+    }
+    return nullptr;
+}
+
+Decision decide_listen(const Policy& policy, const SemanticsInputs& in, const Endpoint& e) {
+    if (in.family == BackendFamily::unconfined) return decided(Verdict::allowed, nullptr, "no sandbox");
+    if (!is_loopback(e.host)) return decided(Verdict::denied, nullptr, "no rule kind allows listening beyond loopback");
+    if (const PolicyRule* rule = listen_rule(policy, in, e.port))
+        return decided(Verdict::allowed, rule, "the trusted listener on the host's loopback");
+    if (in.family == BackendFamily::docker) {
+        Decision d = decided(Verdict::allowed, nullptr, "the container's own loopback");
+        d.notes.push_back("reachable from inside the container only");
+        return d;
+    }
+    return decided(Verdict::denied, nullptr, "only the trusted listener binary may listen, on its ports");
+}
+
+Decision decide_env(const Policy& policy, const std::string& name) {
+    const bool passes = std::any_of(policy.env.begin(), policy.env.end(), [&](const std::string& entry) {
+        return entry.compare(0, name.size() + 1, name + "=") == 0;
+    });
+    const PolicyRule* rule = nullptr;
+    for (const PolicyRule& r : policy.rules)
+        if (r.kind == OMS_RULE_ENV_PASS && r.value == name) rule = &r;
+    if (passes) return decided(Verdict::allowed, rule, rule ? "passed by name" : "set by oms for the run");
+    return decided(Verdict::denied, rule, rule ? "allowed by name but not set in the caller's environment"
+                                             : "not on the allow-list: removed");
+}
+
+}  // namespace
+
+Decision decide(const Policy& policy, const SemanticsInputs& inputs, Access access, const std::string& target) {
+    switch (access) {
+    case Access::read:
+    case Access::exec: return decide_read(policy, inputs, target);
+    case Access::write: return decide_write(policy, inputs, target);
+    case Access::env: return decide_env(policy, target);
+    case Access::connect:
+    case Access::listen: {
+        auto endpoint = parse_endpoint(target);
+        if (!endpoint) return decided(Verdict::denied, nullptr, "not a PORT or HOST:PORT");
+        return access == Access::connect ? decide_connect(policy, inputs, *endpoint)
+                                         : decide_listen(policy, inputs, *endpoint);
+    }
+    }
+    return decided(Verdict::denied, nullptr, "unknown access");
+}
+
+BackendFamily family_of_backend(const std::string& id) {
+    if (id == "landlock") return BackendFamily::landlock;
+    if (id == "seatbelt") return BackendFamily::seatbelt;
+    if (id == "docker") return BackendFamily::docker;
+    return BackendFamily::unconfined;
+}
+
+std::optional<Access> access_from_name(const std::string& name) {
+    static const std::map<std::string, Access> names{{"read", Access::read},       {"write", Access::write},
+                                                     {"exec", Access::exec},       {"connect", Access::connect},
+                                                     {"listen", Access::listen},   {"env", Access::env}};
+    auto found = names.find(name);
+    if (found == names.end()) return std::nullopt;
+    return found->second;
+}
+
+const char* access_name(Access access) {
+    switch (access) {
+    case Access::read: return "read";
+    case Access::write: return "write";
+    case Access::exec: return "exec";
+    case Access::connect: return "connect";
+    case Access::listen: return "listen";
+    case Access::env: return "env";
+    }
+    return "?";
+}
+
+const char* verdict_name(Verdict verdict) {
+    switch (verdict) {
+    case Verdict::allowed: return "allowed";
+    case Verdict::denied: return "denied";
+    case Verdict::hidden: return "hidden";
+    }
+    return "?";
+}
+
+}  // namespace oms::core

@@ -1,0 +1,114 @@
+// The precedence table of docs/rule-semantics.md, row by row, on a
+// constructed policy: which rule decides, per backend family where they differ.
+#include "oms/core/rule_semantics.hpp"
+
+#include "temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace oms::core;
+using oms::test::TempDir;
+using oms::test::write_file;
+
+namespace {
+
+struct Table {
+    TempDir tmp{"oms-rule-semantics"};
+    std::string home = tmp / "home", work = tmp / "home/work", outside = tmp / "opt";
+    Policy policy;
+    SemanticsInputs inputs;
+    Table() {
+        write_file(work + "/deploy-keypair.json", "K");
+        write_file(work + "/sub/.git/config", "G");
+        write_file(outside + "/other-keypair.json", "K");
+        auto add = [&](oms_rule_kind kind, const std::string& value, int64_t number = 0) {
+            policy.rules.push_back(PolicyRule{kind, value, number, "test: row"});
+        };
+        add(OMS_RULE_READ_DENY_TREE, home);
+        add(OMS_RULE_READ_ALLOW_TREE, work);
+        add(OMS_RULE_READ_DENY, home + "/.ssh");
+        add(OMS_RULE_READ_DENY, work + "/secret");
+        add(OMS_RULE_READ_DENY_SUFFIX, "-keypair.json");
+        add(OMS_RULE_WRITE_ALLOW_TREE, work);
+        add(OMS_RULE_WRITE_ALLOW_TREE, home + "/.cache");
+        add(OMS_RULE_WRITE_DENY, work + "/.git");
+        add(OMS_RULE_WRITE_DENY_NAME, ".git");
+        add(OMS_RULE_WRITE_SCRATCH_TREE, home + "/.cargo/registry");
+        add(OMS_RULE_NET_CONNECT_LOOPBACK, "", 8899);
+        add(OMS_RULE_ENV_PASS, "PATH");
+        policy.env = {"PATH=/usr/bin"};
+        inputs.home = home;
+        inputs.worktree = work;
+    }
+    Verdict verdict(Access access, const std::string& target) { return decide(policy, inputs, access, target).verdict; }
+    std::string rule(Access access, const std::string& target) {
+        auto d = decide(policy, inputs, access, target);
+        return d.rule ? rule_kind_name(d.rule->kind) : "none";
+    }
+};
+
+}  // namespace
+
+TEST_CASE("reads: deny beats allow at any depth, allow beats the denied tree", "[rule-semantics]") {
+    Table t;
+    CHECK(t.verdict(Access::read, t.home + "/.ssh/id_rsa") == Verdict::hidden);  // below a covered folder
+    CHECK(t.verdict(Access::read, t.home + "/.ssh") == Verdict::denied);  // the denied tree decides first
+    CHECK(t.verdict(Access::read, t.work + "/secret/x") == Verdict::hidden);  // a deny inside an allowed root
+    CHECK(t.verdict(Access::read, t.work + "/src/main.rs") == Verdict::allowed);
+    CHECK(t.rule(Access::read, t.work + "/src/main.rs") == "read-allow-tree");
+    CHECK(t.verdict(Access::read, t.home + "/other/file") == Verdict::denied);
+    CHECK(t.rule(Access::read, t.home + "/other/file") == "read-deny-tree");
+    CHECK(t.verdict(Access::read, "/etc/passwd") == Verdict::allowed);
+    CHECK(t.rule(Access::read, "/etc/passwd") == "none");
+}
+
+TEST_CASE("reads: a suffix hides a keypair found at run start; outside the walked roots only on seatbelt",
+          "[rule-semantics]") {
+    Table t;
+    CHECK(t.verdict(Access::read, t.work + "/deploy-keypair.json") == Verdict::hidden);
+    CHECK(t.rule(Access::read, t.work + "/deploy-keypair.json") == "read-deny-suffix");
+    CHECK(t.verdict(Access::read, t.work + "/later-keypair.json") == Verdict::allowed);  // not there at start
+    CHECK(t.verdict(Access::read, t.outside + "/other-keypair.json") == Verdict::allowed);
+    t.inputs.family = BackendFamily::seatbelt;
+    CHECK(t.verdict(Access::read, t.work + "/later-keypair.json") == Verdict::denied);  // a refusal there
+    CHECK(t.verdict(Access::read, t.outside + "/other-keypair.json") == Verdict::denied);
+}
+
+TEST_CASE("reads: a write root below the denied tree is readable on landlock, not on seatbelt", "[rule-semantics]") {
+    Table t;
+    CHECK(t.verdict(Access::read, t.home + "/.cache/x") == Verdict::allowed);
+    CHECK(t.rule(Access::read, t.home + "/.cache/x") == "write-allow-tree");
+    t.inputs.family = BackendFamily::seatbelt;
+    CHECK(t.verdict(Access::read, t.home + "/.cache/x") == Verdict::denied);
+}
+
+TEST_CASE("writes: denies beat the write root, scratch differs per backend", "[rule-semantics]") {
+    Table t;
+    CHECK(t.verdict(Access::write, t.work + "/a.txt") == Verdict::allowed);
+    CHECK(t.rule(Access::write, t.work + "/.git/config") == "write-deny");
+    CHECK(t.rule(Access::write, t.work + "/sub/.git/config") == "write-deny-name");
+    CHECK(t.verdict(Access::write, t.work + "/sub/.git/config") == Verdict::denied);
+    CHECK(t.verdict(Access::write, t.work + "/deploy-keypair.json") == Verdict::denied);
+    CHECK(t.verdict(Access::write, "/etc/passwd") == Verdict::denied);
+    CHECK(t.verdict(Access::write, t.home + "/.cargo/registry/x") == Verdict::allowed);
+    CHECK(t.verdict(Access::write, t.work + "/new/.git/x") == Verdict::allowed);  // made during the run
+    oms::test::write_file(t.home + "/.cache/dep/.git/config", "G");  // a write root landlock does not walk
+    CHECK(t.verdict(Access::write, t.home + "/.cache/dep/.git/config") == Verdict::allowed);
+    t.inputs.family = BackendFamily::seatbelt;
+    CHECK(t.verdict(Access::write, t.home + "/.cargo/registry/x") == Verdict::denied);
+    CHECK(t.verdict(Access::write, t.work + "/new/.git/x") == Verdict::denied);
+}
+
+TEST_CASE("ports and variables", "[rule-semantics]") {
+    Table t;
+    CHECK(t.verdict(Access::connect, "8899") == Verdict::allowed);
+    CHECK(t.verdict(Access::connect, "127.0.0.1:8899") == Verdict::allowed);
+    CHECK(t.verdict(Access::connect, "127.0.0.1:22") == Verdict::denied);
+    CHECK(t.verdict(Access::connect, "example.com:443") == Verdict::denied);
+    CHECK(t.verdict(Access::connect, "not-a-port") == Verdict::denied);
+    CHECK(t.verdict(Access::listen, "8899") == Verdict::denied);  // only the trusted listener
+    t.inputs.family = BackendFamily::docker;
+    CHECK(t.verdict(Access::connect, "8899") == Verdict::denied);  // not grantable there: stricter
+    CHECK(t.verdict(Access::env, "PATH") == Verdict::allowed);
+    CHECK(t.verdict(Access::env, "AWS_SECRET_ACCESS_KEY") == Verdict::denied);
+}
