@@ -12,6 +12,10 @@
 #
 # Usage: bench/landlock-launch.sh [BUILD_DIR]   (default: ./build)
 #   RUNS=N  runs per command (default 60)
+#   BASELINE_BUILD=DIR  also time that build's oms (say, the last release)
+#                       in the same hyperfine call as this one, and print
+#                       the ratio and difference: a before/after measure
+#                       taken under the same conditions
 # Needs hyperfine and bwrap. Prints the medians and both ratios; exits 1 when
 # oms exceeds 1.5x `env true` or is not below bwrap.
 set -euo pipefail
@@ -48,6 +52,13 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 run_small="$oms run --sandbox landlock --worktree $scratch/small -- true"
+baseline_args=()
+if [ -n "${BASELINE_BUILD:-}" ]; then
+  baseline_oms=$(realpath "$BASELINE_BUILD/bin/oms")
+  run_baseline="$baseline_oms run --sandbox landlock --worktree $scratch/small -- true"
+  $run_baseline || { echo "landlock-launch: '$run_baseline' failed" >&2; exit 2; }
+  baseline_args=("$run_baseline")
+fi
 run_big="$oms run --sandbox landlock --worktree $big -- true"
 # Fail early, with the reason, when oms cannot run here at all.
 $run_small || { echo "landlock-launch: '$run_small' failed" >&2; exit 2; }
@@ -62,7 +73,7 @@ version="$oms --version"
 policy="$oms policy --sandbox landlock --worktree $scratch/small"
 hyperfine -N --warmup 5 --runs "$runs" --export-csv "$scratch/launch.csv" \
   "env true" "$run_small" "bwrap --unshare-all --ro-bind / / true" "$run_big" "$version" "$policy" \
-  "${floor_args[@]}" >&2
+  "${floor_args[@]}" "${baseline_args[@]}" >&2
 
 env_s=$(median "$scratch/launch.csv" "env true")
 oms_s=$(median "$scratch/launch.csv" "$run_small")
@@ -72,8 +83,11 @@ version_s=$(median "$scratch/launch.csv" "$version")
 policy_s=$(median "$scratch/launch.csv" "$policy")
 floor_s=$(median "$scratch/launch.csv" "$floor_run")
 floor_s=${floor_s:-0}
+baseline_s=0
+[ -n "${BASELINE_BUILD:-}" ] && baseline_s=$(median "$scratch/launch.csv" "$run_baseline")
 
-awk -v e="$env_s" -v o="$oms_s" -v b="$bwrap_s" -v g="$big_s" -v v="$version_s" -v p="$policy_s" -v f="$floor_s" 'BEGIN {
+awk -v e="$env_s" -v o="$oms_s" -v b="$bwrap_s" -v g="$big_s" -v v="$version_s" -v p="$policy_s" -v f="$floor_s" \
+    -v base="$baseline_s" 'BEGIN {
   printf "median env true                      %8.2f ms\n", e * 1000
   printf "median oms run --sandbox landlock    %8.2f ms\n", o * 1000
   printf "median bwrap --unshare-all           %8.2f ms\n", b * 1000
@@ -85,5 +99,6 @@ awk -v e="$env_s" -v o="$oms_s" -v b="$bwrap_s" -v g="$big_s" -v v="$version_s" 
   printf "ratio oms / bwrap:    %.2fx (target < 1x)\n", o / b
   printf "ratio big / small worktree: %.2fx\n", g / o
   if (f > 0) printf "ratio floor / env true: %.2fx (no launcher of this kind does better here)\n", f / e
+  if (base > 0) printf "median oms run, baseline build        %8.2f ms\nratio oms / baseline build: %.2fx (%+.2f ms)\n", base * 1000, o / base, (o - base) * 1000
   exit !(o / e <= 1.5 && o < b)
 }'
