@@ -146,3 +146,16 @@ TEST_CASE("text_file.hpp: what is written is read back; a missing or too long fi
     CHECK(oms::sdk::read_text_file(path, big.size()) == std::optional<std::string>(big));  // exactly the limit
     CHECK(oms::sdk::read_text_file(path)->size() == big.size());
 }
+
+TEST_CASE("Context::working_dir: the field when present, else the worktree (1.0 host or NULL)") {
+    oms_run_context raw{};
+    raw.struct_size = sizeof(oms_run_context);
+    raw.worktree = "/w";
+    raw.working_dir = "/w/sub";
+    CHECK(oms::sdk::Context(&raw).working_dir() == "/w/sub");
+    raw.working_dir = nullptr;
+    CHECK(oms::sdk::Context(&raw).working_dir() == "/w");
+    raw.working_dir = "/w/sub";
+    raw.struct_size = offsetof(oms_run_context, working_dir);  // what a 1.0 host fills in
+    CHECK(oms::sdk::Context(&raw).working_dir() == "/w");
+}
