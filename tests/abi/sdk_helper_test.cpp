@@ -159,3 +159,20 @@ TEST_CASE("Context::working_dir: the field when present, else the worktree (1.0 
     raw.struct_size = offsetof(oms_run_context, working_dir);  // what a 1.0 host fills in
     CHECK(oms::sdk::Context(&raw).working_dir() == "/w");
 }
+
+TEST_CASE("checked_working_dir: the worktree or a plain folder below it, else an error") {
+    oms_run_context raw{};
+    raw.struct_size = sizeof(oms_run_context);
+    raw.worktree = "/w";
+    auto checked = [&](const char* dir) {
+        raw.working_dir = dir;
+        return oms::sdk::checked_working_dir(oms::sdk::Context(&raw));
+    };
+    CHECK(checked("/w/a/b") == "/w/a/b");
+    CHECK(checked("/w") == "/w");
+    CHECK(checked(nullptr) == "/w");
+    for (const char* outside : {"/w2", "/", "/etc", "/w/../etc", "/w/a/..", "/w/./a", "w/a", "/w//a"}) {
+        INFO(outside);
+        CHECK_THROWS_AS(checked(outside), oms::sdk::Error);
+    }
+}
