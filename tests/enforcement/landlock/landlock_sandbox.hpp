@@ -76,6 +76,7 @@ struct RunOptions {
     std::vector<std::string> hide;      // [plugin.landlock] hide
     std::vector<std::string> argv;      // default: sh -c <script>
     std::vector<std::pair<oms_rule_kind, std::string>> extra_rules;  // added to the default policy
+    std::string working_dir;            // the context's working_dir (empty: NULL, the worktree)
 };
 
 struct RunOutcome {

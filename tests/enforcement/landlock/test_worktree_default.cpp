@@ -99,3 +99,35 @@ TEST_CASE("a repository whose top would be HOME keeps the current folder as the 
     CHECK(control.exit_code == 0);
     CHECK(control.out == "PROJECT-README\n");
 }
+
+// The backend's own check (the core refuses the same, but a backend must not
+// trust it): a working folder outside the worktree, or a link inside it that
+// leads out, stops the run before the command starts.
+TEST_CASE("landlock starts the command in working_dir, never outside the worktree", "[landlock][worktree-default]") {
+    require_landlock();
+    World w;
+    RunOptions inside;
+    inside.working_dir = w.work + "/nested";
+    RunOutcome ran = run_in_plugin(w, "pwd; cat ../README", inside);
+    INFO(ran.spawn_error << ran.out << ran.err);
+    CHECK(ran.spawn_status == OMS_OK);
+    CHECK(ran.out == w.work + "/nested\nWORKTREE-README");  // positive control
+
+    RunOptions outside;
+    outside.working_dir = w.outside;
+    RunOutcome refused = run_in_plugin(w, "echo RAN", outside);
+    INFO(refused.spawn_error << refused.out << refused.err);
+    CHECK(refused.spawn_status != OMS_OK);
+    CHECK_THAT(refused.spawn_error, Catch::Contains("is not inside the worktree"));
+    CHECK(refused.out.find("RAN") == std::string::npos);
+
+    // A link a previous command planted in the worktree, named as the
+    // working folder: resolved beneath the worktree, it cannot be entered.
+    REQUIRE(symlink(w.outside.c_str(), (w.work + "/escape").c_str()) == 0);
+    RunOptions through_link;
+    through_link.working_dir = w.work + "/escape";
+    RunOutcome linked = run_in_plugin(w, "echo RAN; pwd", through_link);
+    INFO(linked.spawn_error << linked.out << linked.err);
+    CHECK(linked.out.find("RAN") == std::string::npos);
+    CHECK((linked.spawn_status != OMS_OK || linked.exit_code != 0));
+}
