@@ -1,5 +1,7 @@
 #include "oms/core/cli_options.hpp"
 
+#include "oms/core/worktree_default.hpp"
+
 #include <boost/program_options/parsers.hpp>
 #include <boost/program_options/value_semantic.hpp>
 #include <filesystem>
@@ -30,13 +32,15 @@ std::optional<CommonOptions> parse_common_options(const Args& args, const char* 
     CommonOptions options;
     po::options_description description(usage);
     description.add_options()("worktree", po::value<std::string>(&options.worktree),
-                              "the task's worktree (default: current folder)")(
+                              "the task's worktree (default: as oms run: the repository holding the current folder)")(
         "json", po::bool_switch(&options.json), "machine-readable output")("sandbox", po::value<std::string>(),
                                                                            "backend id");
     auto values = parse_options(args, description);
     if (!values) return std::nullopt;
     options.sandbox = given(*values, "sandbox");
-    if (options.worktree.empty()) options.worktree = std::filesystem::current_path().string();
+    // The worktree `oms run` would take from here, so settings, plugins and
+    // task end speak of the same folder (and its .oms/config.toml).
+    if (options.worktree.empty()) options.worktree = default_worktree(std::filesystem::current_path().string()).worktree;
     return options;
 }
 

@@ -11,6 +11,7 @@
 #include "oms/core/policy.hpp"
 #include "oms/core/session.hpp"
 #include "oms/core/version.hpp"
+#include "oms/core/worktree_default.hpp"
 
 #include <boost/program_options.hpp>
 #include <cstdio>
@@ -101,12 +102,12 @@ int command_doctor(const Args& args) {
     description.add_options()("json", "machine-readable output")(
         "probe", "run canaries inside the active backend and report pass/fail per rule")(
         "sandbox", po::value<std::string>(), "report on this backend instead of the default choice")(
-        "worktree", po::value<std::string>(&worktree), "worktree whose .oms/config.toml to read (default: current folder)");
+        "worktree", po::value<std::string>(&worktree), "worktree whose .oms/config.toml to read (default: as oms run: the repository holding the current folder)");
     auto parsed = parse_options(args, description);
     if (!parsed) return 0;
     const po::variables_map& vm = *parsed;
     std::optional<std::string> sandbox = given(vm, "sandbox");
-    Session session(worktree.empty() ? std::filesystem::current_path().string() : worktree);
+    Session session(worktree.empty() ? default_worktree(std::filesystem::current_path().string()).worktree : worktree);
     DoctorView view = gather(session, sandbox);
     std::vector<CanaryResult> canaries;
     bool probe = vm.count("probe") && view.problem.empty();

@@ -10,6 +10,7 @@
 #include "oms/core/policy_guard.hpp"
 #include "oms/core/policy_lowering.hpp"
 #include "oms/core/run_options.hpp"
+#include "oms/core/run_session.hpp"
 
 #include <boost/program_options.hpp>
 #include <cstdio>
@@ -37,8 +38,9 @@ BackendReport render(const BackendChoice& backend, const RunContext& context, Po
 void print_text(const RunContext& context, const Policy& policy, const BackendChoice& backend,
                 const BackendReport& rendering) {
     const RunInputs& in = context.inputs();
-    std::printf("worktree: %s\nhome: %s\nprivate home: %s (per run)\n\nrules:\n", in.worktree.c_str(),
-                in.home.c_str(), in.private_home.c_str());
+    std::printf("worktree: %s\n", in.worktree.c_str());
+    if (in.working_dir != in.worktree) std::printf("working folder: %s\n", in.working_dir.c_str());
+    std::printf("home: %s\nprivate home: %s (per run)\n\nrules:\n", in.home.c_str(), in.private_home.c_str());
     for (auto& rule : policy.rules) {
         std::string value = rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK ? std::to_string(rule.number) : rule.value;
         // The two ABI 1.1 kinds read wrongly without a word: a name, not a
@@ -57,7 +59,8 @@ void print_text(const RunContext& context, const Policy& policy, const BackendCh
 void print_json(const RunContext& context, const Policy& policy, const BackendChoice& backend,
                 const BackendReport& rendering) {
     JsonWriter json;
-    json.begin_object().key("worktree").value(context.inputs().worktree).key("home").value(context.inputs().home);
+    json.begin_object().key("worktree").value(context.inputs().worktree);
+    json.key("working_dir").value(context.inputs().working_dir).key("home").value(context.inputs().home);
     json.key("rules").begin_array();
     for (auto& rule : policy.rules) {
         json.begin_object().key("kind").value(rule_kind_name(rule.kind)).key("value").value(rule.value);
@@ -83,8 +86,9 @@ int command_policy(const Args& args) {
     options.sandbox = given(*values, "sandbox");
     options.command = command.empty() ? std::vector<std::string>{"/bin/sh"} : command;
     finish_run_options(options);
-    Session session(options.worktree);
-    BackendChoice backend = choose_backend(session.registry(), session.config(), options.sandbox);
+    RunSession opened = open_run_session(options);
+    const Session& session = *opened.session;
+    const BackendChoice& backend = opened.backend;
     RunDir run_dir;
     RunContext context(make_run_inputs(session, options, run_dir));
     Policy policy;

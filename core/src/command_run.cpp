@@ -13,6 +13,7 @@
 #include "oms/core/run_dir.hpp"
 #include "oms/core/run_dir_sweep.hpp"
 #include "oms/core/run_options.hpp"
+#include "oms/core/run_session.hpp"
 #include "oms/core/signals.hpp"
 #include "oms/core/warn_once.hpp"
 
@@ -48,8 +49,9 @@ int command_run(const Args& all_args) {
     options.command = command;
     finish_run_options(options);
 
-    Session session(options.worktree);
-    BackendChoice backend = choose_backend(session.registry(), session.config(), options.sandbox);
+    RunSession opened = open_run_session(options);
+    const Session& session = *opened.session;
+    const BackendChoice& backend = opened.backend;
     if (!backend.report.usable)
         throw UserError(kExitUnavailable, "backend '" + backend.record->id + "' (chosen by " + backend.chosen_by +
                                               ") cannot run here (nothing ran): " + backend.report.reason);

@@ -29,6 +29,7 @@ RunContext::RunContext(RunInputs inputs) : inputs_(std::move(inputs)) {
     view_.surfpool = inputs_.surfpool.empty() ? nullptr : inputs_.surfpool.c_str();
     view_.argv = view_of(inputs_.argv, argv_);
     view_.flags = inputs_.flags;
+    view_.working_dir = inputs_.working_dir.empty() ? view_.worktree : inputs_.working_dir.c_str();
 }
 
 const char* current_platform() {

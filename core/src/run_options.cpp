@@ -2,8 +2,9 @@
 
 #include "oms/core/error.hpp"
 #include "oms/core/paths.hpp"
-#include "oms/core/repository_top.hpp"
+#include "oms/core/protected_folders.hpp"
 #include "oms/core/worktree_check.hpp"
+#include "oms/core/worktree_default.hpp"
 
 #include <unistd.h>
 
@@ -19,7 +20,8 @@ namespace oms::core {
 void add_run_options(po::options_description& options, RunOptions& values) {
     options.add_options()
         ("sandbox", po::value<std::string>(), "backend id (else OMS_SANDBOX, else config, else the strongest usable)")
-        ("worktree", po::value<std::string>(&values.worktree), "the task's worktree (default: current folder)")
+        ("worktree", po::value<std::string>(&values.worktree), "the task's worktree, where the command starts (default: the top of the repository holding the "
+         "current folder, else the current folder; the command then starts in the current folder)")
         ("ro", po::value<std::vector<std::string>>(&values.read_only)->composing(), "extra read-only mount (repeatable)")
         ("rw", po::value<std::vector<std::string>>(&values.read_write)->composing(), "extra read-write mount (repeatable)")
         ("pinned", po::value<std::vector<std::string>>(&values.pinned)->composing(),
@@ -33,16 +35,15 @@ void finish_run_options(RunOptions& values) {
     for (auto& item : values.pinned)
         for (auto& part : split_list(item, ',')) pinned.push_back(part);
     values.pinned = pinned;
-    const bool defaulted = values.worktree.empty();
-    if (defaulted) values.worktree = fs::current_path().string();
+    if (values.worktree.empty()) {
+        const WorktreeChoice choice = default_worktree(fs::current_path().string());
+        values.worktree = choice.worktree;
+        values.working_dir = choice.working_dir;
+    }
     std::error_code error;
     if (!fs::is_directory(values.worktree, error))
         throw UserError(kExitUsage, "--worktree " + values.worktree + ": not a folder");
     refuse_unsafe_worktree(values.worktree);
-    // The worktree stays the current folder: the backends run the command in
-    // the worktree, so widening it to the repository would move the command.
-    if (defaulted)
-        if (auto note = subfolder_note(values.worktree)) std::fprintf(stderr, "%s\n", note->c_str());
 }
 
 namespace {
@@ -65,6 +66,10 @@ RunInputs make_run_inputs(const Session& session, const RunOptions& options, con
     in.platform = current_platform();
     in.home = canonical_or_absolute(home_dir());
     in.worktree = session.paths().worktree;
+    in.working_dir = options.working_dir.empty() ? in.worktree : resolved_path(options.working_dir);
+    if (!is_within(in.working_dir, in.worktree))
+        throw UserError(kExitRefused, "refusing to run: the working folder " + in.working_dir +
+                                          " is not inside the worktree " + in.worktree + ". Nothing ran.");
     in.private_home = run_dir.home();
     in.temp_dir = run_dir.temp();
     in.state_dir = state_dir();

@@ -49,6 +49,8 @@ std::optional<std::string> refusal_reason(const std::string& folder) {
 
 }  // namespace
 
+bool may_be_worktree(const std::string& folder) { return !refusal_reason(resolved_path(folder)); }
+
 void refuse_unsafe_worktree(const std::string& worktree) {
     const std::string folder = resolved_path(worktree);
     const auto reason = refusal_reason(folder);

@@ -146,3 +146,33 @@ TEST_CASE("text_file.hpp: what is written is read back; a missing or too long fi
     CHECK(oms::sdk::read_text_file(path, big.size()) == std::optional<std::string>(big));  // exactly the limit
     CHECK(oms::sdk::read_text_file(path)->size() == big.size());
 }
+
+TEST_CASE("Context::working_dir: the field when present, else the worktree (1.0 host or NULL)") {
+    oms_run_context raw{};
+    raw.struct_size = sizeof(oms_run_context);
+    raw.worktree = "/w";
+    raw.working_dir = "/w/sub";
+    CHECK(oms::sdk::Context(&raw).working_dir() == "/w/sub");
+    raw.working_dir = nullptr;
+    CHECK(oms::sdk::Context(&raw).working_dir() == "/w");
+    raw.working_dir = "/w/sub";
+    raw.struct_size = offsetof(oms_run_context, working_dir);  // what a 1.0 host fills in
+    CHECK(oms::sdk::Context(&raw).working_dir() == "/w");
+}
+
+TEST_CASE("checked_working_dir: the worktree or a plain folder below it, else an error") {
+    oms_run_context raw{};
+    raw.struct_size = sizeof(oms_run_context);
+    raw.worktree = "/w";
+    auto checked = [&](const char* dir) {
+        raw.working_dir = dir;
+        return oms::sdk::checked_working_dir(oms::sdk::Context(&raw));
+    };
+    CHECK(checked("/w/a/b") == "/w/a/b");
+    CHECK(checked("/w") == "/w");
+    CHECK(checked(nullptr) == "/w");
+    for (const char* outside : {"/w2", "/", "/etc", "/w/../etc", "/w/a/..", "/w/./a", "w/a", "/w//a"}) {
+        INFO(outside);
+        CHECK_THROWS_AS(checked(outside), oms::sdk::Error);
+    }
+}

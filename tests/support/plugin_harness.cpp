@@ -85,6 +85,7 @@ const oms_run_context* ContextBuilder::build() {
     raw_.surfpool = c_or_null(surfpool);
     raw_.argv = view_of(argv, argv_);
     raw_.flags = flags;
+    raw_.working_dir = c_or_null(working_dir);
     return &raw_;
 }
 

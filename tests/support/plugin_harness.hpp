@@ -36,6 +36,7 @@ public:
     std::string home, worktree, private_home, temp_dir, state_dir, surfpool;
     std::vector<std::string> parent_env, read_only, read_write, pinned, argv;
     uint32_t flags = 0;
+    std::string working_dir;  // empty: NULL (the worktree)
     // Rebuilt on every call; valid until the next call or the builder's death.
     const oms_run_context* build();
 

@@ -36,7 +36,7 @@ public:
         report.text("host-null enforces nothing of the rules above; it applies only:");
         report.text("  environment: exactly the " + std::to_string(policy.env().size()) + " entries listed");
         report.text("  HOME: " + std::string(context.private_home()) + " (removed after the run)");
-        report.text("  working folder: " + std::string(context.worktree()));
+        report.text("  working folder: " + std::string(context.working_dir()));
         report.text("  approval: every command (interactive y/N, or --yes)");
     }
 
@@ -45,7 +45,7 @@ public:
         oms::sdk::ExecSpec spec;
         for (auto arg : context.argv()) spec.argv.emplace_back(arg);
         for (auto entry : policy.env()) spec.env.emplace_back(entry);
-        spec.cwd = std::string(context.worktree());
+        spec.cwd = oms::sdk::checked_working_dir(context);
         spec.stdio = stdio;
         spec.dies_with_parent = true;  // killed with oms, never left running on its own
         return oms::sdk::ChildProcess::start(spec);

@@ -156,7 +156,7 @@ typedef struct oms_run_context {
     uint32_t struct_size;      /* sizeof(oms_run_context) */
     const char* platform;      /* "linux" or "macos" (tests may inject another) */
     const char* home;          /* the user's real HOME */
-    const char* worktree;      /* the task's worktree, where the command runs */
+    const char* worktree;      /* the task's worktree: the command reads and writes below it */
     const char* private_home;  /* per-run HOME (0700), created before, removed after */
     const char* temp_dir;      /* per-run TMPDIR, next to private_home in the run's folder */
     const char* state_dir;     /* oms's state folder ($XDG_STATE_HOME/oms) */
@@ -167,6 +167,10 @@ typedef struct oms_run_context {
     const char* surfpool;      /* the trusted Surfpool binary, or NULL */
     oms_strings argv;          /* the command; argv.items[0] is the program */
     uint32_t flags;            /* OMS_RUN_* */
+    /* Added in ABI 1.1 (read it only when struct_size covers it). */
+    const char* working_dir;   /* the command's working folder: the worktree or a folder
+                                  below it (canonical); NULL/absent from a 1.0 host: use
+                                  worktree. A backend starts the command here. */
 } oms_run_context;
 
 /* ----------------------------------------------------------------- policy */

@@ -11,6 +11,7 @@
 
 #include <oms/sdk.h>
 
+#include <cstddef>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -135,6 +136,12 @@ public:
     std::string_view platform() const { return raw_->platform ? raw_->platform : ""; }
     std::string_view home() const { return raw_->home ? raw_->home : ""; }
     std::string_view worktree() const { return raw_->worktree ? raw_->worktree : ""; }
+    // Where the command starts: the worktree or a folder below it. A 1.0
+    // host's context ends before the field, and NULL means the worktree too.
+    std::string_view working_dir() const {
+        const bool present = raw_->struct_size >= offsetof(oms_run_context, working_dir) + sizeof(raw_->working_dir);
+        return present && raw_->working_dir && *raw_->working_dir ? std::string_view(raw_->working_dir) : worktree();
+    }
     std::string_view private_home() const { return raw_->private_home ? raw_->private_home : ""; }
     std::string_view temp_dir() const { return raw_->temp_dir ? raw_->temp_dir : ""; }
     std::string_view state_dir() const { return raw_->state_dir ? raw_->state_dir : ""; }
@@ -160,6 +167,22 @@ public:
 private:
     const oms_run_context* raw_;
 };
+
+// The folder a backend starts the command in: context.working_dir(), checked
+// to be the worktree or a plain path below it (absolute, no "." or ".."
+// component). Throws Error(OMS_ERR_INVALID) otherwise: a backend never
+// starts a command outside the worktree it was given.
+inline std::string checked_working_dir(const Context& context) {
+    const std::string dir(context.working_dir()), worktree(context.worktree());
+    const std::string walk = dir + "/";
+    const bool plain = !dir.empty() && dir[0] == '/' && walk.find("/../") == std::string::npos &&
+                       walk.find("/./") == std::string::npos && walk.find("//") == std::string::npos;
+    const bool inside = dir == worktree || (worktree == "/" ? plain : dir.compare(0, worktree.size() + 1, worktree + "/") == 0);
+    if (!plain || !inside)
+        throw Error(OMS_ERR_INVALID, "the working folder '" + dir + "' is not inside the worktree '" + worktree +
+                                         "'; nothing ran");
+    return dir;
+}
 
 // One rule of an assembled policy, as C++ views (borrowed from the call).
 struct Rule {

@@ -160,6 +160,7 @@ RunOutcome run_in_plugin(World& world, const std::string& script, const RunOptio
     auto argv = options.argv.empty() ? std::vector<std::string>{"sh", "-c", script} : options.argv;
     ContextBuilder context = default_context(world, argv);
     context.flags = options.flags;
+    context.working_dir = options.working_dir;
     PolicyBuilder policy = default_policy(world);
     for (const auto& [kind, value] : options.extra_rules) policy.add(kind, value);
     for (uint16_t port : options.loopback_ports) policy.add(OMS_RULE_NET_CONNECT_LOOPBACK, "", port);

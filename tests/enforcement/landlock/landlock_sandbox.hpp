@@ -77,6 +77,7 @@ struct RunOptions {
     std::vector<std::string> argv;      // default: sh -c <script>
     std::vector<std::pair<oms_rule_kind, std::string>> extra_rules;  // added to the default policy
     std::vector<uint16_t> loopback_ports;  // relayed besides 8899 (NET_CONNECT_LOOPBACK)
+    std::string working_dir;            // the context's working_dir (empty: NULL, the worktree)
 };
 
 struct RunOutcome {

@@ -74,3 +74,22 @@ TEST_CASE("an ABI 1.1 backend takes the write-deny-name rule as it is") {
     // `oms policy` names the new kind and says what it means.
     CHECK_THAT(policy.out, Catch::Contains("write-deny-name      name '.git' anywhere below a write root"));
 }
+
+TEST_CASE("an ABI 1.0 backend keeps the current folder as the worktree (it would start the command at the top)") {
+    OmsEnv env;
+    env.env["OMS_PLUGIN_PATH"] = kBackend10;
+    make_dirs(env.worktree + "/.git");
+    make_dirs(env.worktree + "/app");
+    const std::string sub = env.worktree + "/app";
+    ProcessResult policy = env.oms({"policy", "--sandbox", "fixture-abi10"}, {{}, std::nullopt, sub, 60});
+    INFO(policy.out << policy.err);
+    CHECK(policy.exit_code == 0);
+    CHECK_THAT(policy.out, Catch::Contains("worktree: " + sub + "\n"));
+    CHECK_THAT(policy.out, !Catch::Contains("working folder:"));
+    CHECK_THAT(policy.err, Catch::Contains("'fixture-abi10' was built for plugin ABI 1.0"));
+    CHECK_THAT(policy.err, Catch::Contains("Pass --worktree " + env.worktree));
+    // Control: an ABI 1.1 backend from the same folder gets the repository.
+    ProcessResult wide = env.oms({"policy", "--sandbox", "host-null"}, {{}, std::nullopt, sub, 60});
+    INFO(wide.out << wide.err);
+    CHECK_THAT(wide.out, Catch::Contains("worktree: " + env.worktree + "\nworking folder: " + sub + "\n"));
+}

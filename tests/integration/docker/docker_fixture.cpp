@@ -195,6 +195,7 @@ ContextBuilder Task::context(const std::vector<std::string>& argv) const {
     c.read_write = read_write;
     c.pinned = pinned;
     c.argv = argv;
+    c.working_dir = working_dir;
     c.parent_env = {"PATH=" + env_or("PATH", "/usr/bin:/bin"), "HOME=" + home, "OMS_TEST_SECRET=hunter2"};
     return c;
 }

@@ -72,6 +72,7 @@ public:
     std::string worktree, home, private_home, temp_dir, manifest;
     FakeHost host;
     std::vector<std::string> read_only, read_write, pinned;
+    std::string working_dir;  // the context's working_dir (empty: NULL, the worktree)
     // What the policy allows through: PATH, HOME, TMPDIR, LANG.
     std::vector<std::string> env;
 

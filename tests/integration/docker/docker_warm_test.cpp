@@ -161,3 +161,26 @@ TEST_CASE("docker warm: a command that replaces the runner's socket does not get
     CHECK(after[0] != before[0]);
     CHECK(task.run({"true"}).exit_code == 0);  // control: the fresh container serves commands
 }
+
+TEST_CASE("docker: the command starts in working_dir, one-shot and warm; outside the worktree nothing runs",
+          "[docker]") {
+    require_daemon();
+    for (bool warm : {false, true}) {
+        INFO((warm ? "warm" : "one-shot"));
+        Task task(warm);
+        task.working_dir = task.worktree + "/verify";
+        Outcome in_sub = task.sh("pwd; cat ../README");
+        INFO(in_sub.error << in_sub.out << in_sub.err);
+        CHECK(in_sub.exit_code == 0);
+        CHECK(in_sub.out == task.worktree + "/verify\nreadme\n");
+        task.working_dir.clear();  // NULL: the worktree (control)
+        Outcome at_top = task.sh("pwd");
+        CHECK(at_top.out == task.worktree + "\n");
+        task.working_dir = task.home;  // outside the worktree
+        Outcome outside = task.sh("echo RAN");
+        INFO(outside.error);
+        CHECK(outside.status != OMS_OK);
+        CHECK(outside.out.find("RAN") == std::string::npos);
+        if (warm) task.end_task();
+    }
+}

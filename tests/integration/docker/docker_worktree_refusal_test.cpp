@@ -39,7 +39,9 @@ struct DockerHome {
         chmod(root.path().c_str(), 0755);
     }
 
-    ProcessResult oms(const std::vector<std::string>& args) const {
+    ProcessResult oms(const std::vector<std::string>& args) const { return oms_in(worktree, args); }
+
+    ProcessResult oms_in(const std::string& cwd, const std::vector<std::string>& args) const {
         std::vector<std::string> argv{oms_binary()};
         argv.insert(argv.end(), args.begin(), args.end());
         const std::map<std::string, std::string> env{
@@ -48,7 +50,7 @@ struct DockerHome {
         for (auto& [name, value] : env) full.push_back(name + "=" + value);
         for (const char* pass : {"DOCKER_HOST", "OMS_SOURCE_DIR"})
             if (const char* value = getenv(pass)) full.push_back(std::string(pass) + "=" + value);
-        return run_process(argv, {full, std::nullopt, worktree, 300});
+        return run_process(argv, {full, std::nullopt, cwd, 300});
     }
 };
 
@@ -85,4 +87,32 @@ TEST_CASE("docker: positive control, the same command runs in a normal worktree"
     CHECK_THAT(run.out, Catch::Contains("readme"));
     CHECK(exists(h.worktree + "/ran.txt"));
     CHECK(read_file(h.config_file) == h.config);
+}
+
+// Issue 10 item 5 through the real `oms run --sandbox docker`: from a
+// repository's subfolder without --worktree, the worktree is the repository
+// (../README reads, a write to the top lands on the host) and the command
+// starts in the subfolder; `oms task end` from there ends the top's task.
+TEST_CASE("docker: from a repository's subfolder the command starts there, the worktree is the top", "[docker]") {
+    require_daemon();
+    for (bool warm : {false, true}) {
+        DYNAMIC_SECTION((warm ? "warm" : "one-shot")) {
+            DockerHome h(warm);
+            write_file(h.worktree + "/.git/config", "[core]\n");
+            const std::string sub = h.worktree + "/app";
+            make_dirs(sub);
+            if (geteuid() == 0 && chown(sub.c_str(), container_uid(), container_uid()) != 0) FAIL("chown failed");
+            ProcessResult run = h.oms_in(sub, {"run", "--", "sh", "-c", "pwd; cat ../README; echo ran > ../from-sub.txt"});
+            INFO(run.out << run.err);
+            CHECK(run.exit_code == 0);
+            CHECK(run.out == sub + "\nreadme\n");
+            CHECK(read_file(h.worktree + "/from-sub.txt") == "ran\n");
+            CHECK_THAT(run.err, Catch::Contains("oms: worktree: " + h.worktree + " ("));
+            ProcessResult end = h.oms_in(sub, {"task", "end"});
+            INFO(end.out << end.err);
+            CHECK(end.exit_code == 0);
+            Cli left = docker_cli({"ps", "-a", "-q", "--filter", "label=oms.worktree=" + h.worktree});
+            CHECK(left.out.empty());
+        }
+    }
 }

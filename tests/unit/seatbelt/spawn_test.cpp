@@ -267,6 +267,21 @@ TEST_CASE("a worktree that cannot be entered is an error, not a run elsewhere", 
         CHECK(entry.path().extension() != ".sb");
 }
 
+TEST_CASE("the command starts in the context's working_dir; one outside the worktree is refused", "[seatbelt][spawn]") {
+    Session session;
+    const std::string sub = session.layout.worktree + "/app";
+    make_dirs(sub);
+    session.context.working_dir = sub;
+    CHECK(session.run({"/bin/true"}) == 0);
+    CHECK(session.record(".sb.cwd") == sub);
+
+    Session outside;
+    outside.context.working_dir = outside.layout.temp_dir;
+    auto started = outside.start({"/bin/true"});
+    CHECK(started.status == OMS_ERR_INVALID);
+    CHECK(started.error.find("is not inside the worktree") != std::string::npos);
+}
+
 TEST_CASE("a command name starting with '-' is refused", "[seatbelt][spawn]") {
     Session session;
     auto started = session.start({"-f", "/etc/passwd"});

@@ -10,6 +10,7 @@ namespace oms::core {
 struct RunInputs {
     std::string platform;
     std::string home, worktree, private_home, temp_dir, state_dir, surfpool;
+    std::string working_dir;  // where the command starts; empty: the worktree
     std::vector<std::string> parent_env, read_only, read_write, pinned, argv;
     uint32_t flags = 0;
 };

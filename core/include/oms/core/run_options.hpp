@@ -15,6 +15,7 @@ namespace oms::core {
 struct RunOptions {
     std::optional<std::string> sandbox;
     std::string worktree;
+    std::string working_dir;  // where the command starts; empty: the worktree
     std::vector<std::string> read_only, read_write, pinned;
     bool yes = false;
     bool best_effort = false;
@@ -24,10 +25,14 @@ struct RunOptions {
 
 // Adds --sandbox, --worktree, --ro, --rw, --pinned, --best-effort to `options`.
 void add_run_options(boost::program_options::options_description& options, RunOptions& values);
-// Expands comma lists in --pinned and checks --worktree is a folder that may
-// be one (refuse_unsafe_worktree).
+// Expands comma lists in --pinned, defaults the worktree (default_worktree:
+// the repository holding the current folder) and checks it is a folder that
+// may be one (refuse_unsafe_worktree). A --worktree given is also the working
+// folder; a defaulted one keeps the current folder as the working folder.
 void finish_run_options(RunOptions& values);
 
+// Throws UserError(kExitRefused) when options.working_dir is not inside the
+// session's worktree.
 RunInputs make_run_inputs(const Session& session, const RunOptions& options, const RunDir& run_dir);
 
 }  // namespace oms::core

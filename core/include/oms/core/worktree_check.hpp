@@ -13,4 +13,7 @@ namespace oms::core {
 // HOME is HOME. Returns normally for an ordinary project folder.
 void refuse_unsafe_worktree(const std::string& worktree);
 
+// True when `folder` could be a worktree (the same check, without a message).
+bool may_be_worktree(const std::string& folder);
+
 }  // namespace oms::core

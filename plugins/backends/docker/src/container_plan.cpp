@@ -198,7 +198,10 @@ ContainerPlan plan_container(const Settings& s, const std::string& image, const 
     for (const std::string& ro : in.read_only) plan.flags.push_back(bind(ro, true));
     add_masks(in, visible, masked, scan, plan);
     require_representable(in.worktree, "worktree");
-    plan.flags.push_back("--workdir=" + in.worktree);
+    // A warm container serves every command of the task: it starts in the
+    // worktree, and each command names its own working folder (runner
+    // request, exec body). A one-shot container starts in the command's.
+    plan.flags.push_back("--workdir=" + (mode == Mode::Warm || in.working_dir.empty() ? in.worktree : in.working_dir));
     plan.flags.insert(plan.flags.end(), s.extra_args.begin(), s.extra_args.end());
     plan.env = command_env(in, mode);
     return plan;

@@ -162,9 +162,9 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn_warm(const Resolved& r, const Run
     ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, Mode::Warm, r.socket);
     WarmPool pool(settings_, client, r.cli, require_runner(), in.state_dir);
     WarmContainer warm = pool.connect(plan, in);
-    if (!tty) return std::make_unique<RunnerRun>(warm.runner, in.worktree, in.argv, plan.env, stdio);
+    if (!tty) return std::make_unique<RunnerRun>(warm.runner, in.working_dir, in.argv, plan.env, stdio);
     close(warm.runner);
-    ExecCreated created = create_exec(client, warm.name, exec_create_body(plan, in.worktree, restricted_argv(in.argv), true));
+    ExecCreated created = create_exec(client, warm.name, exec_create_body(plan, in.working_dir, restricted_argv(in.argv), true));
     if (created.status != 201)
         throw sdk::Error(OMS_ERR_FAILED, "docker: cannot exec in " + warm.name + ": " + created.message);
     return std::make_unique<ExecRun>(client, warm.name, created.id, plan.user, true, stdio);

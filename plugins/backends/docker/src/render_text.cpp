@@ -43,7 +43,7 @@ std::vector<std::string> render_lines(const Settings& s, const ContainerPlan& pl
         lines.push_back("# warm container of this task (created once, removed by `oms task end`):");
         lines.push_back(shell_join(warm_create_argv(s, plan, name, warm_labels(in.worktree, hash), runner_path,
                                                     runner_socket_dir(in.state_dir, name))));
-        lines.push_back("# each command: started by the container's runner as " + plan.user + " in " + in.worktree +
+        lines.push_back("# each command: started by the container's runner as " + plan.user + " in " + in.working_dir +
                         ", variables: " + names);
         lines.push_back(shell_join(in.argv));
     }

@@ -1,4 +1,5 @@
 #include "child_steps.hpp"
+#include "openat2.hpp"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -96,11 +97,25 @@ void run_child(const ChildSpec& spec) {
     run_as_init(spec);
 }
 
+// The worktree, then the working folder below it, resolved beneath the
+// worktree: a link a command planted there (`ln -s / sub`) stops the run
+// instead of starting the next command outside.
+void enter_working_dir(const ChildSpec& spec) {
+    if (chdir(spec.worktree) != 0) child_fail(spec, "enter the worktree", spec.worktree);
+    if (strcmp(spec.working_dir_below, ".") == 0) return;
+    const int below = open_resolved(AT_FDCWD, spec.working_dir_below, O_PATH | O_DIRECTORY | O_CLOEXEC,
+                                    RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
+    if (below < 0) child_fail(spec, "enter the working folder inside the worktree", spec.working_dir_below);
+    const bool entered = fchdir(below) == 0;
+    close(below);
+    if (!entered) child_fail(spec, "enter the working folder", spec.working_dir_below);
+}
+
 void confine_and_exec(const ChildSpec& spec) {
     sigset_t none;
     sigemptyset(&none);
     if (sigprocmask(SIG_SETMASK, &none, nullptr) != 0) child_fail(spec, "reset the signal mask");
-    if (chdir(spec.worktree) != 0) child_fail(spec, "enter the worktree", spec.worktree);
+    enter_working_dir(spec);
     drop_capabilities(spec);
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) child_fail(spec, "set no_new_privs");
     apply_landlock(spec);

@@ -32,6 +32,7 @@ ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, cons
     spec.envp = c_list(spec.storage_env);
     spec.program = plan.program.c_str();
     spec.worktree = plan.worktree.c_str();
+    spec.working_dir_below = plan.working_dir_below.c_str();
     spec.pin_in_place = c_strings(plan.pin_in_place);
     spec.read_only = c_strings(plan.read_only);
     spec.hide_folders = c_strings(plan.hide_folders);

@@ -39,6 +39,7 @@ struct ChildSpec {
 
     const char* program = nullptr;
     const char* worktree = nullptr;
+    const char* working_dir_below = nullptr;  // relative to the worktree, entered without leaving it
     const char* empty_folder = nullptr;  // source of hide_folders mounts
     const char* empty_file = nullptr;    // source of hide_files mounts
     // {st_dev, st_ino} they had when created: checked before mounting.

@@ -90,7 +90,7 @@ std::string rights_text(uint64_t rights) {
 
 std::vector<std::string> render_plan(const Plan& plan, const KernelFeatures& f, const SeccompProgram& seccomp) {
     std::vector<std::string> out;
-    out.push_back("command: " + plan.program + "  (in " + plan.worktree + ")");
+    out.push_back("command: " + plan.program + "  (in " + plan.working_dir + ")");
     render_mounts(out, plan);
     render_landlock(out, plan, f);
     render_network(out, plan);

@@ -254,6 +254,15 @@ void plan_network(Plan& plan, const oms::sdk::Policy& policy) {
     }
 }
 
+// The working folder must lie inside the worktree (checked_working_dir), or
+// nothing runs. The child enters it below the worktree without leaving it
+// (see child_main).
+void plan_working_dir(Plan& plan, const oms::sdk::Context& context) {
+    plan.working_dir = oms::sdk::checked_working_dir(context);
+    plan.working_dir_below =
+        plan.working_dir == plan.worktree ? "." : plan.working_dir.substr(plan.worktree == "/" ? 1 : plan.worktree.size() + 1);
+}
+
 }  // namespace
 
 const std::vector<std::string>& default_hidden_sockets() {
@@ -267,10 +276,11 @@ const std::vector<std::string>& default_hidden_sockets() {
 Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy, const PlanOptions& options) {
     Plan plan;
     plan.worktree = std::string(context.worktree());
+    plan_working_dir(plan, context);
     for (auto entry : policy.env()) plan.env.emplace_back(entry);
     for (auto arg : context.argv()) plan.argv.emplace_back(arg);
     if (plan.argv.empty()) throw Error(OMS_ERR_INVALID, "no command to run");
-    auto program = find_program(plan.argv[0], env_value(plan.env, "PATH"), plan.worktree);
+    auto program = find_program(plan.argv[0], env_value(plan.env, "PATH"), plan.working_dir);
     if (!program) throw Error(OMS_ERR_FAILED, plan.argv[0] + ": command not found in the sandbox's PATH");
     plan.program = *program;
 

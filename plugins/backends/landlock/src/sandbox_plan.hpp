@@ -18,7 +18,9 @@ struct PathRule {
 };
 
 struct Plan {
-    std::string worktree;                 // the child's working directory
+    std::string worktree;                 // the task's worktree
+    std::string working_dir;              // where the command starts: the worktree or below it
+    std::string working_dir_below;        // working_dir relative to the worktree ("." for itself)
     std::string program;                  // argv[0] resolved through the policy's PATH
     std::vector<std::string> argv;
     std::vector<std::string> env;         // exactly the policy's environment

@@ -1,7 +1,7 @@
 // Starting a command under sandbox-exec: the profile goes to a 0600 file in
 // the run's temp folder, then (through oms::sdk::ChildProcess) fork + exec of
 //   <sandbox-exec> -D NAME=value ... -f <profile file> <argv...>
-// with the child's signal mask and dispositions reset, its cwd the worktree,
+// with the child's signal mask and dispositions reset, its cwd the working folder,
 // only the policy's environment, and no descriptor but 0, 1, 2.
 #pragma once
 #include "sbpl_profile.hpp"
@@ -20,7 +20,7 @@ struct LaunchRequest {
     Profile profile;
     std::vector<std::string> argv;     // the command
     std::vector<std::string> env;      // exactly the command's environment
-    std::string cwd;                   // the worktree
+    std::string cwd;                   // the working folder (the worktree or below it)
     oms_stdio stdio{0, 1, 2};
 };
 

@@ -78,7 +78,7 @@ public:
         request.temp_dir = std::string(context.temp_dir());
         request.argv = owned(context.argv());
         request.env = owned(policy.env());
-        request.cwd = std::string(context.worktree());
+        request.cwd = oms::sdk::checked_working_dir(context);
         request.stdio = stdio;
         return launch(request);
     }
