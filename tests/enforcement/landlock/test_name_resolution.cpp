@@ -75,3 +75,24 @@ TEST_CASE("a trusted-listener run keeps the host's resolver", "[landlock][networ
     auto ordinary = run_in_plugin(w, "", options);
     CHECK(ordinary.out.find("nameserver 127.0.0.1") != std::string::npos);
 }
+
+TEST_CASE("npm install stops at once with ENOTFOUND, the private HOME's .npmrc has no retries",
+          "[landlock][network][dns][npm]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    INFO("npm is needed on PATH (the measured tool of this test)");
+    REQUIRE(run_process({"/bin/sh", "-c", "command -v npm"}).exit_code == 0);
+    World w;
+    write_file(w.work + "/package.json", R"({"name":"t","version":"1.0.0","dependencies":{"left-pad":"1.3.0"}})");
+    const auto start = std::chrono::steady_clock::now();
+    auto r = run_in_oms(w, "cat \"$HOME/.npmrc\"; npm config get fetch-retries; npm install; echo \"npm=$?\"");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(lines_starting(r.out, "fetch-retries=0").size() == 1);
+    CHECK(lines_starting(r.out, "0").size() == 1);  // npm reads it
+    CHECK(lines_starting(r.out, "npm=1").size() == 1);
+    CHECK(r.err.find("ENOTFOUND registry.npmjs.org") != std::string::npos);  // "no such host", said clearly
+    CHECK(r.err.find("EAI_AGAIN") == std::string::npos);
+    CHECK(seconds < 15);  // was 72 s: npm's retries, 10 s then 60 s
+}
