@@ -1,8 +1,9 @@
 // Name resolution fails at once and clearly: in a run with its own network,
 // getaddrinfo of any name /etc/hosts does not know gives EAI_NONAME ("no such
 // host") within a second, also while the command holds idle connections to
-// the responder; localhost still resolves; the host's resolv.conf is never
-// changed; a trusted-listener run (host network) keeps the host's resolver.
+// the responder (over TCP) and with no resolv.conf to cover (glibc's default
+// 127.0.0.1, over UDP); localhost still resolves; the host's resolv.conf is
+// never changed; a trusted-listener run (host network) keeps the host's resolver.
 #include "test_support.hpp"
 
 #include <unistd.h>
@@ -33,7 +34,7 @@ TEST_CASE("an unknown name fails at once with EAI_NONAME, localhost resolves", "
         auto r = run_confined(driver, w, expand(w, R"SH(
             {probe} resolve example.com; {probe} resolve registry.npmjs.org
             {probe} resolve localhost
-            {probe} resolve example.org 20
+            RES_OPTIONS=use-vc {probe} resolve example.org 20
             getent hosts example.com; echo "getent=$?"
             grep -c '^nameserver 127.0.0.1$' /etc/resolv.conf
             echo 'nameserver 10.0.0.1' >> /etc/resolv.conf || echo resolv-conf-read-only
@@ -59,6 +60,21 @@ TEST_CASE("an unknown name fails at once with EAI_NONAME, localhost resolves", "
         CHECK(seconds < 10);  // the whole run, four lookups and getent included
     }
     CHECK(read_file("/etc/resolv.conf") == host_resolv);  // the host's file is untouched
+}
+
+TEST_CASE("with no resolv.conf to cover, glibc's default 127.0.0.1 gets the same answer", "[landlock][network][dns]") {
+    require_landlock();
+    World w;
+    RunOptions options;
+    options.hide = {"/etc/resolv.conf"};  // an empty file inside: as a link into a hidden folder
+    auto r = run_in_plugin(w, expand(w, "wc -c < /etc/resolv.conf; {probe} resolve example.com; exit 0"), options);
+    INFO(r.spawn_error << r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(lines_starting(r.out, "0").size() == 1);
+    const auto refused = lines_starting(r.out, "DENIED resolve ");
+    REQUIRE(refused.size() == 1);
+    CHECK(refused[0].rfind("DENIED resolve EAI_NONAME ", 0) == 0);
+    CHECK(reported_ms(refused[0]) < 1000);
 }
 
 TEST_CASE("a trusted-listener run keeps the host's resolver", "[landlock][network][dns]") {

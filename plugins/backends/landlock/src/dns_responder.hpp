@@ -1,9 +1,9 @@
 // Name resolution in a run with its own network namespace fails at once with
 // "no such host", instead of the resolver's retries against a nameserver that
 // cannot be reached (EAI_AGAIN after seconds, which tools such as npm retry
-// for a minute). The sandbox's /etc/resolv.conf names 127.0.0.1 over TCP
-// (the seccomp filter refuses UDP sockets to the command), and the run's
-// init answers every query there with NXDOMAIN. /etc/hosts still answers
+// for a minute). The sandbox's /etc/resolv.conf names 127.0.0.1, and the
+// run's init answers every query there (UDP and TCP) with NXDOMAIN; where
+// there is no resolv.conf to cover, glibc's default is that same address. /etc/hosts still answers
 // first, so `localhost` resolves. A run sharing the host's network (the
 // trusted listener) keeps the host's resolver untouched.
 #pragma once
@@ -13,12 +13,11 @@
 
 namespace oms::landlock {
 
-// The sandbox's resolv.conf. use-vc: TCP, the only kind of socket the
-// command may open; attempts/timeout keep a missing responder short too.
+// The sandbox's resolv.conf; attempts/timeout keep a missing responder short too.
 inline constexpr char kSandboxResolvConf[] =
     "# oms sandbox: no network here; every name but /etc/hosts is answered \"no such host\"\n"
     "nameserver 127.0.0.1\n"
-    "options use-vc attempts:1 timeout:1\n";
+    "options attempts:1 timeout:1\n";
 
 // Sets plan.resolv_conf to the real file /etc/resolv.conf names, when the
 // run has its own network and the file is visible (not hidden by a mask).
