@@ -5,6 +5,7 @@
 // relayed Surfnet port still reaches the host; and the relayed ports cannot be
 // taken by the command, listening or not (SO_REUSEADDR, SO_REUSEPORT).
 #include "host_listeners.hpp"
+#include "loopback_port.hpp"
 #include "test_support.hpp"
 
 #include <arpa/inet.h>
@@ -20,19 +21,6 @@
 using namespace oms::test;
 
 namespace {
-
-// A port nobody listens on right now.
-uint16_t unused_port() {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t size = sizeof a;
-    getsockname(fd, reinterpret_cast<sockaddr*>(&a), &size);
-    close(fd);
-    return ntohs(a.sin_port);
-}
 
 // What a client on the host gets from 127.0.0.1:<port>: "refused", or the
 // reply it read ("" when the connection gave nothing).
@@ -80,7 +68,7 @@ TEST_CASE("a test server on the private loopback serves the command, never the h
     INFO("port 8899 stayed busy on this machine; the test needs it free");
     REQUIRE(host.listen_everywhere(8899));
     const uint16_t not_relayed = host.listen_any_port();  // answers on the host, no rule names it
-    const uint16_t fixed = unused_port();
+    const uint16_t fixed = unused_loopback_port();
     // Positive controls outside: the host's listeners answer, the fixed port is closed.
     CHECK(host_client(8899) == "hello-8899");
     CHECK(host_client(not_relayed) == "hello-" + std::to_string(not_relayed));
@@ -142,7 +130,7 @@ TEST_CASE("a test server on the private loopback serves the command, never the h
 TEST_CASE("a relayed port stays the relay's while nothing listens on the host", "[landlock][network][servers]") {
     require_landlock();
     World w;
-    const uint16_t relayed = unused_port();  // nothing on the host: the relay does not listen
+    const uint16_t relayed = unused_loopback_port();  // nothing on the host: the relay does not listen
     RunOptions options;
     options.loopback_ports = {relayed};
     std::string script = expand(w, R"SH(

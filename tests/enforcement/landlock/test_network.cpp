@@ -4,6 +4,7 @@
 // netlink and packet sockets are refused (UDP too when the run shares the
 // host's network).
 #include "host_listeners.hpp"
+#include "loopback_port.hpp"
 #include "test_support.hpp"
 
 #include <arpa/inet.h>
@@ -56,27 +57,10 @@ TEST_CASE("only TCP to 127.0.0.1 on the allowed port gets out", "[landlock][netw
     }
 }
 
-namespace {
-
-// A port nobody listens on right now.
-int free_port() {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t size = sizeof a;
-    getsockname(fd, reinterpret_cast<sockaddr*>(&a), &size);
-    close(fd);
-    return ntohs(a.sin_port);
-}
-
-}  // namespace
-
 TEST_CASE("the trusted listener binary listens on the host only on its port", "[landlock][network]") {
     require_landlock();
     World w;
-    const int port = free_port();
+    const int port = unused_loopback_port();
     FakeHost host;
     LandlockPlugin plugin(host);
     auto run = [&](std::vector<std::string> argv) {

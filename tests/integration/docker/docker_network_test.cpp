@@ -1,6 +1,7 @@
 // The container's own network (`none` by default): a test server on its
 // 127.0.0.1 serves the command and is not reachable from the host.
 #include "docker_fixture.hpp"
+#include "loopback_port.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -18,19 +19,6 @@ using namespace oms::test;
 using namespace oms::test::docker;
 
 namespace {
-
-// A port nobody listens on right now on the host.
-int unused_port() {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t size = sizeof a;
-    getsockname(fd, reinterpret_cast<sockaddr*>(&a), &size);
-    close(fd);
-    return ntohs(a.sin_port);
-}
 
 bool host_connects(int port) {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -55,7 +43,7 @@ TEST_CASE("docker: a server on the container's 127.0.0.1 serves the command, nev
     require_daemon();
     const bool warm = GENERATE(false, true);
     CAPTURE(warm);
-    const int port = unused_port();
+    const int port = unused_loopback_port();
     const std::string p = std::to_string(port);
     Task task(warm);
     const std::string script =
