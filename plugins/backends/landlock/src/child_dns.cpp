@@ -7,6 +7,7 @@
 #include "dns_responder.hpp"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <string.h>
@@ -113,6 +114,7 @@ void accept_tcp() {
 // answers in order, so the connection stays open until the client closes it.
 void read_tcp(TcpClient& client) {
     ssize_t n = read(client.fd, client.buffer + client.have, sizeof client.buffer - client.have);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;  // nothing yet
     if (n <= 0) return drop(client);
     client.have += static_cast<size_t>(n);
     while (client.have >= 2) {
