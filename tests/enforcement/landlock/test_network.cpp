@@ -1,8 +1,10 @@
 // Network: TCP to 127.0.0.1 on the allowed port reaches a listener on the
 // host; the same listener on another loopback address, on IPv6, on the
-// machine's own address, and any other port stay out of reach; UDP, raw,
-// netlink and packet sockets are refused.
+// machine's own address, and any other port stay out of reach; raw,
+// netlink and packet sockets are refused (UDP too when the run shares the
+// host's network).
 #include "host_listeners.hpp"
+#include "loopback_port.hpp"
 #include "test_support.hpp"
 
 #include <arpa/inet.h>
@@ -44,36 +46,21 @@ TEST_CASE("only TCP to 127.0.0.1 on the allowed port gets out", "[landlock][netw
         REQUIRE(r.exit_code == 0);
         auto ok = lines_starting(r.out, "OK ");
         auto denied = lines_starting(r.out, "DENIED ");
-        REQUIRE(ok.size() == 3);
+        REQUIRE(ok.size() == 5);
         CHECK(ok[0] == "OK reply=hello-8899");  // positive: the allowed port answers
-        CHECK(ok[1] == "OK tcp");               // positive: TCP sockets can be made
-        CHECK(ok[2] == "OK unix");
-        CHECK(denied.size() == 9);  // 4 connects + udp, udp6, raw, netlink, packet
+        CHECK(ok[1] == "OK udp");               // UDP: only the private lo to reach
+        CHECK(ok[2] == "OK udp6");
+        CHECK(ok[3] == "OK tcp");               // positive: TCP sockets can be made
+        CHECK(ok[4] == "OK unix");
+        CHECK(denied.size() == 7);  // 4 connects + raw, netlink, packet
         CHECK(r.out.find("hello-" + std::to_string(other)) == std::string::npos);
     }
 }
 
-namespace {
-
-// A port nobody listens on right now.
-int free_port() {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t size = sizeof a;
-    getsockname(fd, reinterpret_cast<sockaddr*>(&a), &size);
-    close(fd);
-    return ntohs(a.sin_port);
-}
-
-}  // namespace
-
-TEST_CASE("only the trusted listener binary may listen, and only on its port", "[landlock][network]") {
+TEST_CASE("the trusted listener binary listens on the host only on its port", "[landlock][network]") {
     require_landlock();
     World w;
-    const int port = free_port();
+    const int port = unused_loopback_port();
     FakeHost host;
     LandlockPlugin plugin(host);
     auto run = [&](std::vector<std::string> argv) {
@@ -98,8 +85,12 @@ TEST_CASE("only the trusted listener binary may listen, and only on its port", "
     };
     // Positive: the trusted binary binds its port.
     CHECK(run({probe_tool(), "bind-tcp", std::to_string(port)}) == "OK bind\n");
-    // The trusted binary on another port, and any other program on its port: refused.
+    // It shares the host's network: no UDP socket at all.
+    CHECK(run({probe_tool(), "socket", "udp"}) == "DENIED socket EACCES\n");
+    // The trusted binary shares the host's network: on another port, refused.
     CHECK(run({probe_tool(), "bind-tcp", std::to_string(port == 65535 ? port - 1 : port + 1)}) ==
           "DENIED bind EACCES\n");
-    CHECK(run({"sh", "-c", probe_tool() + " bind-tcp " + std::to_string(port)}) == "DENIED bind EACCES\n");
+    // Any other program runs in its own network namespace: the same port binds
+    // there, on a loopback the host never sees (test_local_servers.cpp).
+    CHECK(run({"sh", "-c", probe_tool() + " bind-tcp " + std::to_string(port)}) == "OK bind\n");
 }
