@@ -15,8 +15,12 @@ using namespace oms::test::docker;
 
 namespace {
 
-std::vector<std::string> containers_of(const std::string& label) {
-    Cli ps = docker_cli({"ps", "-a", "-q", "--no-trunc", "--filter", "label=" + label});
+// Containers with `label`, and when `mounted` is given, only those with a
+// mount at that path (the daemon may be shared with other test runs).
+std::vector<std::string> containers_of(const std::string& label, const std::string& mounted = "") {
+    std::vector<std::string> args{"ps", "-a", "-q", "--no-trunc", "--filter", "label=" + label};
+    if (!mounted.empty()) args.insert(args.end(), {"--filter", "volume=" + mounted});
+    Cli ps = docker_cli(args);
     REQUIRE(ps.code == 0);
     std::vector<std::string> ids;
     std::string id;
@@ -49,7 +53,7 @@ TEST_CASE("docker warm: one container per task, reused, removed at task end", "[
     Task one_shot(false);
     CHECK(one_shot.run({"true"}).exit_code == 0);
     CHECK(warm_of(one_shot).empty());
-    CHECK(containers_of("oms.managed=one-shot").empty());  // --rm removed it
+    CHECK(containers_of("oms.managed=one-shot", one_shot.worktree).empty());  // --rm removed it
     CHECK(one_shot.run({"cat", "/tmp/marker"}).exit_code != 0);  // nothing persists between commands
 }
 
