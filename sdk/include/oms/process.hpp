@@ -128,10 +128,11 @@ inline bool install_stdio(oms_stdio stdio) {
 }
 
 // Moves every kept descriptor to its target even when sources and targets
-// overlap (each is first copied above all of them), and returns the lowest
-// number that is neither a target nor below 3, for the error pipe. Only used
-// in the child, so it allocates nothing.
+// overlap (each is first copied above all of them), after moving the error
+// pipe above them all (*error_fd is updated). Only used in the child, so it
+// allocates nothing.
 inline bool install_kept(const std::vector<KeptDescriptor>& kept, int* error_fd) {
+    if (kept.empty()) return true;
     int floor = *error_fd + 1;
     for (auto& k : kept) {
         if (k.target <= 2 || k.source <= 2) {

@@ -74,7 +74,6 @@ Outcome run_command(const LoadedBackend& backend, Scene& scene, const CommandRun
     char reason[2048] = "";
     oms_error error{reason, sizeof reason};
     void* run = nullptr;
-    signal(SIGPIPE, SIG_IGN);
     oms_stdio stdio{in.read_end, out.write_end, err.write_end};
     outcome.spawn_status = backend.api().spawn(backend.instance(), scene.context(command.argv), scene.policy(),
                                                stdio, &run, &error);

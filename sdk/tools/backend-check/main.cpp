@@ -14,6 +14,7 @@
 #include "scene.hpp"
 
 #include <limits.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -135,6 +136,7 @@ int main(int argc, char** argv) {
         usage();
         return kExitCannotCheck;
     }
+    signal(SIGPIPE, SIG_IGN);  // a command that closes its stdin early must not end the checker
     try {
         return check(plugin, id);
     } catch (const LoadError& e) {
