@@ -12,12 +12,6 @@ namespace {
 void log_line(void*, oms_log_level level, const char* message) {
     if (level >= OMS_LOG_WARN) std::fprintf(stderr, "  (plugin log) %s\n", message);
 }
-// The checker runs the plugin with its defaults: every key reads as absent.
-oms_status no_string(void*, const char*, const char**) { return OMS_ERR_INVALID; }
-oms_status no_integer(void*, const char*, int64_t*) { return OMS_ERR_INVALID; }
-oms_status no_boolean(void*, const char*, int32_t*) { return OMS_ERR_INVALID; }
-oms_status no_strings(void*, const char*, oms_strings*) { return OMS_ERR_INVALID; }
-oms_status no_integers(void*, const char*, const int64_t**, size_t*) { return OMS_ERR_INVALID; }
 
 void collect(void* data, oms_report_kind kind, oms_str text) {
     static_cast<std::vector<ReportLine>*>(data)->push_back({kind, std::string(text.data, text.size)});
@@ -25,7 +19,8 @@ void collect(void* data, oms_report_kind kind, oms_str text) {
 
 }  // namespace
 
-LoadedBackend::LoadedBackend(const std::string& path, const std::string& wanted_id) {
+LoadedBackend::LoadedBackend(const std::string& path, const std::string& wanted_id,
+                             const std::vector<std::string>& config) {
     library_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!library_) throw LoadError{std::string("cannot load ") + path + ": " + dlerror()};
     auto entry = reinterpret_cast<oms_plugin_entry_fn>(dlsym(library_, OMS_PLUGIN_ENTRY_SYMBOL));
@@ -49,8 +44,12 @@ LoadedBackend::LoadedBackend(const std::string& path, const std::string& wanted_
     if (!api_ || api_->struct_size < offsetof(oms_backend_api, end_task) || !api_->spawn || !api_->wait ||
         !api_->signal || !api_->release)
         throw LoadError{"the backend interface is incomplete (spawn, signal, wait and release are required)"};
-    host_ = {sizeof(oms_host_api), OMS_ABI_MAJOR, OMS_ABI_MINOR, nullptr, log_line, no_string, no_integer,
-             no_boolean, no_strings, no_integers};
+    config_.load(config, *descriptor_);
+    host_.struct_size = sizeof(oms_host_api);
+    host_.abi_major = OMS_ABI_MAJOR;
+    host_.abi_minor = OMS_ABI_MINOR;
+    host_.log = log_line;
+    config_.serve(host_);
     buffer[0] = '\0';
     if (descriptor_->create(&host_, &instance_, &error) != OMS_OK)
         throw LoadError{std::string("the plugin refused to start: ") + buffer};

@@ -1,7 +1,10 @@
 // A backend plugin loaded through its C ABI alone (dlopen, the entry symbol,
-// the descriptor), the way the oms host loads it, with a host that has no
-// configuration and keeps the plugin's log lines.
+// the descriptor), the way the oms host loads it, with a host that serves
+// the `--config` values given (the plugin's defaults otherwise) and prints
+// the plugin's warnings.
 #pragma once
+#include "plugin_config.hpp"
+
 #include <oms/sdk.h>
 
 #include <string>
@@ -21,8 +24,9 @@ struct LoadError {
 
 class LoadedBackend {
 public:
-    // Loads `path`; `wanted_id` (may be empty) must match the descriptor's id.
-    LoadedBackend(const std::string& path, const std::string& wanted_id);
+    // Loads `path`; `wanted_id` (may be empty) must match the descriptor's id;
+    // `config` holds "key=value" items for the plugin's table.
+    LoadedBackend(const std::string& path, const std::string& wanted_id, const std::vector<std::string>& config);
     ~LoadedBackend();
     LoadedBackend(const LoadedBackend&) = delete;
     LoadedBackend& operator=(const LoadedBackend&) = delete;
@@ -40,6 +44,7 @@ private:
     const oms_backend_api* api_ = nullptr;
     void* instance_ = nullptr;
     oms_host_api host_{};
+    PluginConfig config_;
 };
 
 }  // namespace oms::backend_check

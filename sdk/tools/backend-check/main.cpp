@@ -1,4 +1,4 @@
-// oms-backend-check PLUGIN.so [--id ID]: runs a backend plugin through the
+// oms-backend-check PLUGIN.so [--id ID] [--config KEY=VALUE]...: runs a backend plugin through the
 // backend contract on a throw-away HOME and worktree, through its C ABI
 // alone, and prints one line per obligation:
 //   PASS  <obligation>: what was seen
@@ -35,7 +35,8 @@ const char* kConfinementObligations[] = {"read-deny-home", "read-deny-keypair", 
 
 void usage() {
     std::fprintf(stderr,
-                 "usage: oms-backend-check PLUGIN.so [--id ID]\n"
+                 "usage: oms-backend-check PLUGIN.so [--id ID] [--config KEY=VALUE]...\n"
+                 "  --config sets a key of the plugin's [plugin.<id>] table (arrays comma-separated)\n"
                  "Checks a backend plugin against the oms backend contract (docs/backend-checklist.md).\n");
 }
 
@@ -62,8 +63,8 @@ std::string self_path() {
     return buffer;
 }
 
-int check(const std::string& plugin, const std::string& id) {
-    LoadedBackend backend(plugin, id);
+int check(const std::string& plugin, const std::string& id, const std::vector<std::string>& config) {
+    LoadedBackend backend(plugin, id, config);
     const auto& descriptor = backend.descriptor();
     std::printf("backend %s %s: %s\n", descriptor.id, descriptor.version ? descriptor.version : "?",
                 descriptor.summary ? descriptor.summary : "(no summary)");
@@ -118,10 +119,13 @@ int check(const std::string& plugin, const std::string& id) {
 int main(int argc, char** argv) {
     if (argc == 4 && std::strcmp(argv[1], "--connect") == 0) return connect_helper(argv[2], argv[3]);
     std::string plugin, id;
+    std::vector<std::string> config;
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
         if (arg == "--id" && i + 1 < argc)
             id = argv[++i];
+        else if (arg == "--config" && i + 1 < argc)
+            config.push_back(argv[++i]);
         else if (arg == "-h" || arg == "--help") {
             usage();
             return 0;
@@ -138,7 +142,7 @@ int main(int argc, char** argv) {
     }
     signal(SIGPIPE, SIG_IGN);  // a command that closes its stdin early must not end the checker
     try {
-        return check(plugin, id);
+        return check(plugin, id, config);
     } catch (const LoadError& e) {
         std::fprintf(stderr, "oms-backend-check: %s\n", e.message.c_str());
     } catch (const std::exception& e) {
