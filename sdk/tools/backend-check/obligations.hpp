@@ -36,7 +36,8 @@ struct Bench {
     }
     Outcome shell(const std::string& script) { return run({"/bin/sh", "-c", script}); }
     // The probe declared it cannot grant this allow rule (a MISSING line
-    // naming the rule kind, e.g. "net-connect-loopback: ..."); the line or "".
+    // beginning with the rule's name, e.g. "net-connect-loopback: ..."); the
+    // line or "".
     std::string declared_not_granted(const std::string& rule_kind) const;
 };
 

@@ -199,7 +199,7 @@ std::vector<Result> check_leftovers_and_home(Bench& bench) {
 
 std::string Bench::declared_not_granted(const std::string& rule_kind) const {
     for (auto& line : missing)
-        if (line.find(rule_kind) != std::string::npos) return line;
+        if (line.rfind(rule_kind, 0) == 0) return line;  // the line begins with the rule's name
     return "";
 }
 
