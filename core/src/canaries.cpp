@@ -192,13 +192,14 @@ private:
     const Stage& stage_;
 };
 
-CanaryResult judge(const std::string& rule, bool blocked, bool control_ok, const std::string& what) {
-    CanaryResult result{rule, blocked && control_ok, ""};
+// `breach` says what got through, `control_failure` what the allowed thing
+// did instead of working.
+CanaryResult judge(const std::string& rule, bool blocked, bool control_ok, const std::string& breach,
+                   const std::string& control_failure) {
     if (!control_ok)
-        result.detail = "inconclusive: the positive control failed (" + what + ")";
-    else
-        result.detail = blocked ? "blocked; control worked" : "NOT blocked: " + what;
-    return result;
+        return {rule, CanaryStatus::inconclusive, "inconclusive: the positive control failed (" + control_failure + ")"};
+    if (!blocked) return {rule, CanaryStatus::fail, "NOT blocked: " + breach};
+    return {rule, CanaryStatus::pass, "blocked; control worked"};
 }
 
 std::string oms_path() { return boost::dll::program_location().string(); }
@@ -215,44 +216,69 @@ std::vector<CanaryResult> run_canaries(const Session& session, const BackendChoi
     Attempt control_read = runner.run({oms_path(), "__canary", "read", stage.worktree + "/README"});
     bool can_read = control_read.exit_code == 0 && control_read.output.find("readable") != std::string::npos;
     Attempt ssh = runner.run({oms_path(), "__canary", "read", stage.home + "/.ssh/id_ed25519"});
+    const std::string unreadable = "a worktree file was not readable";
     results.push_back(judge("read ~/.ssh", ssh.output.find(kSecret) == std::string::npos, can_read,
-                            "the secret came out"));
+                            "the secret came out", unreadable));
     Attempt keypair = runner.run({oms_path(), "__canary", "read", stage.worktree + "/wallet-keypair.json"});
     results.push_back(judge("read *-keypair.json in the worktree", keypair.output.find(kSecret) == std::string::npos,
-                            can_read, "the keypair came out"));
+                            can_read, "the keypair came out", unreadable));
 
     runner.run({sh, "-c", "echo x > " + stage.worktree + "/written"});
     bool can_write = fs::exists(stage.worktree + "/written");
     OutsideFolder outside(runner.rules());
     if (outside.path().empty()) {
-        results.push_back({"write outside the worktree", false,
+        results.push_back({"write outside the worktree", CanaryStatus::inconclusive,
                            "inconclusive: every folder oms could use lies inside a write root"});
     } else {
         runner.run({sh, "-c", "echo x > " + outside.path() + "/written"});
         results.push_back(judge("write outside the worktree", !fs::exists(outside.path() + "/written"), can_write,
-                                "a file appeared in " + outside.path()));
+                                "a file appeared in " + outside.path(), "writing in the worktree failed"));
     }
     runner.run({sh, "-c", "echo x >> " + stage.worktree + "/.git/config"});
     results.push_back(judge("write the task's .git", slurp(stage.worktree + "/.git/config") == "[core]\n", can_write,
-                            ".git/config changed"));
+                            ".git/config changed", "writing in the worktree failed"));
 
     Listener refused(0), allowed(8899);
     Attempt allowed_connect = runner.run({oms_path(), "__canary", "connect", "127.0.0.1", "8899"});
     Attempt refused_connect =
         runner.run({oms_path(), "__canary", "connect", "127.0.0.1", std::to_string(refused.port())});
     results.push_back(judge("connect to a refused loopback port", refused_connect.exit_code != 0,
-                            allowed_connect.exit_code == 0, "the connection was accepted"));
+                            allowed_connect.exit_code == 0, "the connection was accepted",
+                            "the connection to the allowed port 8899 was refused"));
 
     Attempt env = runner.run({sh, "-c", "printf '%s|%s' \"${AWS_SECRET_ACCESS_KEY-absent}\" \"${PATH-absent}\""});
     results.push_back(judge("scrubbed variable (AWS_SECRET_ACCESS_KEY)", env.output.find(kSecret) == std::string::npos,
-                            env.output.find("/bin") != std::string::npos, "the variable reached the command"));
+                            env.output.find("/bin") != std::string::npos, "the variable reached the command",
+                            "PATH did not reach the command"));
     return results;
 }
 
 std::string format_canaries(const std::vector<CanaryResult>& results) {
     std::string out = "probe (canaries inside the backend, on a throw-away HOME):\n";
-    for (auto& r : results) out += std::string("  ") + (r.passed ? "pass  " : "FAIL  ") + r.rule + ": " + r.detail + "\n";
+    for (auto& r : results) out += std::string("  ") + status_label(r.status) + "  " + r.rule + ": " + r.detail + "\n";
     return out;
+}
+
+const char* status_label(CanaryStatus status) {
+    switch (status) {
+    case CanaryStatus::pass: return "pass";
+    case CanaryStatus::fail: return "FAIL";
+    case CanaryStatus::inconclusive: return "inconclusive";
+    }
+    return "FAIL";
+}
+
+const char* status_name(CanaryStatus status) {
+    return status == CanaryStatus::fail ? "fail" : status_label(status);
+}
+
+int canaries_exit_code(const std::vector<CanaryResult>& results) {
+    bool inconclusive = false;
+    for (auto& r : results) {
+        if (r.status == CanaryStatus::fail) return 1;
+        inconclusive = inconclusive || r.status == CanaryStatus::inconclusive;
+    }
+    return inconclusive ? kExitInconclusive : 0;
 }
 
 }  // namespace oms::core

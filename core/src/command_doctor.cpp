@@ -87,7 +87,12 @@ void print_json(const DoctorView& v, const std::vector<CanaryResult>* canaries) 
     if (canaries) {
         json.key("probe").begin_array();
         for (auto& c : *canaries)
-            json.begin_object().key("rule").value(c.rule).key("passed").value(c.passed).key("detail").value(c.detail).end_object();
+            json.begin_object()
+                .key("rule").value(c.rule)
+                .key("passed").value(c.status == CanaryStatus::pass)
+                .key("status").value(status_name(c.status))
+                .key("detail").value(c.detail)
+                .end_object();
         json.end_array();
     }
     json.end_object();
@@ -118,10 +123,8 @@ int command_doctor(const Args& args) {
         print_text(view);
         if (probe) std::printf("\n%s", format_canaries(canaries).c_str());
     }
-    bool canaries_ok = true;
-    for (auto& c : canaries) canaries_ok = canaries_ok && c.passed;
     if (!view.problem.empty()) return kExitUnavailable;
-    return canaries_ok ? 0 : 1;
+    return canaries_exit_code(canaries);
 }
 
 }  // namespace oms::core

@@ -6,10 +6,15 @@ oms=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# 1. The SDK on its own: configure, install. No Boost, spdlog or toml++ needed.
-cmake -S "$source_dir/sdk" -B "$work/sdk-build" -DCMAKE_INSTALL_PREFIX="$work/prefix" >"$work/log" 2>&1 || { cat "$work/log"; exit 1; }
+# 1. The SDK on its own: configure, build (the conformance kit), install. No
+# Boost, spdlog or toml++ needed.
+launcher=""
+command -v ccache >/dev/null && launcher="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
+cmake -S "$source_dir/sdk" -B "$work/sdk-build" -DCMAKE_INSTALL_PREFIX="$work/prefix" $launcher >"$work/log" 2>&1 || { cat "$work/log"; exit 1; }
+cmake --build "$work/sdk-build" -j2 >>"$work/log" 2>&1 || { cat "$work/log"; exit 1; }
 cmake --install "$work/sdk-build" >>"$work/log" 2>&1 || { cat "$work/log"; exit 1; }
 test -f "$work/prefix/include/oms/sdk.h"
+test -x "$work/prefix/bin/oms-backend-check" || { echo "FAIL: the conformance kit is not installed"; exit 1; }
 test -f "$work/prefix/lib/cmake/oms-sdk/oms-sdk-config.cmake" || test -f "$work/prefix/lib/x86_64-linux-gnu/cmake/oms-sdk/oms-sdk-config.cmake"
 
 # 2. The example plugin, against the installed prefix alone.

@@ -1,6 +1,7 @@
 // oms/process.hpp: header-only helper for backend authors (POSIX): start a
 // child with exactly the policy's environment, in the worktree, with default
-// signal handling and no inherited descriptors beyond 0/1/2, and report any
+// signal handling and no inherited descriptors beyond 0/1/2 and the ones the
+// backend names (a launcher's `--seccomp FD`), and report any
 // failure before exec back to the parent, so a command that could not be
 // confined never runs. Needs only the C++ standard library and POSIX.
 #ifndef OMS_PROCESS_HPP
@@ -27,6 +28,22 @@
 
 namespace oms::sdk {
 
+// A descriptor the child keeps open: `source` in the parent becomes `target`
+// in the child (the same number keeps it where it is). Source and target
+// must be above 2 (stdio has its own field); the target is not close-on-exec
+// in the child. At most 64.
+struct KeptDescriptor {
+    int source;
+    int target;
+};
+
+// Where ChildProcess::signal sends a signal.
+enum class SignalTarget {
+    child,          // the direct child only (the command itself, when nothing wraps it)
+    process_group,  // the child's own process group (ExecSpec::own_process_group is set
+                    // for it): the command and everything it started, through a launcher
+};
+
 // What to execute. `program` is resolved on the PATH found in `env` when it
 // has no slash.
 struct ExecSpec {
@@ -40,6 +57,14 @@ struct ExecSpec {
     // long as the command should. A `prepare` that changes a user or group
     // id clears it (the kernel's rule); set it again there if so.
     bool dies_with_parent = false;
+    // Descriptors the child keeps besides 0/1/2 (everything else is closed
+    // before exec), e.g. a seccomp program for `bwrap --seccomp 10`.
+    std::vector<KeptDescriptor> keep_descriptors;
+    // The child leads a process group of its own (set in parent and child, so
+    // a signal sent right after start() already reaches the group).
+    bool own_process_group = false;
+    // Where signal() goes. process_group needs own_process_group.
+    SignalTarget signal_target = SignalTarget::child;
 };
 
 // The first executable regular file named `name` on the PATH of `env`
@@ -102,21 +127,72 @@ inline bool install_stdio(oms_stdio stdio) {
     return true;
 }
 
-inline void close_other_descriptors(int keep) {
+// Moves every kept descriptor to its target even when sources and targets
+// overlap (each is first copied above all of them), after moving the error
+// pipe above them all (*error_fd is updated). Only used in the child, so it
+// allocates nothing.
+inline bool install_kept(const std::vector<KeptDescriptor>& kept, int* error_fd) {
+    if (kept.empty()) return true;
+    int floor = *error_fd + 1;
+    for (auto& k : kept) {
+        if (k.target <= 2 || k.source <= 2) {
+            errno = EBADF;
+            return false;
+        }
+        if (k.target >= floor) floor = k.target + 1;
+        if (k.source >= floor) floor = k.source + 1;
+    }
+    // The error pipe must survive the moves: put it above every target.
+    int moved_error = fcntl(*error_fd, F_DUPFD_CLOEXEC, floor);
+    if (moved_error < 0) return false;
+    *error_fd = moved_error;
+    floor = moved_error + 1;
+    int copies[64];
+    if (kept.size() > 64) {
+        errno = EMFILE;
+        return false;
+    }
+    for (size_t i = 0; i < kept.size(); ++i) {
+        copies[i] = fcntl(kept[i].source, F_DUPFD_CLOEXEC, floor);
+        if (copies[i] < 0) return false;
+        floor = copies[i] + 1;
+    }
+    for (size_t i = 0; i < kept.size(); ++i)
+        if (dup2(copies[i], kept[i].target) < 0) return false;  // dup2 clears close-on-exec
+    return true;
+}
+
+inline bool is_kept(const std::vector<KeptDescriptor>& kept, int fd) {
+    for (auto& k : kept)
+        if (k.target == fd) return true;
+    return false;
+}
+
+// Closes everything above 2 except the kept targets and the error pipe
+// (which is close-on-exec and so goes at exec).
+inline void close_other_descriptors(int error_fd, const std::vector<KeptDescriptor>& kept) {
 #ifdef SYS_close_range
-    // Everything above 2 except the error pipe (which is close-on-exec).
-    if (keep > 3) syscall(SYS_close_range, 3u, static_cast<unsigned>(keep - 1), 0u);
-    if (syscall(SYS_close_range, static_cast<unsigned>(keep + 1), ~0u, 0u) == 0) return;
+    if (kept.empty()) {
+        if (error_fd > 3) syscall(SYS_close_range, 3u, static_cast<unsigned>(error_fd - 1), 0u);
+        if (syscall(SYS_close_range, static_cast<unsigned>(error_fd + 1), ~0u, 0u) == 0) return;
+    } else {
+        // Everything above the error pipe is a leftover copy or foreign.
+        int lowest_free = error_fd + 1;
+        for (int fd = 3; fd < error_fd; ++fd)
+            if (!is_kept(kept, fd)) close(fd);
+        if (syscall(SYS_close_range, static_cast<unsigned>(lowest_free), ~0u, 0u) == 0) return;
+    }
 #endif
     for (int fd = 3; fd < 65536; ++fd)
-        if (fd != keep) close(fd);
+        if (fd != error_fd && !is_kept(kept, fd)) close(fd);
 }
 
 }  // namespace detail
 
 // A started child. wait() returns its status (128+N for signal N); signal()
-// may run on another thread meanwhile; the destructor kills and reaps a child
-// that was never waited for.
+// may run on another thread meanwhile and goes where the spec's signal_target
+// says (or to the pid named with signal_pid); the destructor kills and reaps
+// a child (and its own process group) that was never waited for.
 class ChildProcess : public Run {
 public:
     // `prepare` runs in the child after fork, after stdio and cwd are set and
@@ -138,10 +214,14 @@ public:
         pid_t pid = fork();
         if (pid < 0) throw Error(OMS_ERR_FAILED, std::string("fork failed: ") + std::strerror(errno));
         if (pid == 0) run_child(spec, parent, program, argv.data(), envp.data(), error_pipe[1], prepare);
+        // Also here, so the group exists before start() returns (the child
+        // may not have run yet); EACCES once it has exec'd means it is done.
+        if (spec.own_process_group) setpgid(pid, pid);
         close(error_pipe[1]);
         std::string failure = read_all(error_pipe[0]);
         close(error_pipe[0]);
-        auto child = std::unique_ptr<ChildProcess>(new ChildProcess(pid));
+        auto child = std::unique_ptr<ChildProcess>(new ChildProcess(pid, spec.own_process_group,
+                                                                    spec.signal_target));
         if (!failure.empty()) {
             child->wait();
             auto colon = failure.find(':');
@@ -153,16 +233,34 @@ public:
     ~ChildProcess() override {
         std::lock_guard<std::mutex> lock(mutex_);
         if (!reaped_) {
-            kill(pid_, SIGKILL);
+            kill(own_group_ ? -pid_ : pid_, SIGKILL);
             reap_locked();
         }
     }
 
     // Safe against a concurrent wait(): until the pid is reaped it cannot be
-    // reused, so the signal never reaches another process.
+    // reused, nor can the group id it leads, so the signal never reaches
+    // another process.
     void signal(int signal_number) override {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (!reaped_) kill(pid_, signal_number);
+        if (reaped_) return;
+        if (named_pid_ > 0)
+            kill(named_pid_, signal_number);
+        else if (target_ == SignalTarget::process_group && own_group_)
+            kill(-pid_, signal_number);
+        else
+            kill(pid_, signal_number);
+    }
+
+    // Sends later signals to `pid` instead (a launcher reported where the
+    // real command runs, e.g. bwrap's --info-fd "child-pid"). The backend
+    // answers for that pid's lifetime: name only a process that cannot be
+    // reaped while the direct child lives (its own child, which it reaps
+    // just before it exits), since after that the number may be reused.
+    // 0 goes back to the spec's target.
+    void signal_pid(pid_t pid) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        named_pid_ = pid;
     }
 
     int wait() override {
@@ -178,7 +276,7 @@ public:
     pid_t pid() const { return pid_; }
 
 private:
-    explicit ChildProcess(pid_t pid) : pid_(pid) {}
+    ChildProcess(pid_t pid, bool own_group, SignalTarget target) : pid_(pid), own_group_(own_group), target_(target) {}
 
     int reap_locked() {
         if (reaped_) return status_;
@@ -200,8 +298,12 @@ private:
 #else
         (void)parent;
 #endif
+        if (spec.own_process_group && setpgid(0, 0) != 0)
+            detail::child_fail(error_fd, errno, std::string("cannot start a process group: ") + std::strerror(errno));
         detail::reset_signals();
         if (!detail::install_stdio(spec.stdio)) detail::child_fail(error_fd, errno, "cannot set up stdio");
+        if (!detail::install_kept(spec.keep_descriptors, &error_fd))
+            detail::child_fail(error_fd, errno, std::string("cannot keep a descriptor: ") + std::strerror(errno));
         if (!spec.cwd.empty() && chdir(spec.cwd.c_str()) != 0)
             detail::child_fail(error_fd, errno, "cannot enter " + spec.cwd + ": " + std::strerror(errno));
         if (prepare) {
@@ -213,7 +315,7 @@ private:
                 detail::child_fail(error_fd, 0, "confinement failed");
             }
         }
-        detail::close_other_descriptors(error_fd);
+        detail::close_other_descriptors(error_fd, spec.keep_descriptors);
         execve(program.c_str(), argv, envp);
         detail::child_fail(error_fd, errno, "cannot execute " + program + ": " + std::strerror(errno));
     }
@@ -231,6 +333,9 @@ private:
     }
 
     pid_t pid_;
+    bool own_group_;
+    SignalTarget target_;
+    pid_t named_pid_ = 0;
     std::mutex mutex_;
     bool reaped_ = false;
     int status_ = -1;

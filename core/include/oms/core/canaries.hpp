@@ -1,7 +1,8 @@
 // `oms doctor --probe`: real attempts inside the active backend, each beside
 // a positive control, on a throw-away fake HOME and worktree (the user's own
 // files are never touched). A rule passes when the forbidden thing failed
-// AND its control worked, so a broken probe cannot look like a good sandbox.
+// AND its control worked, so a broken probe cannot look like a good sandbox;
+// when the control failed the rule is inconclusive (neither pass nor fail).
 #pragma once
 #include "oms/core/backend.hpp"
 #include "oms/core/cli.hpp"
@@ -12,11 +13,23 @@
 
 namespace oms::core {
 
+enum class CanaryStatus {
+    pass,          // blocked, and the positive control worked
+    fail,          // the forbidden attempt got through
+    inconclusive,  // the positive control failed: the probe cannot tell
+};
+
 struct CanaryResult {
     std::string rule;
-    bool passed = false;
+    CanaryStatus status = CanaryStatus::fail;
     std::string detail;
 };
+
+// `oms doctor --probe`'s exit status for these results: 0 every rule passed,
+// 1 any failed, kExitInconclusive none failed but some could not be told.
+int canaries_exit_code(const std::vector<CanaryResult>& results);
+const char* status_label(CanaryStatus status);  // as printed: pass, FAIL, inconclusive
+const char* status_name(CanaryStatus status);   // for JSON: pass, fail, inconclusive
 
 std::vector<CanaryResult> run_canaries(const Session& session, const BackendChoice& backend);
 std::string format_canaries(const std::vector<CanaryResult>& results);

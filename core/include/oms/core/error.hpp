@@ -12,6 +12,8 @@ constexpr int kExitConfig = 78;       // bad configuration (EX_CONFIG)
 constexpr int kExitUnavailable = 69;  // the chosen backend cannot run (EX_UNAVAILABLE)
 constexpr int kExitRefused = 77;      // the user or policy refused the command (EX_NOPERM)
 constexpr int kExitSoftware = 70;     // an internal error (EX_SOFTWARE)
+constexpr int kExitInconclusive = 3;  // doctor --probe: nothing failed, but a positive control did,
+                                      // so some rule could not be told (neither pass nor fail)
 
 class UserError : public std::runtime_error {
 public:

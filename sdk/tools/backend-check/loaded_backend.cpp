@@ -1,0 +1,73 @@
+#include "loaded_backend.hpp"
+
+#include <dlfcn.h>
+
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+
+namespace oms::backend_check {
+namespace {
+
+void log_line(void*, oms_log_level level, const char* message) {
+    if (level >= OMS_LOG_WARN) std::fprintf(stderr, "  (plugin log) %s\n", message);
+}
+
+void collect(void* data, oms_report_kind kind, oms_str text) {
+    static_cast<std::vector<ReportLine>*>(data)->push_back({kind, std::string(text.data, text.size)});
+}
+
+}  // namespace
+
+LoadedBackend::LoadedBackend(const std::string& path, const std::string& wanted_id,
+                             const std::vector<std::string>& config) {
+    library_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library_) throw LoadError{std::string("cannot load ") + path + ": " + dlerror()};
+    auto entry = reinterpret_cast<oms_plugin_entry_fn>(dlsym(library_, OMS_PLUGIN_ENTRY_SYMBOL));
+    if (!entry) throw LoadError{path + " has no " OMS_PLUGIN_ENTRY_SYMBOL " symbol"};
+    char buffer[1024] = "";
+    oms_error error{buffer, sizeof buffer};
+    if (entry(OMS_ABI_MAJOR, OMS_ABI_MINOR, &descriptor_, &error) != OMS_OK || !descriptor_)
+        throw LoadError{std::string("the plugin's entry failed: ") + buffer};
+    if (descriptor_->struct_size < sizeof(oms_plugin_descriptor))
+        throw LoadError{"the descriptor is smaller than ABI 1.0's (" + std::to_string(descriptor_->struct_size) + " bytes)"};
+    if (descriptor_->abi_major != OMS_ABI_MAJOR || descriptor_->abi_minor > OMS_ABI_MINOR)
+        throw LoadError{"the plugin is built for ABI " + std::to_string(descriptor_->abi_major) + "." +
+                        std::to_string(descriptor_->abi_minor) + ", this checker knows " +
+                        std::to_string(OMS_ABI_MAJOR) + "." + std::to_string(OMS_ABI_MINOR)};
+    if (!descriptor_->kind || std::strcmp(descriptor_->kind, OMS_KIND_BACKEND) != 0)
+        throw LoadError{std::string("not a backend plugin (kind ") + (descriptor_->kind ? descriptor_->kind : "none") + ")"};
+    if (!wanted_id.empty() && wanted_id != (descriptor_->id ? descriptor_->id : ""))
+        throw LoadError{"the plugin's id is " + std::string(descriptor_->id ? descriptor_->id : "(none)") +
+                        ", not " + wanted_id};
+    api_ = static_cast<const oms_backend_api*>(descriptor_->interface);
+    if (!api_ || api_->struct_size < offsetof(oms_backend_api, end_task) || !api_->spawn || !api_->wait ||
+        !api_->signal || !api_->release)
+        throw LoadError{"the backend interface is incomplete (spawn, signal, wait and release are required)"};
+    config_.load(config, *descriptor_);
+    host_.struct_size = sizeof(oms_host_api);
+    host_.abi_major = OMS_ABI_MAJOR;
+    host_.abi_minor = OMS_ABI_MINOR;
+    host_.log = log_line;
+    config_.serve(host_);
+    buffer[0] = '\0';
+    if (descriptor_->create(&host_, &instance_, &error) != OMS_OK)
+        throw LoadError{std::string("the plugin refused to start: ") + buffer};
+}
+
+LoadedBackend::~LoadedBackend() {
+    if (instance_) descriptor_->destroy(instance_);
+    if (library_) dlclose(library_);
+}
+
+oms_status LoadedBackend::probe(std::vector<ReportLine>& lines, std::string& reason) const {
+    if (!api_->probe) return OMS_OK;
+    oms_report_sink sink{sizeof(oms_report_sink), &lines, collect};
+    char buffer[1024] = "";
+    oms_error error{buffer, sizeof buffer};
+    oms_status status = api_->probe(instance_, &sink, &error);
+    reason = buffer;
+    return status;
+}
+
+}  // namespace oms::backend_check

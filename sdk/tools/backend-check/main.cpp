@@ -1,0 +1,152 @@
+// oms-backend-check PLUGIN.so [--id ID] [--config KEY=VALUE]...: runs a backend plugin through the
+// backend contract on a throw-away HOME and worktree, through its C ABI
+// alone, and prints one line per obligation:
+//   PASS  <obligation>: what was seen
+//   FAIL  <obligation>: what went wrong
+//   NOT GRANTED  <obligation>: an allow the backend declares it cannot grant
+//   NOT CHECKED  <obligation>: why (a backend without confinement)
+// Exit status: 0 when nothing FAILed, 1 when something did, 2 when the
+// plugin could not be checked at all (not loadable, probe unavailable).
+// See docs/backend-checklist.md.
+#include "listener.hpp"
+#include "loaded_backend.hpp"
+#include "obligations.hpp"
+#include "scene.hpp"
+
+#include <limits.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+
+using namespace oms::backend_check;
+
+namespace {
+
+constexpr int kExitFailed = 1;
+constexpr int kExitCannotCheck = 2;
+
+const char* kConfinementObligations[] = {"read-deny-home", "read-deny-keypair", "write-deny-outside", "write-deny-git",
+                                         "write-deny-pinned", "network", "daemon-sockets", "capabilities",
+                                         "no-new-privs", "pid-namespace", "raw-devices", "leftovers", "private-home"};
+
+void usage() {
+    std::fprintf(stderr,
+                 "usage: oms-backend-check PLUGIN.so [--id ID] [--config KEY=VALUE]...\n"
+                 "  --config sets a key of the plugin's [plugin.<id>] table (arrays comma-separated)\n"
+                 "Checks a backend plugin against the oms backend contract (docs/backend-checklist.md).\n");
+}
+
+std::string one_line(std::string text) {
+    for (auto& c : text)
+        if (c == '\n' || c == '\r') c = ' ';
+    return text;
+}
+
+void print(const Result& result) {
+    const char* label = result.verdict == Verdict::pass          ? "PASS"
+                        : result.verdict == Verdict::fail        ? "FAIL"
+                        : result.verdict == Verdict::not_granted ? "NOT GRANTED"
+                                                                 : "NOT CHECKED";
+    std::printf("%-12s %s: %s\n", label, result.obligation.c_str(), one_line(result.reason).c_str());
+    std::fflush(stdout);
+}
+
+std::string self_path() {
+    char buffer[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buffer, sizeof buffer - 1);
+    if (n <= 0) return "";
+    buffer[n] = '\0';
+    return buffer;
+}
+
+int check(const std::string& plugin, const std::string& id, const std::vector<std::string>& config) {
+    LoadedBackend backend(plugin, id, config);
+    const auto& descriptor = backend.descriptor();
+    std::printf("backend %s %s: %s\n", descriptor.id, descriptor.version ? descriptor.version : "?",
+                descriptor.summary ? descriptor.summary : "(no summary)");
+    std::vector<ReportLine> report;
+    std::string reason;
+    if (backend.probe(report, reason) != OMS_OK) {
+        std::printf("FAIL         probe: the backend cannot run here: %s\n", one_line(reason).c_str());
+        return kExitCannotCheck;
+    }
+    std::vector<std::string> missing;
+    for (auto& line : report)
+        if (line.kind == OMS_REPORT_MISSING) missing.push_back(line.text);
+    const uint32_t flags = backend.api().flags;
+    const bool confines = flags & OMS_BACKEND_CONFINES;
+    if (!confines && !(flags & OMS_BACKEND_NEEDS_APPROVAL)) {
+        print({"flags", Verdict::fail, "declares neither OMS_BACKEND_CONFINES nor OMS_BACKEND_NEEDS_APPROVAL"});
+        return kExitFailed;
+    }
+
+    const std::string helper = self_path();
+    std::string helper_dir = helper.substr(0, helper.rfind('/'));
+    Scene scene(helper_dir.empty() ? "/" : helper_dir);
+    auto allowed = Listener::tcp_loopback();
+    auto denied = Listener::tcp_loopback();
+    auto agent = Listener::unix_socket(scene.agent_socket);
+    const std::string worktree_socket_path = scene.worktree + "/control.sock";
+    auto worktree_socket = Listener::unix_socket(worktree_socket_path);
+    scene.set_ports(allowed->port(), denied->port());
+    Bench bench{backend, scene, helper, missing, *allowed, *denied, *agent, *worktree_socket, worktree_socket_path};
+
+    int failures = 0;
+    auto report_all = [&failures](const std::vector<Result>& results) {
+        for (auto& result : results) {
+            print(result);
+            if (result.verdict == Verdict::fail) ++failures;
+        }
+    };
+    report_all(check_process_obligations(bench));
+    if (confines) {
+        report_all(check_confinement_obligations(bench));
+    } else {
+        for (const char* obligation : kConfinementObligations)
+            print({obligation, Verdict::not_checked,
+                   "the backend declares no confinement (OMS_BACKEND_NEEDS_APPROVAL): every command needs approval"});
+    }
+    std::printf("%s: %d obligation(s) failed\n", failures ? "FAILED" : "OK", failures);
+    return failures ? kExitFailed : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc == 4 && std::strcmp(argv[1], "--connect") == 0) return connect_helper(argv[2], argv[3]);
+    std::string plugin, id;
+    std::vector<std::string> config;
+    for (int i = 1; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (arg == "--id" && i + 1 < argc)
+            id = argv[++i];
+        else if (arg == "--config" && i + 1 < argc)
+            config.push_back(argv[++i]);
+        else if (arg == "-h" || arg == "--help") {
+            usage();
+            return 0;
+        } else if (plugin.empty() && arg[0] != '-')
+            plugin = arg;
+        else {
+            usage();
+            return kExitCannotCheck;
+        }
+    }
+    if (plugin.empty()) {
+        usage();
+        return kExitCannotCheck;
+    }
+    signal(SIGPIPE, SIG_IGN);  // a command that closes its stdin early must not end the checker
+    try {
+        return check(plugin, id, config);
+    } catch (const LoadError& e) {
+        std::fprintf(stderr, "oms-backend-check: %s\n", e.message.c_str());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "oms-backend-check: %s\n", e.what());
+    }
+    return kExitCannotCheck;
+}

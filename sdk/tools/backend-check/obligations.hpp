@@ -1,0 +1,52 @@
+// The obligations a backend is checked against, one result line each. See
+// docs/backend-checklist.md for why each exists.
+#pragma once
+#include "command_run.hpp"
+#include "listener.hpp"
+#include "loaded_backend.hpp"
+#include "scene.hpp"
+
+#include <string>
+#include <vector>
+
+namespace oms::backend_check {
+
+enum class Verdict { pass, fail, not_granted, not_checked };
+
+struct Result {
+    std::string obligation;
+    Verdict verdict;
+    std::string reason;
+};
+
+// Everything a check needs: the backend, the world, the host-side listeners.
+struct Bench {
+    const LoadedBackend& backend;
+    Scene& scene;
+    std::string helper;                 // this program, for --connect inside the sandbox
+    std::vector<std::string> missing;   // the probe's MISSING lines
+    Listener& allowed_port;
+    Listener& denied_port;
+    Listener& agent_socket;             // outside, named by SSH_AUTH_SOCK
+    Listener& worktree_socket;          // inside the worktree (positive control)
+    std::string worktree_socket_path;
+
+    Outcome run(const std::vector<std::string>& argv, const std::string& stdin_text = "") {
+        return run_command(backend, scene, {argv, stdin_text, nullptr, 20});
+    }
+    Outcome shell(const std::string& script) { return run({"/bin/sh", "-c", script}); }
+    // The probe declared it cannot grant this allow rule (a MISSING line
+    // beginning with the rule's name, e.g. "net-connect-loopback: ..."); the
+    // line or "".
+    std::string declared_not_granted(const std::string& rule_kind) const;
+};
+
+// What any backend must do, confining or not.
+std::vector<Result> check_process_obligations(Bench& bench);
+// What a confining backend must do on top.
+std::vector<Result> check_confinement_obligations(Bench& bench);
+
+// Describes a failed spawn or an unexpected status for a reason text.
+std::string describe(const Outcome& outcome);
+
+}  // namespace oms::backend_check

@@ -1,0 +1,167 @@
+#include "scene.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace oms::backend_check {
+
+void write_text(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return "";
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+bool path_exists(const std::string& path) {
+    struct stat info;
+    return lstat(path.c_str(), &info) == 0;
+}
+
+void make_folder(const std::string& path) {
+    if (mkdir(path.c_str(), 0755) != 0 && errno != EEXIST)
+        throw std::runtime_error("cannot create " + path + ": " + std::strerror(errno));
+}
+
+bool remove_tree(const std::string& path) {
+    struct stat info;
+    if (lstat(path.c_str(), &info) != 0) return errno == ENOENT;
+    if (S_ISDIR(info.st_mode)) {
+        chmod(path.c_str(), 0700);  // a command may have left a folder without write rights
+        if (DIR* dir = opendir(path.c_str())) {
+            while (dirent* entry = readdir(dir)) {
+                std::string name = entry->d_name;
+                if (name != "." && name != "..") remove_tree(path + "/" + name);
+            }
+            closedir(dir);
+        }
+        return rmdir(path.c_str()) == 0;
+    }
+    return unlink(path.c_str()) == 0;
+}
+
+Scene::Scene(const std::string& helper_dir) : helper_dir_(helper_dir) {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern = std::string(base && *base ? base : "/tmp") + "/oms-backend-check-XXXXXX";
+    std::vector<char> buffer(pattern.begin(), pattern.end());
+    buffer.push_back('\0');
+    if (!mkdtemp(buffer.data())) throw std::runtime_error("cannot create a temporary folder in " + pattern);
+    char* canonical = realpath(buffer.data(), nullptr);  // worktree and home must be canonical
+    root = canonical;
+    std::free(canonical);
+    chmod(root.c_str(), 0755);
+    home = root + "/home";
+    worktree = home + "/task";
+    outside = root + "/outside";
+    for (auto& folder : {home, home + "/.ssh", worktree, worktree + "/.git", outside}) make_folder(folder);
+    home_secret = home + "/.ssh/id_oms_check";
+    write_text(home_secret, "SECRET-IN-HOME-SSH\n");
+    write_text(home + "/notes.txt", "SECRET-IN-HOME\n");
+    keypair = worktree + "/wallet-keypair.json";
+    write_text(keypair, "SECRET-KEYPAIR\n");
+    worktree_file = worktree + "/visible.txt";
+    write_text(worktree_file, "VISIBLE-IN-WORKTREE\n");
+    git_config = worktree + "/.git/config";
+    write_text(git_config, "[core]\n");
+    pinned = worktree + "/verify.sh";
+    write_text(pinned, "#!/bin/sh\nexit 0\n");
+    pinned_files = {pinned};
+    write_text(outside + "/untouched.txt", "ORIGINAL\n");
+    agent_socket = root + "/agent.sock";
+    parent_env = {"PATH=/usr/bin:/bin", "HOME=" + home, "OMS_CHECK_PARENT_SECRET=parent-only",
+                  "SSH_AUTH_SOCK=" + agent_socket};
+    new_run();
+}
+
+Scene::~Scene() { remove_tree(root); }
+
+void Scene::set_ports(int allowed, int denied) {
+    allowed_port = allowed;
+    denied_port = denied;
+    build_rules();
+}
+
+void Scene::new_run() {
+    std::string run = root + "/run-" + std::to_string(++run_number_);
+    make_folder(run);
+    private_home = run + "/home";
+    temp = run + "/tmp";
+    make_folder(private_home);
+    make_folder(temp);
+    chmod(private_home.c_str(), 0700);
+    chmod(temp.c_str(), 0700);
+    env = {"PATH=/usr/bin:/bin", "HOME=" + private_home, "TMPDIR=" + temp, "OMS_CHECK_MARK=exact value with spaces"};
+    build_rules();
+}
+
+void Scene::build_rules() {
+    const std::string why = "oms-backend-check: ";
+    rules = {
+        {OMS_RULE_ENV_PASS, "PATH", 0, why + "spec allowlist"},
+        {OMS_RULE_ENV_PASS, "HOME", 0, why + "spec allowlist"},
+        {OMS_RULE_ENV_PASS, "TMPDIR", 0, why + "spec allowlist"},
+        {OMS_RULE_ENV_PASS, "OMS_CHECK_MARK", 0, why + "a variable the policy passes"},
+        {OMS_RULE_READ_DENY_TREE, home, 0, why + "HOME"},
+        {OMS_RULE_READ_DENY, home + "/.ssh", 0, why + "~/.ssh"},
+        {OMS_RULE_READ_DENY_SUFFIX, "-keypair.json", 0, why + "keypair file"},
+        {OMS_RULE_READ_ALLOW_TREE, worktree, 0, why + "worktree"},
+        {OMS_RULE_READ_ALLOW_TREE, "/usr", 0, why + "toolchain"},
+        {OMS_RULE_READ_ALLOW_TREE, helper_dir_, 0, why + "the checker's helper"},
+        {OMS_RULE_WRITE_ALLOW_TREE, worktree, 0, why + "worktree"},
+        {OMS_RULE_WRITE_ALLOW_TREE, private_home, 0, why + "private HOME"},
+        {OMS_RULE_WRITE_ALLOW_TREE, temp, 0, why + "run temp folder"},
+        {OMS_RULE_WRITE_ALLOW_TREE, "/dev/null", 0, why + "device that stores nothing"},
+        {OMS_RULE_WRITE_DENY, worktree + "/.git", 0, why + "the task's .git"},
+        {OMS_RULE_WRITE_DENY, pinned, 0, why + "pinned verifier"},
+    };
+    if (allowed_port) rules.push_back({OMS_RULE_NET_CONNECT_LOOPBACK, "", allowed_port, why + "allowed port"});
+}
+
+const oms_run_context* Scene::context(const std::vector<std::string>& argv) {
+    argv_ = argv;
+    auto view = [](const std::vector<std::string>& from, std::vector<const char*>& to) {
+        to.clear();
+        for (auto& s : from) to.push_back(s.c_str());
+        return oms_strings{to.empty() ? nullptr : to.data(), to.size()};
+    };
+    context_ = {};
+    context_.struct_size = sizeof(oms_run_context);
+    context_.platform = "linux";
+    context_.home = home.c_str();
+    context_.worktree = worktree.c_str();
+    context_.private_home = private_home.c_str();
+    context_.temp_dir = temp.c_str();
+    context_.state_dir = root.c_str();
+    context_.parent_env = view(parent_env, parent_view_);
+    context_.pinned = view(pinned_files, pinned_view_);
+    context_.argv = view(argv_, argv_view_);
+    return &context_;
+}
+
+const oms_policy* Scene::policy() {
+    rule_view_.clear();
+    for (auto& r : rules)
+        rule_view_.push_back({sizeof(oms_rule), r.kind, {r.value.data(), r.value.size()}, r.number,
+                              {r.origin.data(), r.origin.size()}});
+    env_view_.clear();
+    for (auto& e : env) env_view_.push_back(e.c_str());
+    policy_ = {sizeof(oms_policy), rule_view_.data(), rule_view_.size(), {env_view_.data(), env_view_.size()}};
+    return &policy_;
+}
+
+}  // namespace oms::backend_check

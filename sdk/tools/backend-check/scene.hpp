@@ -1,0 +1,68 @@
+// The throw-away world a backend is checked in: a fake HOME holding secrets,
+// a worktree (a git folder, a pinned file, a keypair file) below it, a
+// folder outside every write root, and per run a private HOME and temp
+// folder, plus the run context and the policy the spec would give. All of
+// it lives in one temporary folder removed at the end.
+#pragma once
+#include <oms/sdk.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace oms::backend_check {
+
+struct OwnedRule {
+    oms_rule_kind kind;
+    std::string value;
+    int64_t number;
+    std::string origin;
+};
+
+class Scene {
+public:
+    // `helper_dir`: the folder holding this checker, readable in the sandbox
+    // so the command can run `oms-backend-check --connect`.
+    explicit Scene(const std::string& helper_dir);
+    ~Scene();
+    Scene(const Scene&) = delete;
+    Scene& operator=(const Scene&) = delete;
+
+    std::string root, home, worktree, outside;
+    std::string home_secret, keypair, pinned, git_config, worktree_file;
+    std::string agent_socket;        // a daemon-like socket named by SSH_AUTH_SOCK
+    std::string private_home, temp;  // of the current run (see new_run)
+    int allowed_port = 0, denied_port = 0;
+    std::vector<OwnedRule> rules;
+    std::vector<std::string> env;          // the command's exact environment
+    std::vector<std::string> parent_env;   // the caller's: more than env, with a secret
+    std::vector<std::string> pinned_files;
+
+    // A fresh private HOME and temp folder (the host's job), and rebuilt env.
+    void new_run();
+    // Sets ports after the listeners are bound.
+    void set_ports(int allowed, int denied);
+
+    // Views for the ABI, valid until the next call.
+    const oms_run_context* context(const std::vector<std::string>& argv);
+    const oms_policy* policy();
+
+private:
+    std::string helper_dir_;
+    int run_number_ = 0;
+    void build_rules();
+    std::vector<std::string> argv_;
+    std::vector<const char*> argv_view_, parent_view_, pinned_view_, env_view_;
+    std::vector<oms_rule> rule_view_;
+    oms_run_context context_{};
+    oms_policy policy_{};
+};
+
+// Small filesystem helpers (throw std::runtime_error naming the path).
+void write_text(const std::string& path, const std::string& text);
+std::string read_text(const std::string& path);  // "" when unreadable
+bool path_exists(const std::string& path);
+void make_folder(const std::string& path);
+bool remove_tree(const std::string& path);  // true when nothing is left
+
+}  // namespace oms::backend_check
