@@ -12,6 +12,7 @@
 #include "oms/core/run_dir.hpp"
 #include "oms/core/run_dir_sweep.hpp"
 #include "oms/core/run_options.hpp"
+#include "oms/core/trusted_surfpool.hpp"
 #include "oms/core/signals.hpp"
 #include "oms/core/warn_once.hpp"
 
@@ -66,6 +67,7 @@ int command_run(const Args& all_args) {
     link_toolchains_into_private_home(context.inputs().home, run_dir.home());
     Policy policy;
     assemble_policy(session.registry(), context, policy);
+    confirm_trusted_surfpool(context.inputs().surfpool, context.inputs().argv, policy.env, context.inputs().worktree);
     warn_once(context.inputs().state_dir, backend.record->id, backend.report.warn_once);
     warn_lost_guarantees(backend, context.inputs());
     return launch(backend, context, policy);

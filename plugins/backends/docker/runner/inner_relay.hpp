@@ -1,0 +1,23 @@
+// The container's end of the Surfnet relay. With `--network none` the
+// container has only its own loopback; for each relayed port the runner
+// holds 127.0.0.1:PORT there and carries every connection over the unix
+// socket oms serves in the bind-mounted socket folder, where oms connects to
+// the host's 127.0.0.1:PORT. Nothing else leaves the container.
+#pragma once
+#include <sys/types.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace oms::docker::runner {
+
+// Reads `--relay=PORT[,PORT...]` at argv[argi] when present (advancing argi);
+// false (message printed) when the value is malformed.
+bool relay_ports_from(int& argi, int argc, char** argv, std::vector<uint16_t>& ports);
+
+// Holds 127.0.0.1:PORT for each port, then forks the relay process (it dies
+// with its parent, and cannot be traced or read). Returns its pid, 0 when
+// there is no port, -1 when a port cannot be held (message printed).
+pid_t start_inner_relay(const std::vector<uint16_t>& ports, const char* socket_path);
+
+}  // namespace oms::docker::runner

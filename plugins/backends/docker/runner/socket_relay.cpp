@@ -1,0 +1,152 @@
+#include "socket_relay.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <list>
+#include <string>
+
+namespace oms::docker::relay {
+
+namespace {
+
+// Two sockets; side i's bytes wait in pending[i] until side 1-i takes them.
+struct Pair {
+    int fd[2] = {-1, -1};
+    std::string pending[2];
+    bool ended[2] = {false, false};     // side i sent its end (read returned 0)
+    bool shut[2] = {false, false};      // side i was told the other ended (shutdown SHUT_WR)
+    bool failed = false;
+    short wanted(int i) const {
+        short events = 0;
+        if (!ended[i] && pending[i].size() < kBufferBytes) events |= POLLIN;
+        if (!pending[1 - i].empty()) events |= POLLOUT;
+        return events;
+    }
+    bool done() const { return failed || (ended[0] && ended[1] && pending[0].empty() && pending[1].empty()); }
+};
+
+void set_nonblocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+void read_side(Pair& p, int i) {
+    char buffer[kBufferBytes];
+    const size_t room = kBufferBytes - p.pending[i].size();
+    ssize_t n = read(p.fd[i], buffer, room);
+    if (n > 0) p.pending[i].append(buffer, static_cast<size_t>(n));
+    else if (n == 0) p.ended[i] = true;
+    else if (errno != EAGAIN && errno != EINTR) p.failed = true;
+}
+
+void write_side(Pair& p, int i) {
+    std::string& data = p.pending[1 - i];
+    ssize_t n = send(p.fd[i], data.data(), data.size(), MSG_NOSIGNAL);
+    if (n > 0) data.erase(0, static_cast<size_t>(n));
+    else if (n < 0 && errno != EAGAIN && errno != EINTR) p.failed = true;
+}
+
+// Passes each side's end on once everything it sent has been delivered.
+void pass_ends(Pair& p) {
+    for (int i = 0; i < 2; ++i)
+        if (p.ended[i] && p.pending[i].empty() && !p.shut[1 - i]) {
+            shutdown(p.fd[1 - i], SHUT_WR);
+            p.shut[1 - i] = true;
+        }
+}
+
+void close_pair(Pair& p) {
+    for (int fd : p.fd) {
+        if (p.failed) close_with_reset(fd);
+        else close(fd);
+    }
+}
+
+}  // namespace
+
+void close_with_reset(int fd) {
+    linger hard{1, 0};
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &hard, sizeof hard);
+    close(fd);
+}
+
+int listen_loopback(uint16_t port) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int on = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || listen(fd, 64) != 0) {
+        const int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+void run_relay(const std::vector<int>& listeners, const OpenFarEnd& open_far_end, int stop_fd, size_t max_pairs) {
+    std::list<Pair> pairs;
+    std::vector<pollfd> polled;
+    std::vector<Pair*> owners;  // owners[k]: the pair of polled[k] (null for a listener or stop_fd)
+    for (;;) {
+        polled.clear();
+        owners.clear();
+        if (stop_fd >= 0) polled.push_back({stop_fd, POLLIN, 0}), owners.push_back(nullptr);
+        for (int l : listeners) polled.push_back({l, POLLIN, 0}), owners.push_back(nullptr);
+        for (Pair& p : pairs)
+            for (int i = 0; i < 2; ++i) polled.push_back({p.fd[i], p.wanted(i), 0}), owners.push_back(&p);
+        if (poll(polled.data(), polled.size(), -1) < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        size_t k = 0;
+        if (stop_fd >= 0 && polled[k++].revents) break;
+        for (size_t index = 0; index < listeners.size(); ++index, ++k) {
+            if (!(polled[k].revents & POLLIN)) continue;
+            int accepted = accept4(listeners[index], nullptr, nullptr, SOCK_CLOEXEC);
+            if (accepted < 0) continue;
+            if (pairs.size() >= max_pairs) {
+                close_with_reset(accepted);
+                continue;
+            }
+            int far = open_far_end(accepted, index);
+            if (far < 0) {
+                close_with_reset(accepted);
+                continue;
+            }
+            set_nonblocking(accepted);
+            set_nonblocking(far);
+            pairs.emplace_back();
+            pairs.back().fd[0] = accepted;
+            pairs.back().fd[1] = far;
+        }
+        for (; k < polled.size(); ++k) {
+            Pair& p = *owners[k];
+            const int i = polled[k].fd == p.fd[0] ? 0 : 1;
+            const short got = polled[k].revents;
+            if ((got & (POLLIN | POLLHUP | POLLERR)) && !p.ended[i] && p.pending[i].size() < kBufferBytes)
+                read_side(p, i);
+            if ((got & POLLOUT) && !p.failed) write_side(p, i);
+            if (got & POLLERR) p.failed = true;
+        }
+        for (auto it = pairs.begin(); it != pairs.end();) {
+            pass_ends(*it);
+            if (it->done()) {
+                close_pair(*it);
+                it = pairs.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    for (Pair& p : pairs) close_pair(p);
+}
+
+}  // namespace oms::docker::relay
