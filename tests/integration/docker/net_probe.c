@@ -106,6 +106,8 @@ static int listen_on(int port) {
     a.sin_family = AF_INET;
     a.sin_port = htons(port);
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int on = 1; /* a previous run's connection may linger in TIME_WAIT */
+    if (fd >= 0) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
     if (fd < 0 || bind(fd, (struct sockaddr*)&a, sizeof a) != 0 || listen(fd, 4) != 0) {
         printf("DENIED listen %s\n", error_name(errno));
         return -1;
