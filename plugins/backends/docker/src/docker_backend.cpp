@@ -127,9 +127,15 @@ void DockerBackend::probe(const sdk::Report& report) {
 void DockerBackend::render(const sdk::Context& context, const sdk::Policy& policy, const sdk::Report& report) {
     RunInputs in = inputs_from(context, policy);
     Resolved r = resolve(OMS_ERR_INVALID, in);
-    Mode mode = settings_.warm ? Mode::Warm : Mode::OneShot;
+    const SurfnetPlan net = plan_surfnet(in);
+    Mode mode = settings_.warm && net.trusted_binary.empty() ? Mode::Warm : Mode::OneShot;
     ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, mode, r.socket);
-    for (const std::string& line : render_lines(settings_, plan, in, mode, runner_path())) report.text(line);
+    if (!net.relay_ports.empty()) plan.runner_args.push_back(relay_flag(net.relay_ports));
+    if (!net.trusted_binary.empty()) plan.expected.push_back(net.trusted_expect);
+    RunInputs shown = in;
+    if (!net.trusted_binary.empty()) shown.argv[0] = net.trusted_binary;  // what the runner starts
+    for (const std::string& line : render_lines(settings_, plan, shown, mode, runner_path())) report.text(line);
+    for (const std::string& line : surfnet_lines(net)) report.text(line);
 }
 
 std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, const sdk::Policy& policy,

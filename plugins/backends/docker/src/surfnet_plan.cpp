@@ -63,6 +63,24 @@ std::string resolved_command(const std::string& argv0, const std::vector<std::st
     return "";
 }
 
+std::vector<std::string> surfnet_lines(const SurfnetPlan& plan) {
+    std::vector<std::string> out;
+    if (!plan.trusted_binary.empty()) {
+        out.push_back("# trusted Surfpool binary " + plan.trusted_binary +
+                      " (checked: device and inode): a one-shot container of its own, no relay; it may listen on "
+                      "that container's loopback, which nothing outside reaches");
+        return out;
+    }
+    if (plan.relay_ports.empty()) {
+        out.push_back("# network: none; no loopback port is relayed (the policy allows none)");
+        return out;
+    }
+    for (uint16_t port : plan.relay_ports)
+        out.push_back("# Surfnet relay: container 127.0.0.1:" + std::to_string(port) + " -> host 127.0.0.1:" +
+                      std::to_string(port) + " (through oms; TCP only)");
+    return out;
+}
+
 SurfnetPlan plan_surfnet(const RunInputs& in) {
     SurfnetPlan plan;
     plan.relay_ports = relay_ports(in.connect_ports);

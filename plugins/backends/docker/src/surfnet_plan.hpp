@@ -28,6 +28,9 @@ struct SurfnetPlan {
 // container sees (the worktree or an extra mount).
 SurfnetPlan plan_surfnet(const RunInputs& in);
 
+// `oms policy` lines: what the relay carries, or the trusted binary's container.
+std::vector<std::string> surfnet_lines(const SurfnetPlan& plan);
+
 // The real path of what argv[0] runs on the command's PATH (from `env`),
 // relative to `cwd`; empty when nothing executable is found.
 std::string resolved_command(const std::string& argv0, const std::vector<std::string>& env, const std::string& cwd);
