@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -64,7 +65,7 @@ bool relay_ports_from(int& argi, int argc, char** argv, std::vector<uint16_t>& p
     return true;
 }
 
-pid_t start_inner_relay(const std::vector<uint16_t>& ports, const char* socket_path) {
+pid_t start_inner_relay(const std::vector<uint16_t>& ports, const char* socket_path, bool detached) {
     if (ports.empty()) return 0;
     std::vector<int> listeners;
     for (uint16_t port : ports) {
@@ -80,8 +81,12 @@ pid_t start_inner_relay(const std::vector<uint16_t>& ports, const char* socket_p
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-        if (getppid() != parent) _exit(0);
+        if (detached) {
+            if (fork() != 0) _exit(0);  // the container's init adopts the relay
+        } else {
+            prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+            if (getppid() != parent) _exit(0);
+        }
         prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
         signal(SIGPIPE, SIG_IGN);
         for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) signal(s, SIG_IGN);  // ends with its parent
@@ -91,8 +96,14 @@ pid_t start_inner_relay(const std::vector<uint16_t>& ports, const char* socket_p
         _exit(0);
     }
     for (int l : listeners) close(l);
-    if (pid < 0) std::fprintf(stderr, "oms: cannot start the Surfnet relay: %s\n", std::strerror(errno));
-    return pid;
+    if (pid < 0) {
+        std::fprintf(stderr, "oms: cannot start the Surfnet relay: %s\n", std::strerror(errno));
+        return -1;
+    }
+    if (!detached) return pid;
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return 1;
 }
 
 }  // namespace oms::docker::runner

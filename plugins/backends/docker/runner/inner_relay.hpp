@@ -15,9 +15,13 @@ namespace oms::docker::runner {
 // false (message printed) when the value is malformed.
 bool relay_ports_from(int& argi, int argc, char** argv, std::vector<uint16_t>& ports);
 
-// Holds 127.0.0.1:PORT for each port, then forks the relay process (it dies
-// with its parent, and cannot be traced or read). Returns its pid, 0 when
-// there is no port, -1 when a port cannot be held (message printed).
-pid_t start_inner_relay(const std::vector<uint16_t>& ports, const char* socket_path);
+// Holds 127.0.0.1:PORT for each port, then forks the relay process (it
+// cannot be traced or read). Attached (warm: the runner is PID 1), it is the
+// runner's child and dies with it. Detached (one-shot: the process becomes
+// the command), it is forked twice, so the command never has it as a child
+// to wait for; it ends with the container. Returns its pid (attached) or 1
+// (detached), 0 when there is no port, -1 when a port cannot be held
+// (message printed).
+pid_t start_inner_relay(const std::vector<uint16_t>& ports, const char* socket_path, bool detached);
 
 }  // namespace oms::docker::runner

@@ -225,7 +225,7 @@ int main(int argc, char** argv) {
     if (!relay_ports_from(argi, argc, argv, relay_ports)) return 125;
     const std::string relay_socket = std::string("/.oms/sock/") + kRelaySocketName;
     if (argc - argi >= 2 && std::strcmp(argv[argi], "--exec") == 0) {
-        if (start_inner_relay(relay_ports, relay_socket.c_str()) < 0) return 125;
+        if (start_inner_relay(relay_ports, relay_socket.c_str(), true) < 0) return 125;
         exec_restricted(argv + argi + 1);
     }
     if (argc - argi != 1) {
@@ -239,7 +239,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     umask(022);
-    const pid_t relay = start_inner_relay(relay_ports, relay_socket.c_str());
+    const pid_t relay = start_inner_relay(relay_ports, relay_socket.c_str(), false);
     if (relay < 0) return 1;
     int server = listen_on(argv[argi]);
     if (server < 0) {
