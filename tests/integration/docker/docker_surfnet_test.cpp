@@ -213,13 +213,22 @@ TEST_CASE("docker surfnet: only the host's Surfnet port is reachable, one-shot a
         CHECK(other.received().empty());
         CHECK(surfnet.received().size() == 1);
 
+        // Straight to the relay's unix socket, as a hostile command would:
+        // oms connects the allowed port (positive) and refuses another.
+        Outcome ask = task.sh(probe + " relay-ask /.oms/sock/relay.sock " + p + " asked; " + probe +
+                              " relay-ask /.oms/sock/relay.sock " + std::to_string(other.port()) + " smuggled");
+        INFO(ask.out << ask.err);
+        CHECK(ask.out == "OK reply=hello-asked\nDENIED status 1\n");
+        CHECK(other.received().empty());
+
         // An allowed port with no host listener fails at once (reset), not
         // after a timeout.
         const auto start = std::chrono::steady_clock::now();
         Outcome silent_run = task.run({probe, "connect", "127.0.0.1", std::to_string(silent), "x"});
         const auto took = std::chrono::steady_clock::now() - start;
         INFO(silent_run.out << silent_run.err);
-        CHECK((silent_run.out == "DENIED recv ECONNRESET\n" || silent_run.out == "DENIED connect ECONNREFUSED\n"));
+        CHECK((silent_run.out == "DENIED recv ECONNRESET\n" || silent_run.out == "DENIED send ECONNRESET\n" ||
+               silent_run.out == "DENIED connect ECONNREFUSED\n"));
         CHECK(took < std::chrono::seconds(warm ? 3 : 8));  // one-shot includes starting a container
         if (warm) CHECK(task.end_task() == OMS_OK);
     }

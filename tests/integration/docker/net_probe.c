@@ -5,7 +5,10 @@
  *   net_probe listen PORT                   bind and listen on 127.0.0.1:PORT
  *   net_probe surfpool LISTEN_PORT CONNECT_PORT MARKER
  *       the stand-in Surfpool: listen on LISTEN_PORT, answer one connection
- *       made to it by itself, then connect to CONNECT_PORT */
+ *       made to it by itself, then connect to CONNECT_PORT
+ *   net_probe relay-ask SOCKET PORT MARKER
+ *       speak the relay's own protocol on its unix socket, as a hostile
+ *       command would: ask oms for PORT, then send MARKER */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -15,6 +18,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 static int address_of(const char* text, int port, struct sockaddr_storage* out, socklen_t* size) {
@@ -132,10 +136,38 @@ static void answer_one(int server) {
     close(client);
 }
 
+static int relay_ask(const char* path, int port, const char* marker) {
+    struct sockaddr_un a;
+    memset(&a, 0, sizeof a);
+    a.sun_family = AF_UNIX;
+    strncpy(a.sun_path, path, sizeof a.sun_path - 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr*)&a, sizeof a) != 0)
+        return printf("DENIED unix-connect %s\n", error_name(errno)), 0;
+    struct timeval limit = {5, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+    unsigned char request[2] = {(unsigned char)(port >> 8), (unsigned char)(port & 0xff)};
+    unsigned char status = 0xff;
+    send(fd, request, 2, MSG_NOSIGNAL);
+    if (recv(fd, &status, 1, 0) != 1) return printf("DENIED no-status\n"), 0;
+    if (status != 0) return printf("DENIED status %d\n", status), 0;
+    char line[256];
+    snprintf(line, sizeof line, "%s\n", marker);
+    send(fd, line, strlen(line), MSG_NOSIGNAL);
+    char reply[256];
+    ssize_t n = recv(fd, reply, sizeof reply - 1, 0);
+    if (n <= 0) return printf("DENIED recv\n"), 0;
+    reply[n] = '\0';
+    char* end = strchr(reply, '\n');
+    if (end) *end = '\0';
+    return printf("OK reply=%s\n", reply), 0;
+}
+
 int main(int argc, char** argv) {
     setvbuf(stdout, NULL, _IONBF, 0);
     if (argc == 5 && strcmp(argv[1], "connect") == 0) return do_connect(argv[2], atoi(argv[3]), argv[4]);
     if (argc == 4 && strcmp(argv[1], "udp") == 0) return do_udp(argv[2], atoi(argv[3]));
+    if (argc == 5 && strcmp(argv[1], "relay-ask") == 0) return relay_ask(argv[2], atoi(argv[3]), argv[4]);
     if (argc == 3 && strcmp(argv[1], "listen") == 0) return listen_on(atoi(argv[2])) < 0 ? 0 : 0;
     if (argc == 5 && strcmp(argv[1], "surfpool") == 0) {
         int server = listen_on(atoi(argv[2]));
@@ -149,6 +181,6 @@ int main(int argc, char** argv) {
         }
         return do_connect("127.0.0.1", atoi(argv[3]), argv[4]);
     }
-    fprintf(stderr, "usage: net_probe connect|udp|listen|surfpool ...\n");
+    fprintf(stderr, "usage: net_probe connect|udp|listen|surfpool|relay-ask ...\n");
     return 2;
 }

@@ -5,7 +5,6 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,30 +19,25 @@ namespace oms::docker::runner {
 
 namespace {
 
-// Asks oms for the host's port: the port out, one status byte back (0: oms
-// reached the host's listener). Anything else resets the inner connection,
-// so a client sees the failure at once instead of a silent end.
-int open_through_oms(const char* socket_path, uint16_t port) {
+// Asks oms for the host's port: the port out (two bytes); oms answers one
+// status byte (0: it reached the host's listener) that the relay loop reads
+// without waiting here. Anything else resets the command's connection, so a
+// client sees the failure at once instead of a silent end.
+relay::FarEnd open_through_oms(const char* socket_path, uint16_t port) {
     sockaddr_un address{};
     address.sun_family = AF_UNIX;
     std::strncpy(address.sun_path, socket_path, sizeof address.sun_path - 1);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return -1;
-    timeval limit{5, 0};  // oms's own connect is bounded below this
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
+    // Non-blocking: with oms's backlog full the connect fails at once
+    // instead of holding up every other connection.
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) return {};
     const unsigned char request[2] = {static_cast<unsigned char>(port >> 8), static_cast<unsigned char>(port & 0xff)};
-    unsigned char status = 1;
     if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-        send(fd, request, sizeof request, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof request) ||
-        recv(fd, &status, 1, MSG_WAITALL) != 1 || status != 0) {
+        send(fd, request, sizeof request, MSG_NOSIGNAL | MSG_DONTWAIT) != static_cast<ssize_t>(sizeof request)) {
         close(fd);
-        return -1;
+        return {};
     }
-    timeval none{0, 0};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &none, sizeof none);
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &none, sizeof none);
-    return fd;
+    return {fd, relay::FarState::AwaitingStatus};
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <list>
 #include <string>
 
@@ -16,13 +17,17 @@ namespace oms::docker::relay {
 namespace {
 
 // Two sockets; side i's bytes wait in pending[i] until side 1-i takes them.
+// Side 0 is the accepted connection, side 1 the far end.
 struct Pair {
     int fd[2] = {-1, -1};
     std::string pending[2];
     bool ended[2] = {false, false};     // side i sent its end (read returned 0)
     bool shut[2] = {false, false};      // side i was told the other ended (shutdown SHUT_WR)
     bool failed = false;
+    FarState far = FarState::Ready;
+    std::chrono::steady_clock::time_point setup_deadline;
     short wanted(int i) const {
+        if (i == 1 && far == FarState::Connecting) return POLLOUT;  // the connect's completion
         short events = 0;
         if (!ended[i] && pending[i].size() < kBufferBytes) events |= POLLIN;
         if (!pending[1 - i].empty()) events |= POLLOUT;
@@ -37,9 +42,36 @@ void read_side(Pair& p, int i) {
     char buffer[kBufferBytes];
     const size_t room = kBufferBytes - p.pending[i].size();
     ssize_t n = read(p.fd[i], buffer, room);
-    if (n > 0) p.pending[i].append(buffer, static_cast<size_t>(n));
-    else if (n == 0) p.ended[i] = true;
-    else if (errno != EAGAIN && errno != EINTR) p.failed = true;
+    if (n > 0) {
+        size_t skip = 0;
+        if (i == 1 && p.far == FarState::AwaitingStatus) {
+            if (buffer[0] != 0) {
+                p.failed = true;
+                return;
+            }
+            p.far = FarState::Ready;
+            skip = 1;
+        }
+        p.pending[i].append(buffer + skip, static_cast<size_t>(n) - skip);
+    } else if (n == 0) {
+        p.ended[i] = true;
+        if (i == 1 && p.far == FarState::AwaitingStatus) p.failed = true;  // no status: refused
+    } else if (errno != EAGAIN && errno != EINTR) {
+        p.failed = true;
+    }
+}
+
+// The far end's connect completed (POLLOUT): status 0 to the accepted side
+// ahead of anything else, or the pair fails.
+void finish_connect(Pair& p) {
+    int error = 0;
+    socklen_t size = sizeof error;
+    if (getsockopt(p.fd[1], SOL_SOCKET, SO_ERROR, &error, &size) != 0 || error != 0) {
+        p.failed = true;
+        return;
+    }
+    p.far = FarState::Ready;
+    p.pending[1].insert(0, 1, '\0');
 }
 
 void write_side(Pair& p, int i) {
@@ -51,6 +83,7 @@ void write_side(Pair& p, int i) {
 
 // Passes each side's end on once everything it sent has been delivered.
 void pass_ends(Pair& p) {
+    if (p.far != FarState::Ready) return;  // nothing is passed on before the far end is set up
     for (int i = 0; i < 2; ++i)
         if (p.ended[i] && p.pending[i].empty() && !p.shut[1 - i]) {
             shutdown(p.fd[1 - i], SHUT_WR);
@@ -102,7 +135,9 @@ void run_relay(const std::vector<int>& listeners, const OpenFarEnd& open_far_end
         for (int l : listeners) polled.push_back({l, POLLIN, 0}), owners.push_back(nullptr);
         for (Pair& p : pairs)
             for (int i = 0; i < 2; ++i) polled.push_back({p.fd[i], p.wanted(i), 0}), owners.push_back(&p);
-        if (poll(polled.data(), polled.size(), -1) < 0) {
+        bool setting_up = false;
+        for (const Pair& p : pairs) setting_up |= p.far != FarState::Ready;
+        if (poll(polled.data(), polled.size(), setting_up ? 100 : -1) < 0) {
             if (errno == EINTR) continue;
             break;
         }
@@ -116,27 +151,36 @@ void run_relay(const std::vector<int>& listeners, const OpenFarEnd& open_far_end
                 close_with_reset(accepted);
                 continue;
             }
-            int far = open_far_end(accepted, index);
-            if (far < 0) {
+            const FarEnd far = open_far_end(accepted, index);
+            if (far.fd < 0) {
                 close_with_reset(accepted);
                 continue;
             }
             set_nonblocking(accepted);
-            set_nonblocking(far);
+            set_nonblocking(far.fd);
             pairs.emplace_back();
-            pairs.back().fd[0] = accepted;
-            pairs.back().fd[1] = far;
+            Pair& added = pairs.back();
+            added.fd[0] = accepted;
+            added.fd[1] = far.fd;
+            added.far = far.state;
+            added.setup_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kSetupSeconds);
         }
         for (; k < polled.size(); ++k) {
             Pair& p = *owners[k];
             const int i = polled[k].fd == p.fd[0] ? 0 : 1;
             const short got = polled[k].revents;
+            if (i == 1 && p.far == FarState::Connecting) {
+                if (got) finish_connect(p);
+                continue;
+            }
             if ((got & (POLLIN | POLLHUP | POLLERR)) && !p.ended[i] && p.pending[i].size() < kBufferBytes)
                 read_side(p, i);
             if ((got & POLLOUT) && !p.failed) write_side(p, i);
             if (got & POLLERR) p.failed = true;
         }
+        const auto now = std::chrono::steady_clock::now();
         for (auto it = pairs.begin(); it != pairs.end();) {
+            if (it->far != FarState::Ready && now > it->setup_deadline) it->failed = true;
             pass_ends(*it);
             if (it->done()) {
                 close_pair(*it);

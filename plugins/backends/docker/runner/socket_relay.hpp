@@ -2,7 +2,8 @@
 // on both ends of the Surfnet relay: inside the container (127.0.0.1:PORT ->
 // the unix socket oms serves) and in oms (that unix socket -> the host's
 // 127.0.0.1:PORT). One poll loop carries every connection (no thread per
-// connection); past `max_pairs` open pairs a new connection is reset at once.
+// connection); past `max_pairs` open pairs a new connection is reset at once,
+// and a far end that is not set up within kSetupSeconds is reset too.
 //
 // Wire format on the unix socket: the inner side sends the port first (two
 // bytes, big-endian); oms connects only when that port is one it relays.
@@ -17,9 +18,26 @@ namespace oms::docker::relay {
 inline constexpr size_t kMaxPairs = 64;
 inline constexpr size_t kBufferBytes = 16 * 1024;
 
-// Opens the far end for a connection accepted on listener `index`; returns
-// its descriptor or -1 (the accepted connection is then reset).
-using OpenFarEnd = std::function<int(int accepted, size_t index)>;
+// How far the far end is when the opener returns it. Neither wait blocks
+// the loop: other connections keep flowing meanwhile.
+enum class FarState {
+    Ready,           // connected: relay at once
+    Connecting,      // a non-blocking TCP connect in progress (oms's side); once
+                     // it completes a status byte 0 goes to the accepted side
+                     // first, if it fails the accepted side is closed
+    AwaitingStatus,  // the far end answers one status byte first (the
+                     // container's side); anything but 0, or an end, resets
+};
+struct FarEnd {
+    int fd = -1;  // -1: the accepted connection is reset
+    FarState state = FarState::Ready;
+};
+
+// Opens the far end for a connection accepted on listener `index`.
+using OpenFarEnd = std::function<FarEnd(int accepted, size_t index)>;
+
+// How long a far end may stay Connecting or AwaitingStatus.
+inline constexpr int kSetupSeconds = 3;
 
 // Relays until `stop_fd` is readable (or forever when it is -1). The
 // listeners must be listening sockets; they stay open (the caller owns them).

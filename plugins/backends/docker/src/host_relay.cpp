@@ -116,32 +116,32 @@ void HostRelay::serve() {
     relay::run_relay({listener_}, [this](int accepted, size_t) { return open_host_port(accepted); }, stop_[0]);
 }
 
-// The port first (two bytes); a port of the policy is connected on the
-// host's 127.0.0.1, anything else refused. One status byte answers.
-int HostRelay::open_host_port(int accepted) const {
+// The port first (two bytes, sent with the connection: waited for at most
+// 1 s); a port of the policy is connected on the host's 127.0.0.1 without
+// waiting (the loop completes it and answers status 0), anything else gets
+// status 1 and is closed.
+relay::FarEnd HostRelay::open_host_port(int accepted) const {
     set_timeouts(accepted, 1);
     unsigned char request[2];
-    if (recv(accepted, request, sizeof request, MSG_WAITALL) != static_cast<ssize_t>(sizeof request)) return -1;
+    const bool got = recv(accepted, request, sizeof request, MSG_WAITALL) == static_cast<ssize_t>(sizeof request);
+    set_timeouts(accepted, 0);
+    if (!got) return {};
     const uint16_t port = static_cast<uint16_t>(request[0] << 8 | request[1]);
     if (std::find(ports_.begin(), ports_.end(), port) == ports_.end()) {
         answer(accepted, 1);
-        return -1;
+        return {};
     }
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     sockaddr_in host{};
     host.sin_family = AF_INET;
     host.sin_port = htons(port);
     host.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd >= 0) set_timeouts(fd, 2);  // bounds connect too
-    if (fd < 0 || connect(fd, reinterpret_cast<sockaddr*>(&host), sizeof host) != 0) {
+    if (fd < 0 || (connect(fd, reinterpret_cast<sockaddr*>(&host), sizeof host) != 0 && errno != EINPROGRESS)) {
         if (fd >= 0) close(fd);
         answer(accepted, 1);
-        return -1;
+        return {};
     }
-    set_timeouts(fd, 0);
-    set_timeouts(accepted, 0);
-    answer(accepted, 0);
-    return fd;
+    return {fd, relay::FarState::Connecting};
 }
 
 }  // namespace oms::docker

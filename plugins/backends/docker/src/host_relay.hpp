@@ -10,6 +10,8 @@
 // the socket while it lives: a lock file decides which one serves; the
 // others wait and take over when it ends.
 #pragma once
+#include "../runner/socket_relay.hpp"
+
 #include <cstdint>
 #include <string>
 #include <thread>
@@ -29,7 +31,7 @@ private:
     bool try_lock();
     void bind_socket();
     void serve();
-    int open_host_port(int accepted) const;
+    relay::FarEnd open_host_port(int accepted) const;
 
     std::string socket_path_, lock_path_;
     std::vector<uint16_t> ports_;
