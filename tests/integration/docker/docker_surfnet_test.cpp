@@ -152,6 +152,12 @@ std::vector<std::string> lines_of(const std::string& text) {
     return out;
 }
 
+bool has_line(const std::string& text, const std::string& line) {
+    for (const std::string& l : lines_of(text))
+        if (l == line) return true;
+    return false;
+}
+
 void add_surfnet_port(Task& task, int port) {
     task.extra_rules.push_back(OwnedRule{OMS_RULE_NET_CONNECT_LOOPBACK, "", port, "test: Surfnet port"});
 }
@@ -339,5 +345,33 @@ TEST_CASE("docker surfnet warm: when the run serving the relay ends, a concurren
     for (auto& line : lines) answered += line.rfind("OK reply=hello-", 0) == 0;
     CHECK(answered >= 11);  // at most one inside the hand-over (up to 0.1 s)
     CHECK(lines.back() == "OK reply=hello-b11");  // long after A ended: served by B
+    CHECK(task.end_task() == OMS_OK);
+}
+
+TEST_CASE("docker surfnet warm: a command that kills the relay does not break it for the next",
+          "[docker][surfnet]") {
+    require_daemon();
+    MarkerListener surfnet;
+    Task task(true);
+    add_surfnet_port(task, surfnet.port());
+    const std::string probe = probe_in(task);
+    const std::string port = std::to_string(surfnet.port());
+    REQUIRE(task.run({probe, "connect", "127.0.0.1", port, "before"}).out == "OK reply=hello-before\n");
+    // The strike: SIGKILL to every child of the runner (PID 1) but this
+    // command's own handler (its parent), the relay among them; then try to
+    // take the port.
+    Outcome strike = task.sh("killed=0; for s in /proc/[0-9]*/stat; do read -r pid name state ppid rest < $s; "
+                             "if [ \"$ppid\" = 1 ] && [ \"$pid\" != \"$PPID\" ]; then kill -9 $pid && "
+                             "killed=$((killed+1)); fi; done; echo killed=$killed; " +
+                             probe + " listen " + port);
+    INFO(strike.out << strike.err);
+    CHECK(strike.out.rfind("killed=", 0) == 0);
+    CHECK(strike.out.find("killed=0") == std::string::npos);  // it did kill the relay
+    CHECK(has_line(strike.out, "DENIED listen EADDRINUSE"));   // the runner still holds the port
+    usleep(300 * 1000);
+    Outcome after = task.run({probe, "connect", "127.0.0.1", port, "after"});
+    INFO(after.out << after.err);
+    CHECK(after.out == "OK reply=hello-after\n");  // a new relay serves
+    CHECK(surfnet.received() == std::vector<std::string>{"before", "after"});
     CHECK(task.end_task() == OMS_OK);
 }

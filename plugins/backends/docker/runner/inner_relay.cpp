@@ -59,19 +59,23 @@ bool relay_ports_from(int& argi, int argc, char** argv, std::vector<uint16_t>& p
     return true;
 }
 
-pid_t start_inner_relay(const std::vector<uint16_t>& ports, const char* socket_path, bool detached) {
-    if (ports.empty()) return 0;
-    std::vector<int> listeners;
+bool hold_relay_ports(const std::vector<uint16_t>& ports, std::vector<int>& listeners) {
     for (uint16_t port : ports) {
         int fd = relay::listen_loopback(port);
         if (fd < 0) {
             std::fprintf(stderr, "oms: cannot hold 127.0.0.1:%u in the container for the Surfnet relay: %s\n", port,
                          std::strerror(errno));
             for (int l : listeners) close(l);
-            return -1;
+            listeners.clear();
+            return false;
         }
         listeners.push_back(fd);
     }
+    return true;
+}
+
+pid_t fork_relay(const std::vector<int>& listeners, const std::vector<uint16_t>& ports, const char* socket_path,
+                 bool detached) {
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid == 0) {
@@ -83,13 +87,14 @@ pid_t start_inner_relay(const std::vector<uint16_t>& ports, const char* socket_p
         }
         prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
         signal(SIGPIPE, SIG_IGN);
+        signal(SIGCHLD, SIG_DFL);
         for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) signal(s, SIG_IGN);  // ends with its parent
         setpgid(0, 0);  // out of the command's group: a Ctrl-C meant for the command is not for it
         const std::string path = socket_path;
-        relay::run_relay(listeners, [&](int, size_t index) { return open_through_oms(path.c_str(), ports[index]); }, -1);
+        relay::run_relay(listeners, [&](int, size_t index) { return open_through_oms(path.c_str(), ports[index]); },
+                         -1);
         _exit(0);
     }
-    for (int l : listeners) close(l);
     if (pid < 0) {
         std::fprintf(stderr, "oms: cannot start the Surfnet relay: %s\n", std::strerror(errno));
         return -1;
@@ -98,6 +103,15 @@ pid_t start_inner_relay(const std::vector<uint16_t>& ports, const char* socket_p
     int status = 0;
     waitpid(pid, &status, 0);
     return 1;
+}
+
+pid_t start_inner_relay(const std::vector<uint16_t>& ports, const char* socket_path, bool detached) {
+    if (ports.empty()) return 0;
+    std::vector<int> listeners;
+    if (!hold_relay_ports(ports, listeners)) return -1;
+    const pid_t pid = fork_relay(listeners, ports, socket_path, detached);
+    for (int l : listeners) close(l);
+    return pid;
 }
 
 }  // namespace oms::docker::runner

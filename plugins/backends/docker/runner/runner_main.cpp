@@ -43,6 +43,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -239,7 +240,12 @@ int main(int argc, char** argv) {
         return 1;
     }
     umask(022);
-    const pid_t relay = start_inner_relay(relay_ports, relay_socket.c_str(), false);
+    // The runner holds the relayed ports for the container's life, so no
+    // command can take them, and starts the relay again if it ends (a
+    // command of the same uid can kill it).
+    std::vector<int> relay_listeners;
+    if (!hold_relay_ports(relay_ports, relay_listeners)) return 1;
+    pid_t relay = relay_listeners.empty() ? 0 : fork_relay(relay_listeners, relay_ports, relay_socket.c_str(), false);
     if (relay < 0) return 1;
     int server = listen_on(argv[argi]);
     if (server < 0) {
@@ -262,16 +268,19 @@ int main(int argc, char** argv) {
     for (;;) {
         pollfd ready{server, POLLIN, 0};
         int n = poll(&ready, 1, 1000);
-        reap(handlers);
+        reap(handlers, &relay);
+        if (relay == 0 && !relay_listeners.empty())
+            relay = std::max(0, fork_relay(relay_listeners, relay_ports, relay_socket.c_str(), false));
         if (handlers.empty()) clear_leftovers();
         if (n <= 0) continue;
         int conn = accept4(server, nullptr, nullptr, SOCK_CLOEXEC);
         if (conn < 0) continue;
-        reap(handlers);  // the previous command's handler may have ended meanwhile
+        reap(handlers, &relay);  // the previous command's handler may have ended meanwhile
         if (handlers.empty()) clear_leftovers();
         pid_t handler = fork();
         if (handler == 0) {
             close(server);
+            for (int l : relay_listeners) close(l);
             serve_one(conn);
             _exit(0);
         }
