@@ -178,3 +178,46 @@ TEST_CASE("through oms: only the trusted Surfpool binary listens and uses the Su
     }
     CHECK(faucet.lines().size() == 2);
 }
+
+TEST_CASE("landlock plugin: the trusted listener is the file itself, whatever name reaches it",
+          "[landlock][network][surfpool]") {
+    require_landlock();
+    World w;
+    const int port = unused_port();
+    const std::string binary = w.work + "/bin/surfpool";
+    std::filesystem::create_directories(w.work + "/bin");
+    std::filesystem::create_directories(w.work + "/elsewhere");
+    install(OMS_SURFPOOL_STANDIN, binary);
+    install(OMS_SURFPOOL_STANDIN, w.work + "/elsewhere/surfpool");  // a copy: same bytes, another inode
+    REQUIRE(link(binary.c_str(), (w.work + "/bin/hard-link").c_str()) == 0);
+    std::filesystem::create_symlink(binary, w.work + "/bin/sym-link");
+    FakeHost host;
+    LandlockPlugin plugin(host);
+    // The policy names the binary, as the network plugin does; the core's
+    // own check is not involved here.
+    auto run = [&](const std::string& program) {
+        ContextBuilder context = default_context(w, {program, "listen", std::to_string(port)});
+        PolicyBuilder policy = default_policy(w);
+        policy.add(OMS_RULE_NET_CONNECT_LOOPBACK, "", port);
+        policy.add(OMS_RULE_NET_LISTEN_LOOPBACK, binary, 0);
+        int out[2];
+        REQUIRE(pipe(out) == 0);
+        ErrorBuffer error;
+        void* handle = nullptr;
+        REQUIRE(plugin.api().spawn(plugin.instance(), context.build(), policy.build(), oms_stdio{0, out[1], 2},
+                                   &handle, error.get()) == OMS_OK);
+        close(out[1]);
+        std::string text;
+        char buffer[4096];
+        for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) > 0;) text.append(buffer, n);
+        close(out[0]);
+        int32_t code = -1;
+        plugin.api().wait(plugin.instance(), handle, &code, error.get());
+        plugin.api().release(plugin.instance(), handle);
+        return text;
+    };
+    CHECK(run(binary) == "OK listen\n");                    // positive
+    CHECK(run(w.work + "/bin/hard-link") == "OK listen\n");  // the same file under another name
+    CHECK(run(w.work + "/bin/sym-link") == "OK listen\n");   // a link to it
+    CHECK(run(w.work + "/elsewhere/surfpool") == "DENIED listen EACCES\n");  // a copy is another file
+}
