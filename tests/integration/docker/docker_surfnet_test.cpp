@@ -261,6 +261,12 @@ TEST_CASE("docker surfnet: the relay is bounded and survives many connections", 
     for (auto& line : lines) answered += line.rfind("OK reply=hello-", 0) == 0;
     CHECK(answered == 60);
     CHECK(surfnet.received().size() == 60);
+    // Connections to relay.sock that never say which port they want do not
+    // hold up the others.
+    Outcome idle = task.sh(probe + " relay-hold /.oms/sock/relay.sock 20 4 & sleep 0.5; " + probe +
+                           " connect 127.0.0.1 " + std::to_string(surfnet.port()) + " past-idle; wait");
+    INFO(idle.out << idle.err);
+    CHECK(idle.out == "HELD 20\nOK reply=hello-past-idle\n");
     // The relay is never the command's child (a command that waits for all
     // its children would wait for it forever).
     Outcome children = task.sh("read c < /proc/$$/task/$$/children; echo \"[$c]\"");

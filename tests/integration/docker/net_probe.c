@@ -8,7 +8,9 @@
  *       made to it by itself, then connect to CONNECT_PORT
  *   net_probe relay-ask SOCKET PORT MARKER
  *       speak the relay's own protocol on its unix socket, as a hostile
- *       command would: ask oms for PORT, then send MARKER */
+ *       command would: ask oms for PORT, then send MARKER
+ *   net_probe relay-hold SOCKET COUNT SECONDS
+ *       open COUNT connections to the relay's socket, say nothing, wait */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -163,11 +165,27 @@ static int relay_ask(const char* path, int port, const char* marker) {
     return printf("OK reply=%s\n", reply), 0;
 }
 
+static int relay_hold(const char* path, int count, int seconds) {
+    struct sockaddr_un a;
+    memset(&a, 0, sizeof a);
+    a.sun_family = AF_UNIX;
+    strncpy(a.sun_path, path, sizeof a.sun_path - 1);
+    int held = 0;
+    for (int i = 0; i < count; ++i) {
+        int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+        if (fd >= 0 && connect(fd, (struct sockaddr*)&a, sizeof a) == 0) ++held;
+    }
+    printf("HELD %d\n", held);
+    sleep(seconds);
+    return 0;
+}
+
 int main(int argc, char** argv) {
     setvbuf(stdout, NULL, _IONBF, 0);
     if (argc == 5 && strcmp(argv[1], "connect") == 0) return do_connect(argv[2], atoi(argv[3]), argv[4]);
     if (argc == 4 && strcmp(argv[1], "udp") == 0) return do_udp(argv[2], atoi(argv[3]));
     if (argc == 5 && strcmp(argv[1], "relay-ask") == 0) return relay_ask(argv[2], atoi(argv[3]), argv[4]);
+    if (argc == 5 && strcmp(argv[1], "relay-hold") == 0) return relay_hold(argv[2], atoi(argv[3]), atoi(argv[4]));
     if (argc == 3 && strcmp(argv[1], "listen") == 0) return listen_on(atoi(argv[2])) < 0 ? 0 : 0;
     if (argc == 5 && strcmp(argv[1], "surfpool") == 0) {
         int server = listen_on(atoi(argv[2]));

@@ -91,7 +91,7 @@ pid_t fork_relay(const std::vector<int>& listeners, const std::vector<uint16_t>&
         for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) signal(s, SIG_IGN);  // ends with its parent
         setpgid(0, 0);  // out of the command's group: a Ctrl-C meant for the command is not for it
         const std::string path = socket_path;
-        relay::run_relay(listeners, [&](int, size_t index) { return open_through_oms(path.c_str(), ports[index]); },
+        relay::run_relay(listeners, [&](int, size_t index, const std::string&) { return open_through_oms(path.c_str(), ports[index]); },
                          -1);
         _exit(0);
     }

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <list>
@@ -124,18 +125,72 @@ int listen_loopback(uint16_t port) {
     return fd;
 }
 
-void run_relay(const std::vector<int>& listeners, const OpenFarEnd& open_far_end, int stop_fd, size_t max_pairs) {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// An accepted connection whose request has not fully arrived yet.
+struct Request {
+    int fd;
+    size_t index;
+    std::string bytes;
+    Clock::time_point deadline;
+};
+
+void add_pair(std::list<Pair>& pairs, int accepted, const FarEnd& far) {
+    set_nonblocking(accepted);
+    set_nonblocking(far.fd);
+    pairs.emplace_back();
+    Pair& added = pairs.back();
+    added.fd[0] = accepted;
+    added.fd[1] = far.fd;
+    added.far = far.state;
+    added.setup_deadline = Clock::now() + std::chrono::seconds(kSetupSeconds);
+}
+
+void open_pair(std::list<Pair>& pairs, const OpenFarEnd& open_far_end, int accepted, size_t index,
+               const std::string& request) {
+    const FarEnd far = open_far_end(accepted, index, request);
+    if (far.fd < 0) close_with_reset(accepted);
+    else add_pair(pairs, accepted, far);
+}
+
+// Reads what is there of a request; true when it is finished with (complete,
+// or failed and closed).
+bool read_request(Request& r, size_t request_bytes, std::list<Pair>& pairs, const OpenFarEnd& open_far_end) {
+    char buffer[16];
+    const size_t want = std::min(sizeof buffer, request_bytes - r.bytes.size());
+    ssize_t n = recv(r.fd, buffer, want, MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return false;
+    if (n <= 0) {
+        close(r.fd);
+        return true;
+    }
+    r.bytes.append(buffer, static_cast<size_t>(n));
+    if (r.bytes.size() < request_bytes) return false;
+    open_pair(pairs, open_far_end, r.fd, r.index, r.bytes);
+    return true;
+}
+
+}  // namespace
+
+void run_relay(const std::vector<int>& listeners, const OpenFarEnd& open_far_end, int stop_fd, size_t request_bytes,
+               size_t max_pairs) {
     std::list<Pair> pairs;
+    std::list<Request> requests;
     std::vector<pollfd> polled;
-    std::vector<Pair*> owners;  // owners[k]: the pair of polled[k] (null for a listener or stop_fd)
+    std::vector<Pair*> owners;        // the pair of each polled pair entry
+    std::vector<Request*> askers;     // the request of each polled request entry
     for (;;) {
         polled.clear();
         owners.clear();
-        if (stop_fd >= 0) polled.push_back({stop_fd, POLLIN, 0}), owners.push_back(nullptr);
-        for (int l : listeners) polled.push_back({l, POLLIN, 0}), owners.push_back(nullptr);
+        askers.clear();
+        if (stop_fd >= 0) polled.push_back({stop_fd, POLLIN, 0});
+        for (int l : listeners) polled.push_back({l, POLLIN, 0});
+        for (Request& r : requests) polled.push_back({r.fd, POLLIN, 0}), askers.push_back(&r);
         for (Pair& p : pairs)
             for (int i = 0; i < 2; ++i) polled.push_back({p.fd[i], p.wanted(i), 0}), owners.push_back(&p);
-        bool setting_up = false;
+        bool setting_up = !requests.empty();
         for (const Pair& p : pairs) setting_up |= p.far != FarState::Ready;
         if (poll(polled.data(), polled.size(), setting_up ? 100 : -1) < 0) {
             if (errno == EINTR) continue;
@@ -147,26 +202,16 @@ void run_relay(const std::vector<int>& listeners, const OpenFarEnd& open_far_end
             if (!(polled[k].revents & POLLIN)) continue;
             int accepted = accept4(listeners[index], nullptr, nullptr, SOCK_CLOEXEC);
             if (accepted < 0) continue;
-            if (pairs.size() >= max_pairs) {
-                close_with_reset(accepted);
-                continue;
-            }
-            const FarEnd far = open_far_end(accepted, index);
-            if (far.fd < 0) {
-                close_with_reset(accepted);
-                continue;
-            }
-            set_nonblocking(accepted);
-            set_nonblocking(far.fd);
-            pairs.emplace_back();
-            Pair& added = pairs.back();
-            added.fd[0] = accepted;
-            added.fd[1] = far.fd;
-            added.far = far.state;
-            added.setup_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kSetupSeconds);
+            if (pairs.size() + requests.size() >= max_pairs) close_with_reset(accepted);
+            else if (request_bytes == 0) open_pair(pairs, open_far_end, accepted, index, "");
+            else requests.push_back(Request{accepted, index, "", Clock::now() + std::chrono::seconds(kSetupSeconds)});
         }
-        for (; k < polled.size(); ++k) {
-            Pair& p = *owners[k];
+        std::vector<Request*> finished;
+        for (size_t r = 0; r < askers.size(); ++r, ++k)
+            if (polled[k].revents && read_request(*askers[r], request_bytes, pairs, open_far_end))
+                finished.push_back(askers[r]);
+        for (size_t q = 0; k < polled.size(); ++k, ++q) {
+            Pair& p = *owners[q];
             const int i = polled[k].fd == p.fd[0] ? 0 : 1;
             const short got = polled[k].revents;
             if (i == 1 && p.far == FarState::Connecting) {
@@ -178,7 +223,13 @@ void run_relay(const std::vector<int>& listeners, const OpenFarEnd& open_far_end
             if ((got & POLLOUT) && !p.failed) write_side(p, i);
             if (got & POLLERR) p.failed = true;
         }
-        const auto now = std::chrono::steady_clock::now();
+        const auto now = Clock::now();
+        for (auto it = requests.begin(); it != requests.end();) {
+            const bool done = std::find(finished.begin(), finished.end(), &*it) != finished.end();
+            if (!done && now > it->deadline) close(it->fd);  // never said what it wants
+            if (done || now > it->deadline) it = requests.erase(it);
+            else ++it;
+        }
         for (auto it = pairs.begin(); it != pairs.end();) {
             if (it->far != FarState::Ready && now > it->setup_deadline) it->failed = true;
             pass_ends(*it);
@@ -190,6 +241,7 @@ void run_relay(const std::vector<int>& listeners, const OpenFarEnd& open_far_end
             }
         }
     }
+    for (Request& r : requests) close(r.fd);
     for (Pair& p : pairs) close_pair(p);
 }
 

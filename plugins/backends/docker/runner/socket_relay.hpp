@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace oms::docker::relay {
@@ -33,16 +34,20 @@ struct FarEnd {
     FarState state = FarState::Ready;
 };
 
-// Opens the far end for a connection accepted on listener `index`.
-using OpenFarEnd = std::function<FarEnd(int accepted, size_t index)>;
+// Opens the far end for a connection accepted on listener `index`, once
+// its first `request_bytes` bytes (see run_relay) have arrived in `request`.
+using OpenFarEnd = std::function<FarEnd(int accepted, size_t index, const std::string& request)>;
 
 // How long a far end may stay Connecting or AwaitingStatus.
 inline constexpr int kSetupSeconds = 3;
 
 // Relays until `stop_fd` is readable (or forever when it is -1). The
 // listeners must be listening sockets; they stay open (the caller owns them).
+// With `request_bytes`, an accepted connection first sends that many bytes
+// (read in the loop, within kSetupSeconds, counted against `max_pairs`)
+// before its far end is opened.
 void run_relay(const std::vector<int>& listeners, const OpenFarEnd& open_far_end, int stop_fd,
-               size_t max_pairs = kMaxPairs);
+               size_t request_bytes = 0, size_t max_pairs = kMaxPairs);
 
 // Closes `fd` so that its peer sees a reset, not a clean end.
 void close_with_reset(int fd);

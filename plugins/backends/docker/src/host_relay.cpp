@@ -11,7 +11,6 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -23,12 +22,6 @@
 namespace oms::docker {
 
 namespace {
-
-void set_timeouts(int fd, long seconds) {
-    timeval limit{seconds, 0};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
-}
 
 void answer(int fd, unsigned char status) { (void)!send(fd, &status, 1, MSG_NOSIGNAL); }
 
@@ -113,20 +106,17 @@ void HostRelay::serve() {
             return;  // the command's connections are refused: it sees the failure itself
         }
     }
-    relay::run_relay({listener_}, [this](int accepted, size_t) { return open_host_port(accepted); }, stop_[0]);
+    relay::run_relay(
+        {listener_}, [this](int accepted, size_t, const std::string& request) { return open_host_port(accepted, request); },
+        stop_[0], 2);
 }
 
-// The port first (two bytes, sent with the connection: waited for at most
-// 1 s); a port of the policy is connected on the host's 127.0.0.1 without
-// waiting (the loop completes it and answers status 0), anything else gets
-// status 1 and is closed.
-relay::FarEnd HostRelay::open_host_port(int accepted) const {
-    set_timeouts(accepted, 1);
-    unsigned char request[2];
-    const bool got = recv(accepted, request, sizeof request, MSG_WAITALL) == static_cast<ssize_t>(sizeof request);
-    set_timeouts(accepted, 0);
-    if (!got) return {};
-    const uint16_t port = static_cast<uint16_t>(request[0] << 8 | request[1]);
+// The port first (two bytes, read by the loop); a port of the policy is
+// connected on the host's 127.0.0.1 without waiting (the loop completes it
+// and answers status 0), anything else gets status 1 and is closed.
+relay::FarEnd HostRelay::open_host_port(int accepted, const std::string& request) const {
+    const uint16_t port = static_cast<uint16_t>(static_cast<unsigned char>(request[0]) << 8 |
+                                                static_cast<unsigned char>(request[1]));
     if (std::find(ports_.begin(), ports_.end(), port) == ports_.end()) {
         answer(accepted, 1);
         return {};

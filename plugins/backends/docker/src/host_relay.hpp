@@ -31,7 +31,7 @@ private:
     bool try_lock();
     void bind_socket();
     void serve();
-    relay::FarEnd open_host_port(int accepted) const;
+    relay::FarEnd open_host_port(int accepted, const std::string& request) const;
 
     std::string socket_path_, lock_path_;
     std::vector<uint16_t> ports_;
