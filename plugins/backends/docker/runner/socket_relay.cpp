@@ -174,46 +174,80 @@ bool read_request(Request& r, size_t request_bytes, std::list<Pair>& pairs, cons
 
 }  // namespace
 
-void run_relay(const std::vector<int>& listeners, const OpenFarEnd& open_far_end, int stop_fd, size_t request_bytes,
-               size_t max_pairs) {
-    std::list<Pair> pairs;
-    std::list<Request> requests;
-    std::vector<pollfd> polled;
-    std::vector<Pair*> owners;        // the pair of each polled pair entry
-    std::vector<Request*> askers;     // the request of each polled request entry
-    for (;;) {
-        polled.clear();
-        owners.clear();
-        askers.clear();
-        if (stop_fd >= 0) polled.push_back({stop_fd, POLLIN, 0});
-        for (int l : listeners) polled.push_back({l, POLLIN, 0});
-        for (Request& r : requests) polled.push_back({r.fd, POLLIN, 0}), askers.push_back(&r);
-        for (Pair& p : pairs)
-            for (int i = 0; i < 2; ++i) polled.push_back({p.fd[i], p.wanted(i), 0}), owners.push_back(&p);
-        bool setting_up = !requests.empty();
-        for (const Pair& p : pairs) setting_up |= p.far != FarState::Ready;
-        if (poll(polled.data(), polled.size(), setting_up ? 100 : -1) < 0) {
-            if (errno == EINTR) continue;
-            break;
+namespace {
+
+// One poll loop over the listeners, the connections still naming their
+// port, and the relayed pairs.
+class RelayLoop {
+public:
+    RelayLoop(const std::vector<int>& listeners, const OpenFarEnd& open_far_end, int stop_fd, size_t request_bytes,
+              size_t max_pairs)
+        : listeners_(listeners), open_(open_far_end), stop_fd_(stop_fd), request_bytes_(request_bytes),
+          max_pairs_(max_pairs) {}
+
+    ~RelayLoop() {
+        for (Request& r : requests_) close(r.fd);
+        for (Pair& p : pairs_) close_pair(p);
+    }
+
+    void run() {
+        for (;;) {
+            build_poll_set();
+            if (poll(polled_.data(), polled_.size(), setting_up() ? 100 : -1) < 0) {
+                if (errno == EINTR) continue;
+                return;
+            }
+            size_t k = 0;
+            if (stop_fd_ >= 0 && polled_[k++].revents) return;
+            accept_new(k);
+            std::vector<Request*> finished = serve_requests(k);
+            serve_pairs(k);
+            sweep(finished);
         }
-        size_t k = 0;
-        if (stop_fd >= 0 && polled[k++].revents) break;
-        for (size_t index = 0; index < listeners.size(); ++index, ++k) {
-            if (!(polled[k].revents & POLLIN)) continue;
-            int accepted = accept4(listeners[index], nullptr, nullptr, SOCK_CLOEXEC);
+    }
+
+private:
+    void build_poll_set() {
+        polled_.clear();
+        owners_.clear();
+        askers_.clear();
+        if (stop_fd_ >= 0) polled_.push_back({stop_fd_, POLLIN, 0});
+        for (int l : listeners_) polled_.push_back({l, POLLIN, 0});
+        for (Request& r : requests_) polled_.push_back({r.fd, POLLIN, 0}), askers_.push_back(&r);
+        for (Pair& p : pairs_)
+            for (int i = 0; i < 2; ++i) polled_.push_back({p.fd[i], p.wanted(i), 0}), owners_.push_back(&p);
+    }
+
+    bool setting_up() const {
+        bool any = !requests_.empty();
+        for (const Pair& p : pairs_) any |= p.far != FarState::Ready;
+        return any;
+    }
+
+    void accept_new(size_t& k) {
+        for (size_t index = 0; index < listeners_.size(); ++index, ++k) {
+            if (!(polled_[k].revents & POLLIN)) continue;
+            int accepted = accept4(listeners_[index], nullptr, nullptr, SOCK_CLOEXEC);
             if (accepted < 0) continue;
-            if (pairs.size() + requests.size() >= max_pairs) close_with_reset(accepted);
-            else if (request_bytes == 0) open_pair(pairs, open_far_end, accepted, index, "");
-            else requests.push_back(Request{accepted, index, "", Clock::now() + std::chrono::seconds(kSetupSeconds)});
+            if (pairs_.size() + requests_.size() >= max_pairs_) close_with_reset(accepted);
+            else if (request_bytes_ == 0) open_pair(pairs_, open_, accepted, index, "");
+            else requests_.push_back(Request{accepted, index, "", Clock::now() + std::chrono::seconds(kSetupSeconds)});
         }
+    }
+
+    std::vector<Request*> serve_requests(size_t& k) {
         std::vector<Request*> finished;
-        for (size_t r = 0; r < askers.size(); ++r, ++k)
-            if (polled[k].revents && read_request(*askers[r], request_bytes, pairs, open_far_end))
-                finished.push_back(askers[r]);
-        for (size_t q = 0; k < polled.size(); ++k, ++q) {
-            Pair& p = *owners[q];
-            const int i = polled[k].fd == p.fd[0] ? 0 : 1;
-            const short got = polled[k].revents;
+        for (size_t r = 0; r < askers_.size(); ++r, ++k)
+            if (polled_[k].revents && read_request(*askers_[r], request_bytes_, pairs_, open_))
+                finished.push_back(askers_[r]);
+        return finished;
+    }
+
+    void serve_pairs(size_t k) {
+        for (size_t q = 0; k < polled_.size(); ++k, ++q) {
+            Pair& p = *owners_[q];
+            const int i = polled_[k].fd == p.fd[0] ? 0 : 1;
+            const short got = polled_[k].revents;
             if (i == 1 && p.far == FarState::Connecting) {
                 if (got) finish_connect(p);
                 continue;
@@ -223,26 +257,46 @@ void run_relay(const std::vector<int>& listeners, const OpenFarEnd& open_far_end
             if ((got & POLLOUT) && !p.failed) write_side(p, i);
             if (got & POLLERR) p.failed = true;
         }
+    }
+
+    // Drops finished or late requests, fails pairs not set up in time,
+    // passes ends on and closes the pairs that are done.
+    void sweep(const std::vector<Request*>& finished) {
         const auto now = Clock::now();
-        for (auto it = requests.begin(); it != requests.end();) {
+        for (auto it = requests_.begin(); it != requests_.end();) {
             const bool done = std::find(finished.begin(), finished.end(), &*it) != finished.end();
             if (!done && now > it->deadline) close(it->fd);  // never said what it wants
-            if (done || now > it->deadline) it = requests.erase(it);
+            if (done || now > it->deadline) it = requests_.erase(it);
             else ++it;
         }
-        for (auto it = pairs.begin(); it != pairs.end();) {
+        for (auto it = pairs_.begin(); it != pairs_.end();) {
             if (it->far != FarState::Ready && now > it->setup_deadline) it->failed = true;
             pass_ends(*it);
             if (it->done()) {
                 close_pair(*it);
-                it = pairs.erase(it);
+                it = pairs_.erase(it);
             } else {
                 ++it;
             }
         }
     }
-    for (Request& r : requests) close(r.fd);
-    for (Pair& p : pairs) close_pair(p);
+
+    const std::vector<int>& listeners_;
+    const OpenFarEnd& open_;
+    const int stop_fd_;
+    const size_t request_bytes_, max_pairs_;
+    std::list<Pair> pairs_;
+    std::list<Request> requests_;
+    std::vector<pollfd> polled_;
+    std::vector<Pair*> owners_;     // the pair of each polled pair entry, in order
+    std::vector<Request*> askers_;  // the request of each polled request entry, in order
+};
+
+}  // namespace
+
+void run_relay(const std::vector<int>& listeners, const OpenFarEnd& open_far_end, int stop_fd, size_t request_bytes,
+               size_t max_pairs) {
+    RelayLoop(listeners, open_far_end, stop_fd, request_bytes, max_pairs).run();
 }
 
 }  // namespace oms::docker::relay
