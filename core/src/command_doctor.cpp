@@ -29,7 +29,34 @@ struct DoctorView {
     std::vector<PluginRow> rows;
     std::string backend, chosen_by, problem;
     BackendReport report;
+    std::vector<std::string> surfnet;  // the Surfnet ports and the trusted Surfpool binary
 };
+
+std::string port_list(const ConfigValue* value, const std::string& fallback) {
+    if (!value) return fallback;
+    if (value->type == OMS_CONFIG_INTEGER) return std::to_string(value->integer);
+    std::string out;
+    for (int64_t port : value->integers) out += (out.empty() ? "" : ", ") + std::to_string(port);
+    return out.empty() ? "none" : out;
+}
+
+// What the network plugin lets commands reach, and which binary is trusted
+// to listen: each backend's own lines say how it carries them.
+std::vector<std::string> surfnet_lines(const Config& config) {
+    std::vector<std::string> out;
+    out.push_back("Surfnet port (commands may connect on 127.0.0.1): " +
+                  port_list(config.get("plugin.network", "surfnet_port"), "8899"));
+    out.push_back("Surfpool ports (trusted Surfpool runs only): " +
+                  port_list(config.get("plugin.network", "surfpool_ports"), "8899, 8900, 9900"));
+    if (const ConfigValue* denied = config.get("plugin.network", "deny_ports"))
+        out.push_back("denied ports: " + port_list(denied, "none"));
+    const auto surfpool = config.text("sandbox", "surfpool");
+    out.push_back("trusted Surfpool binary: " +
+                  (surfpool ? *surfpool + " (sandbox.surfpool; trusted only when a command's argv[0] is that very "
+                                          "file; else oms run --surfpool PATH)"
+                            : std::string("none configured (oms run --surfpool PATH names it per run)")));
+    return out;
+}
 
 DoctorView gather(const Session& session, const std::optional<std::string>& sandbox) {
     DoctorView view;
@@ -51,6 +78,7 @@ DoctorView gather(const Session& session, const std::optional<std::string>& sand
         view.problem = e.what();
     }
     view.rows = plugin_rows(session.registry(), view.backend, reports);
+    view.surfnet = surfnet_lines(session.config());
     return view;
 }
 
@@ -60,6 +88,8 @@ void print_text(const DoctorView& v) {
     std::printf("\nplugin folders:\n");
     for (auto& folder : v.folders) std::printf("  %s\n", folder.c_str());
     std::printf("\nplugins:\n%s\n", format_plugin_rows(v.rows).c_str());
+    std::printf("surfnet:\n");
+    for (auto& line : v.surfnet) std::printf("  %s\n", line.c_str());
     if (!v.backend.empty()) std::printf("backend: %s (chosen by %s)\n", v.backend.c_str(), v.chosen_by.c_str());
     if (!v.problem.empty()) {
         std::printf("confinement: none available: %s\n", v.problem.c_str());
@@ -78,6 +108,7 @@ void print_json(const DoctorView& v, const std::vector<CanaryResult>* canaries) 
     for (auto& [layer, path] : v.files) json.begin_object().key("layer").value(layer).key("path").value(path).end_object();
     json.end_array();
     json.key("plugin_folders").strings(v.folders);
+    json.key("surfnet").strings(v.surfnet);
     json.key("plugins");
     write_plugin_rows(json, v.rows);
     json.key("backend").value(v.backend).key("chosen_by").value(v.chosen_by);

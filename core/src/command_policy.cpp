@@ -11,6 +11,7 @@
 #include "oms/core/policy_lowering.hpp"
 #include "oms/core/run_options.hpp"
 #include "oms/core/run_session.hpp"
+#include "oms/core/trusted_surfpool.hpp"
 
 #include <boost/program_options.hpp>
 #include <cstdio>
@@ -40,7 +41,11 @@ void print_text(const RunContext& context, const Policy& policy, const BackendCh
     const RunInputs& in = context.inputs();
     std::printf("worktree: %s\n", in.worktree.c_str());
     if (in.working_dir != in.worktree) std::printf("working folder: %s\n", in.working_dir.c_str());
-    std::printf("home: %s\nprivate home: %s (per run)\n\nrules:\n", in.home.c_str(), in.private_home.c_str());
+    std::printf("home: %s\nprivate home: %s (per run)\n\n", in.home.c_str(), in.private_home.c_str());
+    if (!in.surfpool.empty())
+        std::printf("trusted Surfpool binary: %s (the command is this file: it may listen on loopback)\n\n",
+                    in.surfpool.c_str());
+    std::printf("rules:\n");
     for (auto& rule : policy.rules) {
         std::string value = rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK ? std::to_string(rule.number) : rule.value;
         // The two ABI 1.1 kinds read wrongly without a word: a name, not a
@@ -61,6 +66,7 @@ void print_json(const RunContext& context, const Policy& policy, const BackendCh
     JsonWriter json;
     json.begin_object().key("worktree").value(context.inputs().worktree);
     json.key("working_dir").value(context.inputs().working_dir).key("home").value(context.inputs().home);
+    json.key("surfpool").value(context.inputs().surfpool);
     json.key("rules").begin_array();
     for (auto& rule : policy.rules) {
         json.begin_object().key("kind").value(rule_kind_name(rule.kind)).key("value").value(rule.value);
@@ -93,6 +99,7 @@ int command_policy(const Args& args) {
     RunContext context(make_run_inputs(session, options, run_dir));
     Policy policy;
     assemble_policy(session.registry(), context, policy);
+    confirm_trusted_surfpool(context.inputs().surfpool, context.inputs().argv, policy.env, context.inputs().worktree);
     lower_policy_for_backend(*backend.record, context, policy);
     refuse_rules_unknown_to_backend(*backend.record, policy);
     BackendReport rendering = render(backend, context, policy);

@@ -15,6 +15,7 @@
 #include "oms/core/run_dir_sweep.hpp"
 #include "oms/core/run_options.hpp"
 #include "oms/core/run_session.hpp"
+#include "oms/core/trusted_surfpool.hpp"
 #include "oms/core/signals.hpp"
 #include "oms/core/warn_once.hpp"
 
@@ -73,6 +74,7 @@ int command_run(const Args& all_args) {
     write_private_npmrc(run_dir.home());
     Policy policy;
     assemble_policy(session.registry(), context, policy);
+    confirm_trusted_surfpool(context.inputs().surfpool, context.inputs().argv, policy.env, context.inputs().worktree);
     warn_once(context.inputs().state_dir, backend.record->id, backend.report.warn_once);
     warn_lost_guarantees(backend, context.inputs());
     const int exit_code = launch(backend, context, policy);

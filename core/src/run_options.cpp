@@ -3,6 +3,8 @@
 #include "oms/core/error.hpp"
 #include "oms/core/paths.hpp"
 #include "oms/core/protected_folders.hpp"
+#include "oms/core/repository_top.hpp"
+#include "oms/core/trusted_surfpool.hpp"
 #include "oms/core/worktree_check.hpp"
 #include "oms/core/worktree_default.hpp"
 
@@ -26,6 +28,9 @@ void add_run_options(po::options_description& options, RunOptions& values) {
         ("rw", po::value<std::vector<std::string>>(&values.read_write)->composing(), "extra read-write mount (repeatable)")
         ("pinned", po::value<std::vector<std::string>>(&values.pinned)->composing(),
          "pinned verifier files, comma-separated (repeatable); never writable")
+        ("surfpool", po::value<std::string>()->notifier([&values](const std::string& v) { values.surfpool = v; }),
+         "the command is this trusted Surfpool binary (checked: argv[0] must resolve to this very file); only it "
+         "may listen on loopback and use the Surfpool ports")
         ("best-effort", po::bool_switch(&values.best_effort),
          "run even if the backend cannot enforce every rule (doctor and a warning say what is lost)");
 }
@@ -82,8 +87,9 @@ RunInputs make_run_inputs(const Session& session, const RunOptions& options, con
     for (auto& file : pinned)
         if (!file.empty() && file[0] != '/') file = in.worktree + "/" + file;
     in.pinned = canonical_all(pinned);
-    if (auto surfpool = config.text("sandbox", "surfpool")) in.surfpool = canonical_or_absolute(*surfpool);
     in.argv = options.command;
+    in.surfpool = trusted_surfpool_for(options.surfpool, config.text("sandbox", "surfpool"), in.argv,
+                                       path_of(in.parent_env), in.worktree);
     if (options.best_effort || config.boolean("sandbox", "best_effort", false)) in.flags |= OMS_RUN_BEST_EFFORT;
     if (isatty(STDIN_FILENO)) in.flags |= OMS_RUN_INTERACTIVE;
     return in;

@@ -212,6 +212,7 @@ PolicyBuilder Task::policy() const {
     p.add(OMS_RULE_WRITE_DENY_NAME, ".git");
     for (auto& pin : pinned) p.add(OMS_RULE_WRITE_DENY, pin);
     for (auto& name : {"PATH", "HOME", "TMPDIR", "LANG"}) p.add(OMS_RULE_ENV_PASS, name);
+    for (auto& rule : extra_rules) p.add(rule.kind, rule.value, rule.number);
     p.env = env;
     return p;
 }

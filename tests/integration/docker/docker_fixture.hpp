@@ -75,6 +75,8 @@ public:
     std::string working_dir;  // the context's working_dir (empty: NULL, the worktree)
     // What the policy allows through: PATH, HOME, TMPDIR, LANG.
     std::vector<std::string> env;
+    // Added to the policy as they are (network rules, say).
+    std::vector<OwnedRule> extra_rules;
 
     // Runs `sh -c script` in the container.
     Outcome sh(const std::string& script, const std::string& stdin_text = "");

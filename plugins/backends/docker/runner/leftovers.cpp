@@ -82,10 +82,12 @@ void kill_leftovers(const std::vector<pid_t>& handlers) {
     }
 }
 
-void reap(std::vector<pid_t>& handlers) {
+void reap(std::vector<pid_t>& handlers, pid_t* watched) {
     pid_t pid;
-    while ((pid = waitpid(-1, nullptr, WNOHANG)) > 0)
+    while ((pid = waitpid(-1, nullptr, WNOHANG)) > 0) {
         handlers.erase(std::remove(handlers.begin(), handlers.end(), pid), handlers.end());
+        if (watched && *watched == pid) *watched = 0;
+    }
 }
 
 }  // namespace oms::docker::runner

@@ -19,7 +19,8 @@ long pids_limit_hits();
 // processes, left alone), kills every other child of the runner and theirs.
 void kill_leftovers(const std::vector<pid_t>& handlers);
 
-// Reaps ended handlers and leftovers; forgets the handlers that ended.
-void reap(std::vector<pid_t>& handlers);
+// Reaps ended handlers and leftovers; forgets the handlers that ended, and
+// sets *watched to 0 when that process ended.
+void reap(std::vector<pid_t>& handlers, pid_t* watched = nullptr);
 
 }  // namespace oms::docker::runner

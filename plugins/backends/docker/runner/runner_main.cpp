@@ -14,10 +14,13 @@
 // of a command once it is over.
 //
 // Usage (inside the container):
-//   oms-docker-runner [--expect=DEV:INO:PATH]... SOCKET_PATH
+//   oms-docker-runner [--expect=DEV:INO:PATH]... [--relay=PORT,...] SOCKET_PATH
 //       serve commands on the socket
-//   oms-docker-runner [--expect=DEV:INO:PATH]... --exec ARGV...
+//   oms-docker-runner [--expect=DEV:INO:PATH]... [--relay=PORT,...] --exec ARGV...
 //       restrict this process, then exec ARGV (one-shot and terminal commands)
+// --relay holds 127.0.0.1:PORT in the container for each port and carries its
+// connections to the host's 127.0.0.1:PORT through oms (inner_relay.hpp), over
+// relay.sock in the folder of SOCKET_PATH (/.oms/sock for --exec).
 // Each --expect names a path bound from the host as oms checked it there
 // (device and inode): anything else at that path (say, the target of a link
 // swapped in before the daemon mounted it) stops the runner before any
@@ -25,6 +28,7 @@
 // Statically linked: the image need not have a libc.
 #include "command_filter.hpp"
 #include "expectations.hpp"
+#include "inner_relay.hpp"
 #include "leftovers.hpp"
 #include "runner_protocol.hpp"
 
@@ -39,6 +43,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -217,7 +222,13 @@ int listen_on(const char* path) {
 int main(int argc, char** argv) {
     int argi = 1;
     if (!expectations_hold(argi, argc, argv)) return 125;
-    if (argc - argi >= 2 && std::strcmp(argv[argi], "--exec") == 0) exec_restricted(argv + argi + 1);
+    std::vector<uint16_t> relay_ports;
+    if (!relay_ports_from(argi, argc, argv, relay_ports)) return 125;
+    const std::string relay_socket = std::string("/.oms/sock/") + kRelaySocketName;
+    if (argc - argi >= 2 && std::strcmp(argv[argi], "--exec") == 0) {
+        if (start_inner_relay(relay_ports, relay_socket.c_str(), true) < 0) return 125;
+        exec_restricted(argv + argi + 1);
+    }
     if (argc - argi != 1) {
         std::fprintf(stderr, "usage: oms-docker-runner [--expect=DEV:INO:PATH]... SOCKET_PATH | --exec ARGV...\n");
         return 2;
@@ -229,6 +240,13 @@ int main(int argc, char** argv) {
         return 1;
     }
     umask(022);
+    // The runner holds the relayed ports for the container's life, so no
+    // command can take them, and starts the relay again if it ends (a
+    // command of the same uid can kill it).
+    std::vector<int> relay_listeners;
+    if (!hold_relay_ports(relay_ports, relay_listeners)) return 1;
+    pid_t relay = relay_listeners.empty() ? 0 : fork_relay(relay_listeners, relay_ports, relay_socket.c_str(), false);
+    if (relay < 0) return 1;
     int server = listen_on(argv[argi]);
     if (server < 0) {
         std::fprintf(stderr, "oms-docker-runner: cannot listen on %s: %s\n", argv[argi], std::strerror(errno));
@@ -241,19 +259,28 @@ int main(int argc, char** argv) {
     on_child.sa_handler = [](int) {};
     sigaction(SIGCHLD, &on_child, nullptr);
     std::vector<pid_t> handlers;
+    // The relay is no leftover: with no command running it is the one child kept.
+    auto clear_leftovers = [&] {
+        std::vector<pid_t> kept = handlers;
+        if (relay > 0) kept.push_back(relay);
+        kill_leftovers(kept);
+    };
     for (;;) {
         pollfd ready{server, POLLIN, 0};
         int n = poll(&ready, 1, 1000);
-        reap(handlers);
-        if (handlers.empty()) kill_leftovers(handlers);
+        reap(handlers, &relay);
+        if (relay == 0 && !relay_listeners.empty())
+            relay = std::max(0, fork_relay(relay_listeners, relay_ports, relay_socket.c_str(), false));
+        if (handlers.empty()) clear_leftovers();
         if (n <= 0) continue;
         int conn = accept4(server, nullptr, nullptr, SOCK_CLOEXEC);
         if (conn < 0) continue;
-        reap(handlers);  // the previous command's handler may have ended meanwhile
-        if (handlers.empty()) kill_leftovers(handlers);
+        reap(handlers, &relay);  // the previous command's handler may have ended meanwhile
+        if (handlers.empty()) clear_leftovers();
         pid_t handler = fork();
         if (handler == 0) {
             close(server);
+            for (int l : relay_listeners) close(l);
             serve_one(conn);
             _exit(0);
         }

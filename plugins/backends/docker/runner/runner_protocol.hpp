@@ -18,4 +18,7 @@ namespace oms::docker::runner {
 inline constexpr uint32_t kMagic = 0x6f6d7331;  // "oms1"
 inline constexpr uint32_t kMaxPayload = 4u << 20;
 
+// The Surfnet relay's unix socket, served by oms in the socket folder.
+inline constexpr const char* kRelaySocketName = "relay.sock";
+
 }  // namespace oms::docker::runner

@@ -232,16 +232,18 @@ std::vector<std::string> expect_flags(const ContainerPlan& plan) {
 
 std::vector<std::string> one_shot_argv(const Settings& s, const ContainerPlan& plan, const std::string& name,
                                        const std::vector<std::string>& argv, bool interactive,
-                                       const std::string& runner_path) {
+                                       const std::string& runner_path, const std::string& socket_dir) {
     std::vector<std::string> out{s.docker, "run", "--rm", "--name=" + name, "--label=oms.managed=one-shot",
                                  "--interactive"};
     if (interactive) out.push_back("--tty");
     out.insert(out.end(), plan.flags.begin(), plan.flags.end());
     out.push_back(bind_mount_flag(runner_path, kRunnerInContainer, true));
+    if (!socket_dir.empty()) out.push_back(bind_mount_flag(socket_dir, kSocketDirInContainer, true));
     for (const std::string& e : env_flags(plan)) out.push_back(e);
     out.push_back(plan.image);
     out.push_back(kRunnerInContainer);
     for (const std::string& e : expect_flags(plan)) out.push_back(e);
+    out.insert(out.end(), plan.runner_args.begin(), plan.runner_args.end());
     out.push_back("--exec");
     out.insert(out.end(), argv.begin(), argv.end());
     return out;
@@ -258,6 +260,7 @@ std::vector<std::string> warm_create_argv(const Settings& s, const ContainerPlan
     out.push_back(plan.image);
     out.push_back(kRunnerInContainer);
     for (const std::string& e : expect_flags(plan)) out.push_back(e);
+    out.insert(out.end(), plan.runner_args.begin(), plan.runner_args.end());
     out.push_back(std::string(kSocketDirInContainer) + "/" + kSocketName);
     return out;
 }

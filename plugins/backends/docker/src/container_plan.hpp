@@ -29,6 +29,8 @@ struct ContainerPlan {
     // run a command when the container shows something else there (a link
     // swapped in between the check and the daemon's mount).
     std::vector<std::string> expected;
+    // Arguments for the runner before its socket or --exec (--relay=PORTS).
+    std::vector<std::string> runner_args;
 };
 
 // `user` normalized to "uid:gid" (a lone uid gets the same gid, never group 0).
@@ -51,10 +53,11 @@ inline constexpr const char* kRunnerInContainer = "/.oms/runner";
 // (umask, seccomp filter) before executing it: one-shot and terminal commands.
 std::vector<std::string> restricted_argv(const std::vector<std::string>& argv);
 
-// docker run --rm ... for one command, the runner mounted read-only to start it.
+// docker run --rm ... for one command, the runner mounted read-only to start
+// it; `socket_dir` (the run's relay folder, or empty) read-only at kSocketDirInContainer.
 std::vector<std::string> one_shot_argv(const Settings& settings, const ContainerPlan& plan, const std::string& name,
                                        const std::vector<std::string>& argv, bool interactive,
-                                       const std::string& runner_path);
+                                       const std::string& runner_path, const std::string& socket_dir = "");
 
 inline constexpr const char* kSocketDirInContainer = "/.oms/sock";
 inline constexpr const char* kSocketName = "runner.sock";

@@ -9,11 +9,15 @@
 #include "exec_run.hpp"
 #include "one_shot_run.hpp"
 #include "probe_report.hpp"
+#include "relayed_run.hpp"
 #include "render_text.hpp"
 #include "run_inputs.hpp"
 #include "runner_run.hpp"
+#include "surfnet_plan.hpp"
 #include "warm_identity.hpp"
 #include "warm_pool.hpp"
+
+#include "../runner/runner_protocol.hpp"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -123,9 +127,15 @@ void DockerBackend::probe(const sdk::Report& report) {
 void DockerBackend::render(const sdk::Context& context, const sdk::Policy& policy, const sdk::Report& report) {
     RunInputs in = inputs_from(context, policy);
     Resolved r = resolve(OMS_ERR_INVALID, in);
-    Mode mode = settings_.warm ? Mode::Warm : Mode::OneShot;
+    const SurfnetPlan net = plan_surfnet(in);
+    Mode mode = settings_.warm && net.trusted_binary.empty() ? Mode::Warm : Mode::OneShot;
     ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, mode, r.socket);
-    for (const std::string& line : render_lines(settings_, plan, in, mode, runner_path())) report.text(line);
+    if (!net.relay_ports.empty()) plan.runner_args.push_back(relay_flag(net.relay_ports));
+    if (!net.trusted_binary.empty()) plan.expected.push_back(net.trusted_expect);
+    RunInputs shown = in;
+    if (!net.trusted_binary.empty()) shown.argv[0] = net.trusted_binary;  // what the runner starts
+    for (const std::string& line : render_lines(settings_, plan, shown, mode, runner_path())) report.text(line);
+    for (const std::string& line : surfnet_lines(net)) report.text(line);
 }
 
 std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, const sdk::Policy& policy,
@@ -145,29 +155,74 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, cons
     }
     // The docker CLI refuses --tty unless stdin really is a terminal, so ask the fd.
     const bool tty = isatty(stdio.in) != 0;
-    if (settings_.warm) return spawn_warm(r, in, client, tty, stdio);
+    const SurfnetPlan net = plan_surfnet(in);
+    // A trusted Surfpool run gets a container of its own (see surfnet_plan.hpp).
+    if (settings_.warm && net.trusted_binary.empty()) return spawn_warm(r, in, net, client, tty, stdio);
     ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, Mode::OneShot, r.socket);
+    std::vector<std::string> command = in.argv;
+    if (!net.trusted_binary.empty()) {
+        plan.expected.push_back(net.trusted_expect);  // the runner refuses another file at that path
+        command[0] = net.trusted_binary;              // and starts exactly that one
+    }
     std::string name = run_name();
-    std::vector<std::string> argv = one_shot_argv(settings_, plan, name, in.argv, tty, require_runner());
+    std::unique_ptr<RelayedRun> relayed;
+    std::string relay_dir;
+    if (!net.relay_ports.empty()) {
+        relay_dir = make_one_shot_relay_dir(in.state_dir, name);
+        const std::string lock = relay_dir + ".lock";
+        relayed = std::make_unique<RelayedRun>(
+            std::make_unique<HostRelay>(relay_dir + "/" + runner::kRelaySocketName, lock, net.relay_ports), relay_dir,
+            lock);
+        plan.runner_args.push_back(relay_flag(net.relay_ports));
+    }
+    std::vector<std::string> argv = one_shot_argv(settings_, plan, name, command, tty, require_runner(), relay_dir);
     argv[0] = r.cli;
-    return std::make_unique<OneShotRun>(client, name, argv, cli_environment(in.parent_env, plan.env), stdio);
+    auto run = std::make_unique<OneShotRun>(client, name, argv, cli_environment(in.parent_env, plan.env), stdio);
+    if (!relayed) return run;
+    relayed->start(std::move(run));
+    return relayed;
 }
 
 // A command in the task's warm container: handed to the container's runner
 // (a fork inside the container), or, with a terminal, exec'd through the
 // Engine API so the command gets a terminal of the container's own rather
 // than the host's.
-std::unique_ptr<sdk::Run> DockerBackend::spawn_warm(const Resolved& r, const RunInputs& in, const EngineClient& client,
-                                                    bool tty, oms_stdio stdio) {
+std::unique_ptr<sdk::Run> DockerBackend::spawn_warm(const Resolved& r, const RunInputs& in, const SurfnetPlan& net,
+                                                    const EngineClient& client, bool tty, oms_stdio stdio) {
     ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, Mode::Warm, r.socket);
+    if (!net.relay_ports.empty()) plan.runner_args.push_back(relay_flag(net.relay_ports));  // part of its identity
     WarmPool pool(settings_, client, r.cli, require_runner(), in.state_dir);
     WarmContainer warm = pool.connect(plan, in);
-    if (!tty) return std::make_unique<RunnerRun>(warm.runner, in.working_dir, in.argv, plan.env, stdio);
-    close(warm.runner);
-    ExecCreated created = create_exec(client, warm.name, exec_create_body(plan, in.working_dir, restricted_argv(in.argv), true));
-    if (created.status != 201)
-        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot exec in " + warm.name + ": " + created.message);
-    return std::make_unique<ExecRun>(client, warm.name, created.id, plan.user, true, stdio);
+    // The container's runner holds the ports for its whole life; this run's
+    // oms serves the host end while the command runs (or stands by for
+    // another run of the task that serves it now).
+    std::unique_ptr<RelayedRun> relayed;
+    if (!net.relay_ports.empty()) {
+        const std::string socket = runner_socket_dir(in.state_dir, warm.name) + "/" + runner::kRelaySocketName;
+        try {
+            relayed = std::make_unique<RelayedRun>(
+                std::make_unique<HostRelay>(socket, in.state_dir + "/docker/" + warm.name + ".relay-lock",
+                                            net.relay_ports),
+                "", "");
+        } catch (...) {
+            close(warm.runner);
+            throw;
+        }
+    }
+    std::unique_ptr<sdk::Run> run;
+    if (!tty) {
+        run = std::make_unique<RunnerRun>(warm.runner, in.working_dir, in.argv, plan.env, stdio);
+    } else {
+        close(warm.runner);
+        ExecCreated created =
+            create_exec(client, warm.name, exec_create_body(plan, in.working_dir, restricted_argv(in.argv), true));
+        if (created.status != 201)
+            throw sdk::Error(OMS_ERR_FAILED, "docker: cannot exec in " + warm.name + ": " + created.message);
+        run = std::make_unique<ExecRun>(client, warm.name, created.id, plan.user, true, stdio);
+    }
+    if (!relayed) return run;
+    relayed->start(std::move(run));
+    return relayed;
 }
 
 void DockerBackend::end_task(const sdk::Context& context, const sdk::Report& report) {

@@ -5,6 +5,7 @@
 #include "engine_client.hpp"
 #include "manifest.hpp"
 #include "run_inputs.hpp"
+#include "surfnet_plan.hpp"
 #include "settings.hpp"
 
 #include <oms/sdk.hpp>
@@ -44,8 +45,8 @@ private:
     };
     Resolved resolve(oms_status failure, const RunInputs& in) const;
     std::string require_socket(oms_status failure) const;
-    std::unique_ptr<sdk::Run> spawn_warm(const Resolved& r, const RunInputs& in, const EngineClient& client, bool tty,
-                                         oms_stdio stdio);
+    std::unique_ptr<sdk::Run> spawn_warm(const Resolved& r, const RunInputs& in, const SurfnetPlan& net,
+                                         const EngineClient& client, bool tty, oms_stdio stdio);
 };
 
 }  // namespace oms::docker

@@ -42,6 +42,16 @@ void report_limits(const Settings& s, const ProbeFacts& f, const sdk::Report& re
                                                 : "one-shot (one container per command)"));
     if (s.warm) report.detail("runner: " + f.runner + (f.runner_present ? "" : " (MISSING)"));
     report.detail("network: " + s.network);
+    if (s.network == "none") {
+        report.detail("Surfnet relay: the policy's loopback ports (the network plugin's surfnet_port) held on the "
+                      "container's 127.0.0.1 by oms-docker-runner and carried to the host's 127.0.0.1 through oms " +
+                      std::string(s.warm ? "(warm: the runner holds them for the container's life; each run's oms "
+                                           "serves the host end while it runs)"
+                                         : "(one-shot: per run)") +
+                      "; TCP only, at most 64 connections at once");
+        report.detail("trusted Surfpool binary (--surfpool): run in a one-shot container of its own, no relay; it "
+                      "listens on that container's loopback only");
+    }
     report.detail("limits: pids " + std::to_string(s.pids_limit) + ", memory " + s.memory + ", cpus " + s.cpus);
 }
 
@@ -50,8 +60,8 @@ void report_missing(const Settings& s, const sdk::Report& report) {
         report.missing("network '" + s.network + "' is not limited to the Surfnet port: the container reaches "
                        "whatever that network reaches");
     else
-        report.missing("the host's Surfnet port (localhost:8899) is not reachable from the container: network none "
-                       "has only the container's own loopback");
+        report.missing("a trusted Surfpool binary listens on its own container's loopback: the host and other "
+                       "commands cannot reach it (the landlock backend serves the host's loopback)");
     report.missing("secret files (-keypair.json, /id.json) that appear under the worktree or mounts after the "
                    "container starts are not hidden");
     if (s.warm) {

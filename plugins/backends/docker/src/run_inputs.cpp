@@ -25,8 +25,11 @@ RunInputs inputs_from(const sdk::Context& context, const sdk::Policy& policy) {
     in.read_only = owned(context.read_only());
     in.read_write = owned(context.read_write());
     in.pinned = owned(context.pinned());
-    for (const sdk::Rule& rule : policy.rules())
+    for (const sdk::Rule& rule : policy.rules()) {
         if (rendered_kind(rule.kind)) in.rules.push_back(PathRule{rule.kind, std::string(rule.value)});
+        if (rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK) in.connect_ports.push_back(rule.number);
+        if (rule.kind == OMS_RULE_NET_LISTEN_LOOPBACK) in.listen_binaries.emplace_back(rule.value);
+    }
     in.env = owned(policy.env());
     for (auto entry : sdk::list(context.raw().parent_env)) in.parent_env.emplace_back(entry);
     in.argv = owned(context.argv());

@@ -19,6 +19,7 @@ std::string fnv_hex(const std::string& text) {
 std::string config_hash(const ContainerPlan& plan, const std::string& runner_path) {
     std::string all = plan.image + '\n' + plan.user + '\n';
     for (const std::string& f : plan.flags) all += f + '\n';
+    for (const std::string& a : plan.runner_args) all += "runner " + a + '\n';  // the relayed ports
     return fnv_hex(all + "--\n" + runner_path);
 }
 

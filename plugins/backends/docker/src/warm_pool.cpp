@@ -187,6 +187,7 @@ void WarmPool::remove(const std::string& id, const std::string& name) {
     // Everything a command may have left in the socket folder goes with it.
     remove_tree(runner_socket_dir(state_dir_, name));
     unlink(pid_file(name).c_str());
+    unlink((state_dir_ + "/docker/" + name + ".relay-lock").c_str());  // the Surfnet relay's (relayed_run)
 }
 
 std::vector<std::string> WarmPool::sweep(const std::string& worktree, const std::string& keep) {

@@ -78,6 +78,11 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
                                                       const oms::sdk::Policy& policy, oms_stdio stdio) {
     check_enforceable(context);
     Plan plan = build_plan(context, policy, options_);
+    // The trusted listener shares the host's network: only Landlock's port
+    // filter limits it there, so without it (even best effort) it never runs.
+    if (plan.trusted_listener && !features_.has_tcp())
+        throw Error(OMS_ERR_UNSUPPORTED, "landlock: the trusted Surfpool binary would share the host's network with "
+                                         "no port filter (this kernel lacks Landlock ABI 4); nothing ran");
     MaskSources masks;  // lives until the child has exec'd (its mounts are made by then)
     ChildSpec spec = make_child_spec(plan, features_, seccomp_for(plan), masks);
     spec.stdio[0] = stdio.in;

@@ -8,6 +8,8 @@
 #include "scan_cache_dir.hpp"
 #include "secret_scan.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <set>
 
@@ -237,6 +239,11 @@ void normalize_hidden(Plan& plan) {
         if (!covered(f)) plan.hide_files.push_back(f);
 }
 
+bool same_file(const std::string& a, const std::string& b) {
+    struct stat x, y;
+    return stat(a.c_str(), &x) == 0 && stat(b.c_str(), &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
 void plan_network(Plan& plan, const oms::sdk::Policy& policy) {
     std::set<uint16_t> ports;
     for (const Rule& r : policy.rules(OMS_RULE_NET_CONNECT_LOOPBACK)) {
@@ -244,10 +251,12 @@ void plan_network(Plan& plan, const oms::sdk::Policy& policy) {
         ports.insert(static_cast<uint16_t>(r.number));
     }
     plan.connect_ports.assign(ports.begin(), ports.end());
-    auto program = canonical(plan.program);
     for (const Rule& r : policy.rules(OMS_RULE_NET_LISTEN_LOOPBACK)) {
-        auto trusted = canonical(std::string(r.value));
-        if (!program || !trusted || *program != *trusted) continue;
+        // The very file (device and inode of the real path), which is also
+        // what the child execs: a copy, or a script that starts it, is
+        // another file and stays in the private network namespace.
+        if (!same_file(plan.program, std::string(r.value))) continue;
+        plan.program = canonical(plan.program).value_or(plan.program);  // exec'd without a link to swap
         plan.trusted_listener = true;
         plan.own_network = false;  // it must serve the host's loopback
         if (r.number > 0 && r.number <= 65535) plan.bind_ports.push_back(static_cast<uint16_t>(r.number));

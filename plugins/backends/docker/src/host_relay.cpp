@@ -1,0 +1,137 @@
+#include "host_relay.hpp"
+
+#include "../runner/socket_relay.hpp"
+
+#include <oms/sdk.hpp>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <set>
+
+namespace oms::docker {
+
+namespace {
+
+void answer(int fd, unsigned char status) { (void)!send(fd, &status, 1, MSG_NOSIGNAL); }
+
+}  // namespace
+
+std::vector<uint16_t> relay_ports(const std::vector<int64_t>& connect_rules) {
+    std::set<uint16_t> ports;
+    for (int64_t port : connect_rules) {
+        if (port < 1 || port > 65535) throw sdk::Error(OMS_ERR_INVALID, "docker: invalid loopback port in the policy");
+        ports.insert(static_cast<uint16_t>(port));
+    }
+    return {ports.begin(), ports.end()};
+}
+
+std::string relay_flag(const std::vector<uint16_t>& ports) {
+    std::string out;
+    for (uint16_t port : ports) out += (out.empty() ? "--relay=" : ",") + std::to_string(port);
+    return out;
+}
+
+HostRelay::HostRelay(std::string socket_path, std::string lock_path, std::vector<uint16_t> ports)
+    : socket_path_(std::move(socket_path)), lock_path_(std::move(lock_path)), ports_(std::move(ports)) {
+    sockaddr_un probe{};
+    if (socket_path_.size() >= sizeof probe.sun_path)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: the relay socket path " + socket_path_ + " is too long");
+    lock_fd_ = open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (lock_fd_ < 0 || pipe2(stop_, O_CLOEXEC) != 0) {
+        const std::string why = std::strerror(errno);
+        if (lock_fd_ >= 0) close(lock_fd_);
+        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot prepare the Surfnet relay (" + lock_path_ + "): " + why);
+    }
+    try {
+        // Served before the command starts, unless another run of this
+        // container serves it now (then this one stands by).
+        if (try_lock()) bind_socket();
+    } catch (...) {
+        close(lock_fd_);
+        close(stop_[0]);
+        close(stop_[1]);
+        throw;
+    }
+    thread_ = std::thread([this] { serve(); });
+}
+
+HostRelay::~HostRelay() {
+    (void)!write(stop_[1], "x", 1);
+    thread_.join();
+    if (listener_ >= 0) {
+        close(listener_);
+        unlink(socket_path_.c_str());  // before the lock goes: a successor binds afresh
+    }
+    close(lock_fd_);
+    close(stop_[0]);
+    close(stop_[1]);
+}
+
+bool HostRelay::try_lock() { return flock(lock_fd_, LOCK_EX | LOCK_NB) == 0; }
+
+void HostRelay::bind_socket() {
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::memcpy(address.sun_path, socket_path_.c_str(), socket_path_.size() + 1);
+    unlink(socket_path_.c_str());  // a predecessor's, or one a command planted: this run holds the lock
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+        chmod(socket_path_.c_str(), 0666) != 0 || listen(fd, 64) != 0) {
+        const std::string why = std::strerror(errno);
+        if (fd >= 0) close(fd);
+        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot serve the Surfnet relay at " + socket_path_ + ": " + why);
+    }
+    listener_ = fd;  // the container's user is another uid: 0666 on the socket, the folder keeps others out
+}
+
+void HostRelay::serve() {
+    while (listener_ < 0) {
+        pollfd stop{stop_[0], POLLIN, 0};
+        if (poll(&stop, 1, 100) > 0) return;
+        if (!try_lock()) continue;
+        try {
+            bind_socket();
+        } catch (const std::exception&) {
+            return;  // the command's connections are refused: it sees the failure itself
+        }
+    }
+    relay::run_relay(
+        {listener_}, [this](int accepted, size_t, const std::string& request) { return open_host_port(accepted, request); },
+        stop_[0], 2);
+}
+
+// The port first (two bytes, read by the loop); a port of the policy is
+// connected on the host's 127.0.0.1 without waiting (the loop completes it
+// and answers status 0), anything else gets status 1 and is closed.
+relay::FarEnd HostRelay::open_host_port(int accepted, const std::string& request) const {
+    const uint16_t port = static_cast<uint16_t>(static_cast<unsigned char>(request[0]) << 8 |
+                                                static_cast<unsigned char>(request[1]));
+    if (std::find(ports_.begin(), ports_.end(), port) == ports_.end()) {
+        answer(accepted, 1);
+        return {};
+    }
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    sockaddr_in host{};
+    host.sin_family = AF_INET;
+    host.sin_port = htons(port);
+    host.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || (connect(fd, reinterpret_cast<sockaddr*>(&host), sizeof host) != 0 && errno != EINPROGRESS)) {
+        if (fd >= 0) close(fd);
+        answer(accepted, 1);
+        return {};
+    }
+    return {fd, relay::FarState::Connecting};
+}
+
+}  // namespace oms::docker
