@@ -82,8 +82,10 @@ NetworkChoice network_for_backend(const std::string& backend_id, uint16_t port) 
                     "; no host port is relayed (no Surfnet relay), so no host port at all is reachable"};
     if (backend_id == "seatbelt")
         return {VerifyNetwork::host_port,
-                "the Surfnet listens on the host's 127.0.0.1:" + p + " (the port must be free before the start); the "
-                "profile allows outbound to that port only and listening to the Surfnet binary only"};
+                "the Surfnet listens on the host's 127.0.0.1:" + p + " (the port must be free before the start: the "
+                "launcher refuses to run the check when something already answers there); the profile allows "
+                "outbound to that port only and listening on it (to every process of the check: Seatbelt has no "
+                "per-binary network filter); no other host port"};
     if (backend_id == "host-null")
         return {VerifyNetwork::unconfined,
                 "none: OMS host mode has NO sandbox here; the check reaches every host port and the network, and "
