@@ -289,12 +289,28 @@ const PolicyRule* connect_rule(const Policy& policy, long port) {
     return nullptr;
 }
 
+// Whether this program is a trusted listener: landlock then runs it on the
+// host's network with the port allow-list, instead of a private namespace.
+bool shares_host_network(const Policy& policy, const SemanticsInputs& in) {
+    std::error_code error;
+    if (in.program.empty()) return false;
+    const fs::path program = fs::weakly_canonical(in.program, error);
+    return std::any_of(policy.rules.begin(), policy.rules.end(), [&](const PolicyRule& rule) {
+        return rule.kind == OMS_RULE_NET_LISTEN_LOOPBACK && program == fs::weakly_canonical(rule.value, error);
+    });
+}
+
 Decision decide_connect(const Policy& policy, const SemanticsInputs& in, const Endpoint& e) {
     if (in.family == BackendFamily::unconfined) return decided(Verdict::allowed, nullptr, "no sandbox");
     if (!is_loopback(e.host))
         return decided(Verdict::denied, nullptr, "no rule kind allows hosts other than loopback");
     const PolicyRule* rule = connect_rule(policy, e.port);
-    if (!rule) return decided(Verdict::denied, nullptr, "no loopback connect rule names this port");
+    if (!rule) {
+        Decision d = decided(Verdict::denied, nullptr, "no loopback connect rule names this port");
+        if (in.family == BackendFamily::landlock && !shares_host_network(policy, in))
+            d.notes.push_back("a server the command starts on this port inside is reachable (private loopback)");
+        return d;
+    }
     if (in.family == BackendFamily::docker)
         return decided(Verdict::denied, rule,
                        "allowed by the policy, but docker cannot grant it (the container's loopback is its own): "
@@ -327,6 +343,15 @@ Decision decide_listen(const Policy& policy, const SemanticsInputs& in, const En
         d.notes.push_back("reachable from inside the container only");
         return d;
     }
+    if (in.family == BackendFamily::landlock && !shares_host_network(policy, in)) {
+        if (const PolicyRule* relayed = connect_rule(policy, e.port))
+            return decided(Verdict::denied, relayed, "the port is the relay's (it reaches the host's service): in use");
+        Decision d = decided(Verdict::allowed, nullptr, "the sandbox's own loopback (private network namespace)");
+        d.notes.push_back("reachable from inside the sandbox only");
+        return d;
+    }
+    if (in.family == BackendFamily::landlock)
+        return decided(Verdict::denied, nullptr, "a trusted listener shares the host's network: only its ports");
     return decided(Verdict::denied, nullptr, "only the trusted listener binary may listen, on its ports");
 }
 

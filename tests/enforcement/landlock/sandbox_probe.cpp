@@ -2,7 +2,8 @@
 // a shell cannot make: connect to a given address, open sockets of a given
 // kind, reopen a file through /proc/self/fd after O_PATH, read an inherited
 // descriptor, the refused process syscalls, and traffic through the
-// loopback relay (a large echo both ways, a flood of connections). It prints "OK <detail>" or
+// loopback relay (a large echo both ways, a flood of connections), a test
+// server on the private loopback. It prints "OK <detail>" or
 // "DENIED <errno name>" and exits 0 or 1, so a test can tell "refused by the
 // sandbox" from "the tool broke".
 #include <arpa/inet.h>
@@ -268,6 +269,47 @@ int flood(int port, int count, int hold_ms) {
 
 int call(const char* what, long result) { return result < 0 ? denied(what) : ok(what); }
 
+// A listening TCP socket on 127.0.0.1:<port> (0: any), with SO_REUSEADDR as
+// most servers set it (and SO_REUSEPORT with `share`), or -1.
+int listen_loopback(int port, bool share) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int one = 1;
+    if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0) return -1;
+    if (share && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) != 0) return -1;
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || listen(fd, 16) != 0) return -1;
+    return fd;
+}
+
+// A test server inside the sandbox: listens on 127.0.0.1:<port>, writes the
+// port it got into <file> (renamed into place), answers "inside-<port>" to
+// `count` connections, then exits (or after 20 s).
+int serve(int port, const char* file, int count) {
+    int fd = listen_loopback(port, false);
+    if (fd < 0) return denied("listen");
+    sockaddr_in address{};
+    socklen_t size = sizeof address;
+    getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size);
+    const std::string reply = "inside-" + std::to_string(ntohs(address.sin_port));
+    const std::string partial = std::string(file) + ".partial";
+    FILE* out = fopen(partial.c_str(), "w");
+    if (!out) return denied("port-file");
+    fprintf(out, "%d\n", ntohs(address.sin_port));
+    fclose(out);
+    if (rename(partial.c_str(), file) != 0) return denied("port-file");
+    alarm(20);
+    for (int served = 0; served < count; ++served) {
+        int client = accept(fd, nullptr, nullptr);
+        if (client < 0) return denied("accept");
+        send(client, reply.data(), reply.size(), MSG_NOSIGNAL);
+        close(client);
+    }
+    return ok("served " + std::to_string(count));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -276,6 +318,9 @@ int main(int argc, char** argv) {
     const char* a = argc > 2 ? argv[2] : "";
     const char* b = argc > 3 ? argv[3] : "0";
     if (c == "connect") return connect_tcp(a, atoi(b));
+    if (c == "serve") return serve(atoi(a), b, argc > 4 ? atoi(argv[4]) : 1);
+    if (c == "listen-reuse") return call("listen", listen_loopback(atoi(a), false));
+    if (c == "listen-reuseport") return call("listen", listen_loopback(atoi(a), true));
     if (c == "echo-bulk") return bulk_echo(atoi(a), strtoull(b, nullptr, 10));
     if (c == "flood") return flood(atoi(a), atoi(b), argc > 4 ? atoi(argv[4]) : 0);
     if (c == "socket") return open_socket(a);

@@ -57,7 +57,7 @@ std::vector<Target> table(const World& w, uint16_t closed_port) {
         {"exec", o + "/run.sh"},                {"exec", w.other_repo + "/run.sh"},
         {"exec", h + "/.cargo/bin/run.sh"},     {"connect", "127.0.0.1:8899"},
         {"connect", "127.0.0.1:" + std::to_string(closed_port)},
-        // Listening: only the trusted listener binary (none here) may bind.
+        // Listening (no trusted listener here): any port of the private loopback but the relayed one.
         {"listen", "127.0.0.1:8899"},           {"listen", "127.0.0.1:" + std::to_string(closed_port)},
         // Read before the write below changes it (the host's copy is the reference).
         {"read", h + "/.cargo/registry/cache/crate-1.0.crate"},

@@ -106,7 +106,21 @@ TEST_CASE("ports and variables", "[rule-semantics]") {
     CHECK(t.verdict(Access::connect, "127.0.0.1:22") == Verdict::denied);
     CHECK(t.verdict(Access::connect, "example.com:443") == Verdict::denied);
     CHECK(t.verdict(Access::connect, "not-a-port") == Verdict::denied);
-    CHECK(t.verdict(Access::listen, "8899") == Verdict::denied);  // only the trusted listener
+    // Landlock, no trusted listener: the private loopback, but not the relayed port.
+    CHECK(t.verdict(Access::listen, "8899") == Verdict::denied);
+    CHECK(t.rule(Access::listen, "8899") == "net-connect-loopback");
+    CHECK(t.verdict(Access::listen, "127.0.0.1:3000") == Verdict::allowed);
+    CHECK(t.verdict(Access::listen, "127.0.0.1:0") == Verdict::allowed);
+    CHECK(t.verdict(Access::listen, "0.0.0.0:3000") == Verdict::denied);
+    // A trusted listener shares the host's network: only its port.
+    t.policy.rules.push_back(PolicyRule{OMS_RULE_NET_LISTEN_LOOPBACK, "/usr/bin/surfpool", 8899, "test: row"});
+    t.inputs.program = "/usr/bin/surfpool";
+    CHECK(t.verdict(Access::listen, "127.0.0.1:8899") == Verdict::allowed);
+    CHECK(t.verdict(Access::listen, "127.0.0.1:3000") == Verdict::denied);
+    t.inputs.program = "/usr/bin/node";
+    CHECK(t.verdict(Access::listen, "127.0.0.1:3000") == Verdict::allowed);
+    t.inputs.family = BackendFamily::seatbelt;  // the host's loopback: only the trusted listener rule
+    CHECK(t.verdict(Access::listen, "127.0.0.1:3000") == Verdict::denied);
     t.inputs.family = BackendFamily::docker;
     CHECK(t.verdict(Access::connect, "8899") == Verdict::denied);  // not grantable there: stricter
     CHECK(t.verdict(Access::env, "PATH") == Verdict::allowed);

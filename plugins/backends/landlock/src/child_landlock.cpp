@@ -54,16 +54,22 @@ void add_port_rules(const ChildSpec& spec, int ruleset, const std::vector<uint16
     }
 }
 
+// In its own network namespace the command sees only `lo`: the namespace is
+// the boundary, so any loopback port may be bound and connected (test
+// servers), and the relayed ports stay the relay's (relay_socket.hpp). A run
+// on the host's network (the trusted listener) keeps the port allow-list.
+uint64_t filtered_net_rights(const ChildSpec& spec) { return spec.own_network ? 0 : spec.features.net_rights; }
+
 }  // namespace
 
 void apply_landlock(const ChildSpec& spec) {
     const KernelFeatures& f = spec.features;
     if (f.abi == 0) return;  // only reachable with best effort, after a warning
-    uapi::RulesetAttr attr{f.fs_rights, f.net_rights, f.scopes};
+    uapi::RulesetAttr attr{f.fs_rights, filtered_net_rights(spec), f.scopes};
     int ruleset = static_cast<int>(uapi::create_ruleset(&attr, attr_size(f.abi), 0));
     if (ruleset < 0) child_fail(spec, "create the Landlock ruleset");
     add_path_rules(spec, ruleset);
-    if (f.has_tcp()) {
+    if (f.has_tcp() && filtered_net_rights(spec) != 0) {
         add_port_rules(spec, ruleset, spec.connect_ports, uapi::kNetConnectTcp);
         add_port_rules(spec, ruleset, spec.bind_ports, uapi::kNetBindTcp);
     }

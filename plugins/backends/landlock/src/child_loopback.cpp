@@ -1,4 +1,5 @@
 #include "child_steps.hpp"
+#include "relay_socket.hpp"
 
 #include <arpa/inet.h>
 #include <net/if.h>
@@ -28,20 +29,13 @@ void bring_loopback_up(const ChildSpec& spec) {
 int listen_on_loopback(const ChildSpec& spec, uint16_t port, bool listen_now) {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) child_fail(spec, "open a relay socket");
-    // The relay stops and restarts listening on this socket (see
-    // loopback_relay.hpp); without SO_REUSEADDR the port would still be held
-    // by the connections it accepted earlier and listen() would fail. The
-    // command has no Landlock bind right to take the port meanwhile; on a
-    // kernel without Landlock ports (best effort) it could, but only to talk
-    // to itself inside its own namespace.
-    int one = 1;
-    if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0)
-        child_fail(spec, "let the relay socket listen again");
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_port = htons(port);
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || (listen_now && listen(fd, 128) != 0))
+    // Bound without SO_REUSEADDR: see relay_socket.hpp.
+    if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+        (listen_now && !relay_start_listening(fd, 128)))
         child_fail(spec, "listen on the sandbox's 127.0.0.1 for the relay");
     return fd;
 }

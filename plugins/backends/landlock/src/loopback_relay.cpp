@@ -1,4 +1,5 @@
 #include "loopback_relay.hpp"
+#include "relay_socket.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -120,7 +121,8 @@ void LoopbackRelay::check_host() {
 }
 
 // A listener listens only while the host's port has a listener and a slot
-// is free. Stopping is shutdown(SHUT_RD) on the listening socket: the
+// is free. Stopping is shutdown(SHUT_RD) on the listening socket (and no
+// SO_REUSEADDR, so the command cannot bind the port meanwhile): the
 // kernel then refuses new connects (and resets any not yet accepted);
 // listen() on the same bound socket takes them again. A stopped listener is
 // out of the epoll set, where it would report a hang-up forever.
@@ -132,13 +134,13 @@ void LoopbackRelay::update_listeners() {
         bool wanted = room && host_answers && !l.accept_failed;
         if (wanted == l.listening) continue;
         if (wanted) {
-            if (listen(l.fd, kBacklog) != 0 || !watch(l.fd, kFirstListenerToken + i, EPOLLIN)) {
-                shutdown(l.fd, SHUT_RD);  // try again at the next check
+            if (!relay_start_listening(l.fd, kBacklog) || !watch(l.fd, kFirstListenerToken + i, EPOLLIN)) {
+                relay_stop_listening(l.fd);  // try again at the next check
                 continue;
             }
         } else {
             epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, l.fd, nullptr);
-            shutdown(l.fd, SHUT_RD);
+            relay_stop_listening(l.fd);
         }
         l.listening = wanted;
     }

@@ -59,7 +59,10 @@ void render_landlock(std::vector<std::string>& out, const Plan& plan, const Kern
         uint64_t rights = r.rights & f.fs_rights;
         out.push_back("  allow " + r.path + "  [" + rights_text(rights) + "]  (" + r.why + ")");
     }
-    if (f.has_tcp()) {
+    if (plan.own_network) {
+        out.push_back("  tcp ports: not filtered (private network namespace: any port on its lo, relayed ports "
+                      "held by the relay)");
+    } else if (f.has_tcp()) {
         out.push_back("  tcp connect: " + ports_text(plan.connect_ports));
         out.push_back("  tcp bind: " + ports_text(plan.bind_ports));
     } else {
@@ -73,6 +76,7 @@ void render_network(std::vector<std::string>& out, const Plan& plan) {
         out.push_back("network namespace: private, only lo (127.0.0.1, ::1)");
         for (uint16_t p : plan.connect_ports)
             out.push_back("  relay 127.0.0.1:" + std::to_string(p) + " -> host 127.0.0.1:" + std::to_string(p));
+        out.push_back("  listen/connect: any other port on this lo (reachable from inside only)");
     } else {
         out.push_back("network namespace: the host's (trusted listener " + plan.program +
                       "); Landlock limits it to the ports above, on any host");
