@@ -119,8 +119,10 @@ TEST_CASE("oms verify on landlock: snapshot, own Surfnet only, results and exit 
     other_host_port.start();
     const uint16_t port = host_on_surfnet_port.port();
     const std::string mark = "fresh-standin-" + std::to_string(getpid()) + "-" + std::to_string(port);
+    // The user's Surfnet port is that port: `oms run` would relay it to the
+    // host; `oms verify` must not (its port comes from the same key).
     env.user_config("[verify]\nsurfnet_cmd = [\"" + standin() + "\", \"serve\", \"{port}\", \"" + mark +
-                    "\", \"stubborn\"]\nsurfnet_port = " + std::to_string(port) + "\n");
+                    "\", \"stubborn\"]\n[plugin.network]\nsurfnet_port = " + std::to_string(port) + "\n");
     const std::string output = scratch / "results";
 
     auto run = std::async(std::launch::async, [&] {
