@@ -14,6 +14,7 @@
 #include "oms/core/policy_text.hpp"
 #include "oms/core/private_gitconfig.hpp"
 #include "oms/core/private_home_links.hpp"
+#include "oms/core/protected_folders.hpp"
 #include "oms/core/run_dir.hpp"
 #include "oms/core/run_dir_sweep.hpp"
 #include "oms/core/run_options.hpp"
@@ -43,7 +44,8 @@ struct VerifyOptions {
     bool plan = false;
 };
 
-VerifyOptions parse_verify_options(const Args& all_args) {
+// nullopt after printing the help.
+std::optional<VerifyOptions> parse_verify_options(const Args& all_args) {
     auto [args, command] = split_at_dashes(all_args);
     VerifyOptions options;
     po::options_description description(
@@ -64,7 +66,7 @@ VerifyOptions parse_verify_options(const Args& all_args) {
         ("plan", po::bool_switch(&options.plan), "print the snapshot and network plan and the policy; run nothing")
         ("yes,y", po::bool_switch(&options.run.yes), "run on a backend without a sandbox (host-null) anyway");
     auto values = parse_options(args, description);
-    if (!values) std::exit(0);
+    if (!values) return std::nullopt;
     options.run.sandbox = given(*values, "sandbox");
     if (command.empty()) throw UserError(kExitUsage, "oms verify: no check given (oms verify [options] -- CHECK ...)");
     options.run.command = command;
@@ -148,7 +150,9 @@ void print_plan(const SnapshotReport& snapshot, const std::string& snapshot_path
 }  // namespace
 
 int command_verify(const Args& all_args) {
-    VerifyOptions options = parse_verify_options(all_args);
+    std::optional<VerifyOptions> parsed = parse_verify_options(all_args);
+    if (!parsed) return 0;
+    VerifyOptions& options = *parsed;
     const std::vector<std::string> check = options.run.command;
     finish_run_options(options.run);
     Session session(options.run.worktree);
@@ -187,7 +191,12 @@ int command_verify(const Args& all_args) {
     RunOptions inner = options.run;
     inner.pinned.clear();
     inner.command = launcher_argv(settings, check);
-    if (!options.plan) inner.read_write.push_back(output);
+    if (!options.plan) {
+        if (is_within(resolved_path(output), worktree))
+            throw UserError(kExitUsage, "oms verify: the results folder " + output +
+                                            " lies inside the worktree, which the check cannot see; choose another --output");
+        inner.read_write.push_back(output);
+    }
     RunInputs in = make_run_inputs(session, inner, run_dir);
     in.worktree = snapshot_folder.path();
     in.surfpool.clear();  // no trusted listener on the host: the Surfnet is the check's own
@@ -200,7 +209,7 @@ int command_verify(const Args& all_args) {
     link_toolchains_into_private_home(context.inputs().home, run_dir.home());
     Policy policy;
     assemble_policy(session.registry(), context, policy);
-    narrow_policy_for_verify(policy, snapshot_folder.path(), network, resolve_program(settings.surfnet_argv[0]),
+    narrow_policy_for_verify(policy, worktree, snapshot_folder.path(), network, resolve_program(settings.surfnet_argv[0]),
                              settings.port);
     if (options.plan) {
         print_plan(snapshot, snapshot_folder.path(), worktree, network, settings, check);

@@ -98,9 +98,13 @@ NetworkChoice network_for_backend(const std::string& backend_id, uint16_t port) 
                                             "', so it cannot promise the check reaches only its Surfnet"};
 }
 
-void narrow_policy_for_verify(Policy& policy, const std::string& snapshot, const NetworkChoice& network,
-                              const std::string& surfnet_program, uint16_t port) {
+void narrow_policy_for_verify(Policy& policy, const std::string& live_worktree, const std::string& snapshot,
+                              const NetworkChoice& network, const std::string& surfnet_program, uint16_t port) {
     const std::string real_snapshot = resolved_path(snapshot);
+    const std::string real_live = resolved_path(live_worktree);
+    if (is_within(real_snapshot, real_live))
+        throw UserError(kExitRefused, "oms verify: the snapshot folder " + snapshot + " would lie inside the worktree " +
+                                          live_worktree + " (TMPDIR points there?); refusing to run. Nothing ran.");
     std::vector<PolicyRule> kept;
     for (PolicyRule& rule : policy.rules) {
         const bool loopback = rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK || rule.kind == OMS_RULE_NET_LISTEN_LOOPBACK;
@@ -113,6 +117,9 @@ void narrow_policy_for_verify(Policy& policy, const std::string& snapshot, const
     // in /tmp): backends apply a write deny over their write roots (landlock
     // with a read-only bind mount, seatbelt with a later deny).
     kept.push_back(PolicyRule{OMS_RULE_WRITE_DENY, real_snapshot, 0, "oms verify: the snapshot is read-only"});
+    // The live worktree is hidden even where reads are open (outside HOME).
+    kept.push_back(PolicyRule{OMS_RULE_READ_DENY, real_live, 0, "oms verify: the live worktree (the check sees the "
+                                                                "snapshot)"});
     if (network.kind == VerifyNetwork::host_port) {
         kept.push_back(PolicyRule{OMS_RULE_NET_CONNECT_LOOPBACK, "", port, "oms verify: the check's Surfnet"});
         kept.push_back(PolicyRule{OMS_RULE_NET_LISTEN_LOOPBACK, surfnet_program, port, "oms verify: the Surfnet"});

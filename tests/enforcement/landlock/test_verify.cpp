@@ -238,3 +238,53 @@ TEST_CASE("oms verify: docker refused for now, seatbelt rendered with the Surfne
     CHECK(landlock.out.find("net-connect-loopback") == std::string::npos);
     CHECK(landlock.out.find("write-deny           " ) != std::string::npos);
 }
+
+TEST_CASE("oms verify: configured inputs, names leaving the worktree, a worktree may not choose the Surfnet",
+          "[verify]") {
+    OmsEnv env;
+    TempDir scratch("oms-verify-test");
+    make_repository(env, scratch / "outside.txt");
+    env.user_config("[verify]\nsurfnet_cmd = [\"" + standin() + "\", \"serve\", \"{port}\", \"m\"]\n");
+    ProcessResult listed = env.oms({"verify", "--sandbox", "landlock", "--plan", "--inputs",
+                                    "input.txt,untracked.txt", "--", "/bin/true"});
+    INFO("stdout: " << listed.out << "\nstderr: " << listed.err);
+    CHECK(listed.exit_code == 0);
+    CHECK(listed.out.find("(configured list)") != std::string::npos);
+    CHECK(listed.out.find("2 files") != std::string::npos);
+
+    ProcessResult escape = env.oms({"verify", "--sandbox", "landlock", "--plan", "--inputs", "../x", "--", "/bin/true"});
+    CHECK(escape.exit_code == 2);
+    CHECK(escape.err.find("must be a path relative to the worktree") != std::string::npos);
+
+    const std::string marker = scratch / "ran";
+    env.worktree_config("[verify]\nsurfnet_cmd = [\"/bin/sh\", \"-c\", \"touch '" + marker + "'\"]\n");
+    ProcessResult widened = env.oms({"verify", "--sandbox", "landlock", "--", "/bin/true"});
+    INFO("stderr: " << widened.err);
+    CHECK(widened.exit_code == 78);
+    CHECK(widened.err.find("verify.surfnet_cmd") != std::string::npos);
+    CHECK(widened.err.find("refused") != std::string::npos);
+    CHECK_FALSE(exists(marker));
+}
+
+TEST_CASE("oms verify: a live worktree outside HOME is hidden from the check", "[verify]") {
+    // /dev/shm: readable inside the sandbox (not HOME, not a private temp).
+    char pattern[] = "/dev/shm/oms-verify-live-XXXXXX";
+    REQUIRE(mkdtemp(pattern) != nullptr);
+    const std::string live = pattern;
+    OmsEnv env;
+    env.worktree = live;
+    TempDir scratch("oms-verify-test");
+    make_repository(env, scratch / "outside.txt");
+    env.user_config("[verify]\nsurfnet_cmd = [\"" + standin() + "\", \"serve\", \"{port}\", \"m\"]\n");
+    HostEchoServer reserved;  // only for a free port number
+    const std::string output = scratch / "results";
+    ProcessResult result = env.oms({"verify", "--sandbox", "landlock", "--surfnet-port", std::to_string(reserved.port()),
+                                    "--output", output, "--", "/bin/sh", "-c",
+                                    "cat input.txt > \"$OMS_OUTPUT_DIR/snapshot\"; "
+                                    "cat '" + live + "/input.txt' > \"$OMS_OUTPUT_DIR/live\" 2>/dev/null; exit 0"});
+    INFO("stderr: " << result.err);
+    CHECK(result.exit_code == 0);
+    CHECK(text_of(output + "/snapshot") == "snapshot-v1\n");  // positive control
+    CHECK(text_of(output + "/live").empty());
+    run_process({"/bin/rm", "-rf", live});
+}

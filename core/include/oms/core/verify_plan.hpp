@@ -40,11 +40,12 @@ VerifySettings read_verify_settings(const Config& config, const std::string& sur
 
 NetworkChoice network_for_backend(const std::string& backend_id, uint16_t port);
 
-// The policy the check runs under: the snapshot is no write root, and the
-// loopback rules are replaced by the plan's (none on a private loopback: no
-// port of the host is relayed; the Surfnet's port alone on the host's).
-void narrow_policy_for_verify(Policy& policy, const std::string& snapshot, const NetworkChoice& network,
-                              const std::string& surfnet_program, uint16_t port);
+// The policy the check runs under: the snapshot is no write root (and is
+// write-denied), the live worktree is read-denied, and the loopback rules
+// are replaced by the plan's (none on a private loopback: no port of the
+// host is relayed; the Surfnet's port alone on the host's).
+void narrow_policy_for_verify(Policy& policy, const std::string& live_worktree, const std::string& snapshot,
+                              const NetworkChoice& network, const std::string& surfnet_program, uint16_t port);
 
 // argv[0] of the Surfnet command as a path, found on PATH when it has no slash.
 std::string resolve_program(const std::string& name);
