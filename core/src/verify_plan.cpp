@@ -137,4 +137,23 @@ std::string resolve_program(const std::string& name) {
     return name;
 }
 
+std::string verify_doctor_line(const Config& config, const std::string& backend_id) {
+    uint16_t port = 8899;
+    std::string surfnet = "no Surfnet command set ([verify] surfnet_cmd)";
+    try {
+        const VerifySettings settings = read_verify_settings(config, "", 0, {});
+        port = settings.port;
+        surfnet = "Surfnet: " + settings.surfnet_argv[0];
+    } catch (const UserError&) {
+        if (const ConfigValue* value = config.get("plugin.network", "surfnet_port"))
+            if (value->integer >= 1 && value->integer <= 65535) port = static_cast<uint16_t>(value->integer);
+    }
+    const NetworkChoice network = network_for_backend(backend_id, port);
+    const char* state = network.kind == VerifyNetwork::unsupported ? "refused: "
+                        : network.kind == VerifyNetwork::unconfined ? "only with --yes: "
+                                                                    : "";
+    return "verify: " + std::string(state) + network.text + "; " + surfnet +
+           "; the check sees a read-only snapshot (oms verify --plan shows it)";
+}
+
 }  // namespace oms::core

@@ -237,6 +237,11 @@ TEST_CASE("oms verify: docker refused for now, seatbelt rendered with the Surfne
     CHECK(landlock.out.find("no host port is relayed") != std::string::npos);
     CHECK(landlock.out.find("net-connect-loopback") == std::string::npos);
     CHECK(landlock.out.find("write-deny           " ) != std::string::npos);
+
+    ProcessResult doctor = env.oms({"doctor"});
+    INFO("doctor: " << doctor.out);
+    CHECK(doctor.out.find("verify: private network namespace") != std::string::npos);
+    CHECK(doctor.out.find("no host port is relayed") != std::string::npos);
 }
 
 TEST_CASE("oms verify: configured inputs, names leaving the worktree, a worktree may not choose the Surfnet",

@@ -47,6 +47,9 @@ NetworkChoice network_for_backend(const std::string& backend_id, uint16_t port);
 void narrow_policy_for_verify(Policy& policy, const std::string& live_worktree, const std::string& snapshot,
                               const NetworkChoice& network, const std::string& surfnet_program, uint16_t port);
 
+// One line for oms doctor: what oms verify would give on this backend.
+std::string verify_doctor_line(const Config& config, const std::string& backend_id);
+
 // argv[0] of the Surfnet command as a path, found on PATH when it has no slash.
 std::string resolve_program(const std::string& name);
 
