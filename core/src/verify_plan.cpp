@@ -6,6 +6,8 @@
 
 #include <unistd.h>
 
+#include <boost/dll/runtime_symbol_info.hpp>
+
 #include <algorithm>
 
 namespace oms::core {
@@ -117,6 +119,10 @@ void narrow_policy_for_verify(Policy& policy, const std::string& live_worktree, 
     // in /tmp): backends apply a write deny over their write roots (landlock
     // with a read-only bind mount, seatbelt with a later deny).
     kept.push_back(PolicyRule{OMS_RULE_WRITE_DENY, real_snapshot, 0, "oms verify: the snapshot is read-only"});
+    // The launcher is oms itself: readable and executable even when it lies
+    // under the read-denied HOME (~/.local/bin/oms run by its path).
+    kept.push_back(PolicyRule{OMS_RULE_READ_ALLOW_TREE, resolved_path(boost::dll::program_location().string()), 0,
+                              "oms verify: the launcher (oms's executable)"});
     // The live worktree is hidden even where reads are open (outside HOME).
     kept.push_back(PolicyRule{OMS_RULE_READ_DENY, real_live, 0, "oms verify: the live worktree (the check sees the "
                                                                 "snapshot)"});

@@ -293,3 +293,29 @@ TEST_CASE("oms verify: a live worktree outside HOME is hidden from the check", "
     CHECK(text_of(output + "/live").empty());
     run_process({"/bin/rm", "-rf", live});
 }
+
+TEST_CASE("oms verify: an oms installed under the read-denied HOME can still launch the check", "[verify]") {
+    OmsEnv env;
+    TempDir scratch("oms-verify-test");
+    make_repository(env, scratch / "outside.txt");
+    env.user_config("[verify]\nsurfnet_cmd = [\"" + standin() + "\", \"serve\", \"{port}\", \"m\"]\n");
+    // The build's layout (bin/, lib/oms/plugins, share/oms) copied under HOME.
+    const std::string build = std::string(std::getenv("OMS_BUILD_DIR"));
+    const std::string prefix = env.home + "/.local/oms";
+    make_dirs(prefix + "/bin");
+    make_dirs(prefix + "/lib/oms");
+    make_dirs(prefix + "/share");
+    REQUIRE(run_process({"/bin/cp", oms_binary(), prefix + "/bin/oms"}).exit_code == 0);
+    REQUIRE(run_process({"/bin/cp", "-r", build + "/lib/oms/plugins", prefix + "/lib/oms/"}).exit_code == 0);
+    REQUIRE(run_process({"/bin/cp", "-r", build + "/share/oms", prefix + "/share/"}).exit_code == 0);
+    HostEchoServer reserved;  // only for a free port number
+    ProcessOptions options;
+    for (auto& [name, value] : env.env) options.env.push_back(name + "=" + value);
+    options.cwd = env.worktree;
+    ProcessResult result = run_process({prefix + "/bin/oms", "verify", "--sandbox", "landlock", "--surfnet-port",
+                                        std::to_string(reserved.port()), "--", "/bin/sh", "-c", "cat input.txt; exit 3"},
+                                       options);
+    INFO("stderr: " << result.err);
+    CHECK(result.exit_code == 3);
+    CHECK(result.out == "snapshot-v1\n");
+}
