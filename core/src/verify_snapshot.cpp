@@ -64,7 +64,7 @@ std::string run_git_ls_files(const std::string& worktree) {
                                   "-c", "core.untrackedCache=false",
                                   "-c", "safe.directory=" + worktree,
                                   "-C", worktree,
-                                  "ls-files", "-z", "--cached", "--full-name"};
+                                  "ls-files", "-z", "--cached"};
     std::vector<std::string> env = git_environment();
     std::vector<char*> argv, envp;
     for (auto& a : args) argv.push_back(a.data());

@@ -319,3 +319,19 @@ TEST_CASE("oms verify: an oms installed under the read-denied HOME can still lau
     CHECK(result.exit_code == 3);
     CHECK(result.out == "snapshot-v1\n");
 }
+
+TEST_CASE("oms verify: a worktree that is a repository's subfolder snapshots its own tracked files", "[verify]") {
+    OmsEnv env;
+    TempDir scratch("oms-verify-test");
+    write_file(env.worktree + "/sub/inner.txt", "inner\n");
+    make_repository(env, scratch / "outside.txt");
+    REQUIRE(git(env, {"add", "sub/inner.txt"}).exit_code == 0);
+    REQUIRE(git(env, {"commit", "-qm", "sub"}).exit_code == 0);
+    env.user_config("[verify]\nsurfnet_cmd = [\"" + standin() + "\", \"serve\", \"{port}\", \"m\"]\n");
+    ProcessResult plan = env.oms({"verify", "--sandbox", "landlock", "--plan", "--worktree", env.worktree + "/sub",
+                                  "--", "/bin/true"});
+    INFO("stdout: " << plan.out << "\nstderr: " << plan.err);
+    CHECK(plan.exit_code == 0);
+    CHECK(plan.out.find("1 files") != std::string::npos);
+    CHECK(plan.err.find("not in the snapshot") == std::string::npos);
+}
