@@ -149,6 +149,14 @@ void copy_folder(int source, int into, const std::string& name, const std::strin
 
 void copy_entry(int from, int into, const std::string& name, const std::string& shown, SnapshotReport& report,
                 int depth) {
+    // A FIFO or device is never opened (opening one can block or act); the
+    // type is checked again on the open descriptor below.
+    struct stat before {};
+    if (fstatat(from, name.c_str(), &before, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(before.st_mode) &&
+        !S_ISDIR(before.st_mode) && !S_ISLNK(before.st_mode)) {
+        report.skipped.push_back(shown + ": not a regular file (device, socket or FIFO)");
+        return;
+    }
     Fd source(openat(from, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
     if (source.get() < 0) {
         report.skipped.push_back(shown + (errno == ELOOP ? ": a symbolic link (links are never followed)"

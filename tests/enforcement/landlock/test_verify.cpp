@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -250,12 +251,16 @@ TEST_CASE("oms verify: configured inputs, names leaving the worktree, a worktree
     TempDir scratch("oms-verify-test");
     make_repository(env, scratch / "outside.txt");
     env.user_config("[verify]\nsurfnet_cmd = [\"" + standin() + "\", \"serve\", \"{port}\", \"m\"]\n");
+    // A FIFO would block a plain open: it is named and left out, unopened.
+    REQUIRE(mkfifo((env.worktree + "/pipe").c_str(), 0600) == 0);
     ProcessResult listed = env.oms({"verify", "--sandbox", "landlock", "--plan", "--inputs",
-                                    "input.txt,untracked.txt", "--", "/bin/true"});
+                                    "input.txt,untracked.txt,pipe", "--", "/bin/true"},
+                                   ProcessOptions{{}, std::nullopt, "", 30});
     INFO("stdout: " << listed.out << "\nstderr: " << listed.err);
     CHECK(listed.exit_code == 0);
     CHECK(listed.out.find("(configured list)") != std::string::npos);
     CHECK(listed.out.find("2 files") != std::string::npos);
+    CHECK(listed.err.find("not in the snapshot: pipe: not a regular file") != std::string::npos);
 
     ProcessResult escape = env.oms({"verify", "--sandbox", "landlock", "--plan", "--inputs", "../x", "--", "/bin/true"});
     CHECK(escape.exit_code == 2);
