@@ -10,6 +10,7 @@
 #include "oms/core/policy.hpp"
 #include "oms/core/private_gitconfig.hpp"
 #include "oms/core/private_home_links.hpp"
+#include "oms/core/private_npmrc.hpp"
 #include "oms/core/run_dir.hpp"
 #include "oms/core/run_dir_sweep.hpp"
 #include "oms/core/run_options.hpp"
@@ -67,6 +68,7 @@ int command_run(const Args& all_args) {
     RunContext context(make_run_inputs(session, options, run_dir));
     write_private_gitconfig(context.inputs().home, run_dir.home(), context.inputs().worktree);
     link_toolchains_into_private_home(context.inputs().home, run_dir.home());
+    write_private_npmrc(run_dir.home());
     Policy policy;
     assemble_policy(session.registry(), context, policy);
     warn_once(context.inputs().state_dir, backend.record->id, backend.report.warn_once);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/netlink.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
@@ -269,6 +270,35 @@ int flood(int port, int count, int hold_ms) {
 
 int call(const char* what, long result) { return result < 0 ? denied(what) : ok(what); }
 
+// getaddrinfo(name) after opening `idle` TCP connections to 127.0.0.1:53
+// that send nothing (a command trying to stall the resolver): "OK resolved
+// <address> <ms>" or "DENIED resolve <EAI_ name> <ms>".
+int resolve(const char* name, int idle) {
+    std::vector<int> held;
+    for (int i = 0; i < idle; ++i) held.push_back(connect_loopback(53));
+    addrinfo hints{};
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo* found = nullptr;
+    const auto start = std::chrono::steady_clock::now();
+    const int error = getaddrinfo(name, "80", &hints, &found);
+    const long ms = static_cast<long>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                          std::chrono::steady_clock::now() - start).count());
+    for (int fd : held)
+        if (fd >= 0) close(fd);
+    if (error != 0) {
+        const char* code = error == EAI_NONAME ? "EAI_NONAME" : error == EAI_AGAIN ? "EAI_AGAIN" : "EAI_OTHER";
+        printf("DENIED resolve %s %ld (%s)\n", code, ms, gai_strerror(error));
+        return 1;
+    }
+    char text[INET6_ADDRSTRLEN] = "?";
+    if (found->ai_family == AF_INET)
+        inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(found->ai_addr)->sin_addr, text, sizeof text);
+    else if (found->ai_family == AF_INET6)
+        inet_ntop(AF_INET6, &reinterpret_cast<sockaddr_in6*>(found->ai_addr)->sin6_addr, text, sizeof text);
+    freeaddrinfo(found);
+    return ok(std::string("resolved ") + text + " " + std::to_string(ms));
+}
+
 // A listening TCP socket on 127.0.0.1:<port> (0: any), with SO_REUSEADDR as
 // most servers set it (and SO_REUSEPORT with `share`), or -1.
 int listen_loopback(int port, bool share) {
@@ -318,6 +348,11 @@ int main(int argc, char** argv) {
     const char* a = argc > 2 ? argv[2] : "";
     const char* b = argc > 3 ? argv[3] : "0";
     if (c == "connect") return connect_tcp(a, atoi(b));
+    if (c == "print-file") {
+        int fd = open(a, O_RDONLY | O_CLOEXEC);
+        return fd < 0 ? denied("open") : print_fd(fd);
+    }
+    if (c == "resolve") return resolve(a, argc > 3 ? atoi(b) : 0);
     if (c == "serve") return serve(atoi(a), b, argc > 4 ? atoi(argv[4]) : 1);
     if (c == "listen-reuse") return call("listen", listen_loopback(atoi(a), false));
     if (c == "listen-reuseport") return call("listen", listen_loopback(atoi(a), true));

@@ -86,6 +86,7 @@ TEST_CASE("render prints the ruleset", "[landlock][backend]") {
     CHECK(has(text, "allow " + w.work + "  [execute,read_file,read_dir,write_file,truncate"));
     CHECK(has(text, "tcp ports: not filtered (private network namespace"));
     CHECK(has(text, "listen/connect: any other port on this lo"));
+    CHECK(has(text, "  dns: "));  // the resolv.conf covered, or why not
     CHECK(has(text, "relay 127.0.0.1:8899 -> host 127.0.0.1:8899"));
     CHECK(has(text, "ioctl TIOCSTI"));
     CHECK_FALSE(has(text, "allow " + w.home + "  "));  // HOME itself gets no rule

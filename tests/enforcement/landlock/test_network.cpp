@@ -1,7 +1,8 @@
 // Network: TCP to 127.0.0.1 on the allowed port reaches a listener on the
 // host; the same listener on another loopback address, on IPv6, on the
-// machine's own address, and any other port stay out of reach; UDP, raw,
-// netlink and packet sockets are refused.
+// machine's own address, and any other port stay out of reach; raw,
+// netlink and packet sockets are refused (UDP too when the run shares the
+// host's network).
 #include "host_listeners.hpp"
 #include "test_support.hpp"
 
@@ -44,11 +45,13 @@ TEST_CASE("only TCP to 127.0.0.1 on the allowed port gets out", "[landlock][netw
         REQUIRE(r.exit_code == 0);
         auto ok = lines_starting(r.out, "OK ");
         auto denied = lines_starting(r.out, "DENIED ");
-        REQUIRE(ok.size() == 3);
+        REQUIRE(ok.size() == 5);
         CHECK(ok[0] == "OK reply=hello-8899");  // positive: the allowed port answers
-        CHECK(ok[1] == "OK tcp");               // positive: TCP sockets can be made
-        CHECK(ok[2] == "OK unix");
-        CHECK(denied.size() == 9);  // 4 connects + udp, udp6, raw, netlink, packet
+        CHECK(ok[1] == "OK udp");               // UDP: only the private lo to reach
+        CHECK(ok[2] == "OK udp6");
+        CHECK(ok[3] == "OK tcp");               // positive: TCP sockets can be made
+        CHECK(ok[4] == "OK unix");
+        CHECK(denied.size() == 7);  // 4 connects + raw, netlink, packet
         CHECK(r.out.find("hello-" + std::to_string(other)) == std::string::npos);
     }
 }
@@ -98,6 +101,8 @@ TEST_CASE("the trusted listener binary listens on the host only on its port", "[
     };
     // Positive: the trusted binary binds its port.
     CHECK(run({probe_tool(), "bind-tcp", std::to_string(port)}) == "OK bind\n");
+    // It shares the host's network: no UDP socket at all.
+    CHECK(run({probe_tool(), "socket", "udp"}) == "DENIED socket EACCES\n");
     // The trusted binary shares the host's network: on another port, refused.
     CHECK(run({probe_tool(), "bind-tcp", std::to_string(port == 65535 ? port - 1 : port + 1)}) ==
           "DENIED bind EACCES\n");

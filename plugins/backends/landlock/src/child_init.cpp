@@ -4,10 +4,13 @@
 // left in the namespace, setsid'd and double-forked daemons included. It
 // must stay a small init: the kernel delivers to a namespace's init only the
 // signals it handles, so it forwards them to the command, reaps orphans, and
-// exits with the command's status.
+// exits with the command's status. In a run with its own network it also
+// answers DNS on 127.0.0.1:53 (dns_responder.hpp).
 #include "child_steps.hpp"
+#include "dns_responder.hpp"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <sched.h>
 #include <sys/mman.h>
@@ -67,6 +70,31 @@ int exit_code(int status) {
     return 1;
 }
 
+// Closes every descriptor but the two in `keep` (-1: none).
+void close_all_but(const dns_responder::Descriptors& keep) {
+    unsigned low = keep.udp < keep.tcp ? keep.udp : keep.tcp, high = keep.udp < keep.tcp ? keep.tcp : keep.udp;
+    if (keep.udp < 0 || keep.tcp < 0) {
+        syscall(SYS_close_range, 0u, ~0u, 0u);
+        return;
+    }
+    if (low > 0) syscall(SYS_close_range, 0u, low - 1, 0u);
+    if (high > low + 1) syscall(SYS_close_range, low + 1, high - 1, 0u);
+    syscall(SYS_close_range, high + 1, ~0u, 0u);
+}
+
+void wake(int) {}  // SIGCHLD only has to interrupt ppoll
+
+// Reaps every child that ended; exits with the command's status once it has.
+void reap(pid_t command) {
+    for (;;) {
+        int status = 0;
+        pid_t done = waitpid(-1, &status, WNOHANG);
+        if (done == command) _exit(exit_code(status));
+        if (done < 0 && errno == ECHILD) _exit(1);
+        if (done <= 0) return;
+    }
+}
+
 }  // namespace
 
 void mount_fresh_proc(const ChildSpec& spec) {
@@ -83,23 +111,36 @@ void run_as_init(const ChildSpec& spec) {
     // Blocked until the handlers are in place: a signal arriving meanwhile
     // waits instead of being dropped (an init ignores unhandled ones).
     sigprocmask(SIG_BLOCK, &all, nullptr);
+    // Before the command starts, so its first lookup is answered; with the
+    // namespace's capabilities still held (port 53). CLOEXEC: the command
+    // loses them at exec.
+    if (spec.own_network) dns_responder::open();
     pid_t pid = start_command(spec);
     if (pid < 0) child_fail(spec, "start the command");
     command_pid = pid;
     // Holds nothing of the command's: its failure report pipe must reach EOF
     // at exec, its standard streams close when it and its children do.
-    syscall(SYS_close_range, 0u, ~0u, 0u);
+    close_all_but(dns_responder::descriptors());
     struct sigaction action {};
     action.sa_sigaction = forward;
     action.sa_flags = SA_SIGINFO;
     sigemptyset(&action.sa_mask);
     for (int sig : kForwarded) sigaction(sig, &action, nullptr);
-    sigprocmask(SIG_SETMASK, &none, nullptr);
+    struct sigaction child_ended {};
+    child_ended.sa_handler = wake;
+    sigemptyset(&child_ended.sa_mask);
+    sigaction(SIGCHLD, &child_ended, nullptr);
+    // SIGCHLD stays blocked except inside ppoll, so an end between the reap
+    // and the wait is never missed.
+    sigset_t only_child;
+    sigemptyset(&only_child);
+    sigaddset(&only_child, SIGCHLD);
+    sigprocmask(SIG_SETMASK, &only_child, nullptr);
+    pollfd fds[16];
     for (;;) {
-        int status = 0;
-        pid_t done = waitpid(-1, &status, 0);
-        if (done == pid) _exit(exit_code(status));
-        if (done < 0 && errno == ECHILD) _exit(1);
+        reap(pid);
+        int count = dns_responder::watch(fds, 16);
+        if (ppoll(fds, static_cast<nfds_t>(count), nullptr, &none) > 0) dns_responder::serve(fds, count);
     }
 }
 

@@ -63,6 +63,7 @@ void apply_mounts(const ChildSpec& spec) {
     const bool masks = !spec.hide_folders.empty() || !spec.hide_files.empty();
     int folder = masks ? open_verified(spec, spec.empty_folder, spec.empty_folder_id, true) : -1;
     int file = masks ? open_verified(spec, spec.empty_file, spec.empty_file_id, false) : -1;
+    int resolv = spec.resolv_conf_target ? open_verified(spec, spec.resolv_conf_source, spec.resolv_conf_id, false) : -1;
     make_root_read_only(spec);
     set_up_private_temps(spec);
     mount_fresh_proc(spec);
@@ -72,6 +73,10 @@ void apply_mounts(const ChildSpec& spec) {
     // folders holding read-only files, so a rename of a parent can't swap them.
     for (const char* path : spec.pin_in_place) bind_in_place(spec, path, false);
     for (const char* path : spec.read_only) bind_in_place(spec, path, true);
+    if (resolv >= 0) {  // names 127.0.0.1, answered by the init (dns_responder.hpp)
+        bind_fd(spec, resolv, spec.resolv_conf_target, true);
+        close(resolv);
+    }
     if (!masks) return;
     for (const char* path : spec.hide_folders) bind_fd(spec, folder, path, true);
     for (const char* path : spec.hide_files) bind_fd(spec, file, path, true);

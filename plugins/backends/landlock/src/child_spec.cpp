@@ -59,6 +59,12 @@ ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, cons
     spec.empty_folder_id[1] = masks.folder_identity().inode;
     spec.empty_file_id[0] = masks.file_identity().device;
     spec.empty_file_id[1] = masks.file_identity().inode;
+    if (!plan.resolv_conf.empty()) {
+        spec.resolv_conf_target = plan.resolv_conf.c_str();
+        spec.resolv_conf_source = masks.resolv_conf().c_str();
+        spec.resolv_conf_id[0] = masks.resolv_conf_identity().device;
+        spec.resolv_conf_id[1] = masks.resolv_conf_identity().inode;
+    }
     spec.uid = getuid();
     spec.gid = getgid();
     spec.need_user_namespace = geteuid() != 0;

@@ -41,9 +41,12 @@ struct ChildSpec {
     const char* worktree = nullptr;
     const char* empty_folder = nullptr;  // source of hide_folders mounts
     const char* empty_file = nullptr;    // source of hide_files mounts
+    const char* resolv_conf_source = nullptr;  // the sandbox's resolv.conf (MaskSources)
+    const char* resolv_conf_target = nullptr;  // the host's file it covers, or null
     // {st_dev, st_ino} they had when created: checked before mounting.
     unsigned long long empty_folder_id[2] = {0, 0};
     unsigned long long empty_file_id[2] = {0, 0};
+    unsigned long long resolv_conf_id[2] = {0, 0};
     int stdio[3] = {0, 1, 2};
     int error_fd = -1;     // CLOEXEC pipe: a failure report, or EOF at exec
     int channel_fd = -1;   // unix socket carrying the relay listeners to the parent

@@ -34,7 +34,8 @@ size_t LandlockBackend::config_key_count() { return sizeof kKeys / sizeof kKeys[
 LandlockBackend::LandlockBackend(oms::sdk::Host host) : BackendPlugin(host) {
     int cap = static_cast<int>(this->host().integer("max_abi").value_or(0));
     features_ = detect_features(cap);
-    seccomp_ = build_seccomp_program();
+    seccomp_ = build_seccomp_program(false);
+    seccomp_own_network_ = build_seccomp_program(true);
     options_.extra_hidden = default_hidden_sockets();
     for (auto& path : this->host().strings("hide")) options_.extra_hidden.push_back(path);
 }
@@ -60,7 +61,7 @@ void LandlockBackend::probe(const oms::sdk::Report& report) {
 void LandlockBackend::render(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
                              const oms::sdk::Report& report) {
     Plan plan = build_plan(context, policy, options_);
-    for (const auto& line : render_plan(plan, features_, seccomp_)) report.text(line);
+    for (const auto& line : render_plan(plan, features_, seccomp_for(plan))) report.text(line);
     for (const auto& gap : missing_guarantees(features_)) report.text("missing: " + gap);
 }
 
@@ -78,7 +79,7 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
     check_enforceable(context);
     Plan plan = build_plan(context, policy, options_);
     MaskSources masks;  // lives until the child has exec'd (its mounts are made by then)
-    ChildSpec spec = make_child_spec(plan, features_, seccomp_, masks);
+    ChildSpec spec = make_child_spec(plan, features_, seccomp_for(plan), masks);
     spec.stdio[0] = stdio.in;
     spec.stdio[1] = stdio.out;
     spec.stdio[2] = stdio.err;

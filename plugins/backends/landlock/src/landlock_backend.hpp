@@ -30,7 +30,11 @@ public:
 
 private:
     KernelFeatures features_;
-    SeccompProgram seccomp_;
+    SeccompProgram seccomp_;              // a run on the host's network (trusted listener)
+    SeccompProgram seccomp_own_network_;  // a run in its own network namespace: UDP on its lo too
+    const SeccompProgram& seccomp_for(const Plan& plan) const {
+        return plan.own_network ? seccomp_own_network_ : seccomp_;
+    }
     PlanOptions options_;
 
     // Refuses (OMS_ERR_UNSUPPORTED) what this kernel cannot enforce, unless best effort.

@@ -1,4 +1,5 @@
 #include "mask_sources.hpp"
+#include "dns_responder.hpp"
 
 #include <oms/sdk.hpp>
 
@@ -32,6 +33,14 @@ MaskSources::MaskSources() {
     fstat(file_fd, &st);
     file_id_ = Identity{st.st_dev, st.st_ino};
     close(file_fd);
+    resolv_path_ = base_ + "/resolv.conf";
+    int resolv_fd = open(resolv_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
+    if (resolv_fd < 0) fail(resolv_path_);
+    const size_t size = strlen(kSandboxResolvConf);
+    if (write(resolv_fd, kSandboxResolvConf, size) != static_cast<ssize_t>(size)) fail(resolv_path_);
+    fstat(resolv_fd, &st);
+    resolv_id_ = Identity{st.st_dev, st.st_ino};
+    close(resolv_fd);
     if (mkdir(folder_path_.c_str(), 0555) != 0) fail(folder_path_);
     if (lstat(folder_path_.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) fail(folder_path_);
     folder_id_ = Identity{st.st_dev, st.st_ino};
@@ -39,6 +48,7 @@ MaskSources::MaskSources() {
 
 MaskSources::~MaskSources() {
     unlink(file_path_.c_str());
+    unlink(resolv_path_.c_str());
     rmdir(folder_path_.c_str());
     rmdir(base_.c_str());
 }

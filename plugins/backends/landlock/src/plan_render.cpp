@@ -77,6 +77,9 @@ void render_network(std::vector<std::string>& out, const Plan& plan) {
         for (uint16_t p : plan.connect_ports)
             out.push_back("  relay 127.0.0.1:" + std::to_string(p) + " -> host 127.0.0.1:" + std::to_string(p));
         out.push_back("  listen/connect: any other port on this lo (reachable from inside only)");
+        out.push_back(plan.resolv_conf.empty()
+                          ? "  dns: no resolv.conf to cover (names resolve through /etc/hosts only; others fail)"
+                          : "  dns: " + plan.resolv_conf + " covered; 127.0.0.1:53 answers every name \"no such host\"");
     } else {
         out.push_back("network namespace: the host's (trusted listener " + plan.program +
                       "); Landlock limits it to the ports above, on any host");

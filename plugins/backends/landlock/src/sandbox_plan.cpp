@@ -1,4 +1,5 @@
 #include "sandbox_plan.hpp"
+#include "dns_responder.hpp"
 
 #include "landlock_uapi.hpp"
 #include "path_utils.hpp"
@@ -280,6 +281,7 @@ Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy
     plan_read_denies(plan, context, policy, options, walked.keypairs);
     normalize_hidden(plan);
     plan_network(plan, policy);
+    plan_name_resolution(plan);
     plan_isolation(plan, context, policy);
     return plan;
 }

@@ -121,16 +121,19 @@ public:
         code.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
         code.push_back(stmt(BPF_RET | BPF_K, errno_ret(EPERM)));
     }
-    // socket(domain, type): unix of any type; IPv4/IPv6 stream only.
-    void socket_rules() {
-        code.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 9));
+    // socket(domain, type): unix of any type; IPv4/IPv6 stream, and datagram
+    // too when `datagrams` (the second type test repeats SOCK_STREAM
+    // otherwise, so both programs have the same jumps).
+    void socket_rules(bool datagrams) {
+        code.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 10));
         code.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, kArg0Low));
-        code.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 5, 0));
+        code.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 6, 0));
         code.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 1, 0));
-        code.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 0, 4));
+        code.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 0, 5));
         code.push_back(stmt(BPF_LD | BPF_W | BPF_ABS, kArg1Low));
         code.push_back(stmt(BPF_ALU | BPF_AND | BPF_K, 0xf));  // drop SOCK_NONBLOCK/SOCK_CLOEXEC
-        code.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, SOCK_STREAM, 0, 1));
+        code.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, SOCK_STREAM, 1, 0));
+        code.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, datagrams ? SOCK_DGRAM : SOCK_STREAM, 0, 1));
         code.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
         code.push_back(stmt(BPF_RET | BPF_K, errno_ret(EACCES)));
         // socketpair only makes unix sockets.
@@ -143,7 +146,7 @@ public:
 
 }  // namespace
 
-SeccompProgram build_seccomp_program() {
+SeccompProgram build_seccomp_program(bool datagrams) {
     Builder b;
     b.check_arch();
     for (long nr : kDenied) b.deny(nr, EPERM);
@@ -153,7 +156,7 @@ SeccompProgram build_seccomp_program() {
     b.load_nr();
     b.ioctl_rules();
     b.load_nr();
-    b.socket_rules();
+    b.socket_rules(datagrams);
     b.code.push_back(stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
 
     SeccompProgram program;
@@ -170,8 +173,10 @@ SeccompProgram build_seccomp_program() {
         "(no setuid file can be left in a write root); openat2: ENOSYS (its mode is out of the filter's "
         "reach; callers fall back to openat)",
         "ioctl TIOCSTI and TIOCLINUX: EPERM",
-        "socket: AF_UNIX, or AF_INET/AF_INET6 with SOCK_STREAM only; anything else (UDP, raw, netlink, "
-        "packet) EACCES; socketpair: AF_UNIX only",
+        datagrams ? "socket: AF_UNIX, or AF_INET/AF_INET6 with SOCK_STREAM or SOCK_DGRAM (UDP, only on the "
+                    "private lo); anything else (raw, netlink, packet) EACCES; socketpair: AF_UNIX only"
+                  : "socket: AF_UNIX, or AF_INET/AF_INET6 with SOCK_STREAM only; anything else (UDP, raw, netlink, "
+                    "packet) EACCES; socketpair: AF_UNIX only",
     };
     return program;
 }

@@ -16,7 +16,10 @@ struct SeccompProgram {
     std::vector<std::string> summary;
 };
 
-SeccompProgram build_seccomp_program();
+// `datagrams`: UDP (and ICMP datagram) sockets are allowed too, for a run in
+// its own network namespace, where they reach only its lo (test servers, the
+// DNS responder); a run on the host's network never gets them.
+SeccompProgram build_seccomp_program(bool datagrams);
 
 // Installs it on the calling thread (no_new_privs must already be set).
 // Returns 0 or an errno value.

@@ -1,0 +1,177 @@
+// The init's DNS responder (see dns_responder.hpp): every well-formed query
+// gets NXDOMAIN, anything else FORMERR or NOTIMP. It runs in the init, a
+// copy of a threaded process: static buffers, non-blocking sockets, nothing
+// that could block the loop that also reaps the command. A TCP client that
+// sends nothing, or never closes, only holds one of a few slots, the oldest
+// of which is dropped for a new connection.
+#include "dns_responder.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace oms::landlock::dns_responder {
+
+namespace {
+
+constexpr size_t kHeader = 12;
+constexpr size_t kMaxMessage = 512;
+constexpr int kTcpSlots = 8;
+constexpr uint8_t kNxDomain = 3, kFormErr = 1, kNotImp = 4;
+
+struct TcpClient {
+    int fd = -1;
+    size_t have = 0;
+    uint8_t buffer[2 + kMaxMessage];
+};
+
+int udp_fd = -1, tcp_fd = -1;
+TcpClient clients[kTcpSlots];
+int next_victim = 0;
+
+// Length of the one question after the header, or 0 when malformed.
+size_t question_length(const uint8_t* message, size_t size) {
+    size_t at = kHeader;
+    while (at < size && message[at] != 0) {
+        if (message[at] > 63) return 0;  // a compression pointer or a bad label
+        at += 1 + message[at];
+    }
+    if (at >= size || at + 1 + 4 > size) return 0;
+    return at + 1 + 4 - kHeader;
+}
+
+// Turns the query in `message` into the answer, in place; returns its size
+// (0: no answer).
+size_t answer(uint8_t* message, size_t size) {
+    if (size < kHeader || (message[2] & 0x80)) return 0;  // too short, or a response
+    const uint8_t opcode = (message[2] >> 3) & 0x0f;
+    const bool one_question = message[4] == 0 && message[5] == 1;
+    const size_t question = one_question && opcode == 0 ? question_length(message, size) : 0;
+    uint8_t code = kNxDomain;
+    if (opcode != 0) code = kNotImp;
+    else if (question == 0) code = kFormErr;
+    message[2] = static_cast<uint8_t>(0x80 | (message[2] & 0x79));  // QR, keep opcode and RD
+    message[3] = static_cast<uint8_t>(0x80 | code);                // RA, the code
+    if (question == 0) message[4] = message[5] = 0;
+    memset(message + 6, 0, 6);  // no answer, authority or additional records
+    return kHeader + question;
+}
+
+int listener(int type) {
+    int fd = socket(AF_INET, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(53);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+        (type == SOCK_STREAM && listen(fd, 16) != 0)) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+void drop(TcpClient& client) {
+    if (client.fd >= 0) close(client.fd);
+    client.fd = -1;
+    client.have = 0;
+}
+
+void serve_udp() {
+    uint8_t message[kMaxMessage];
+    for (int i = 0; i < 16; ++i) {
+        sockaddr_storage from{};
+        socklen_t from_size = sizeof from;
+        ssize_t n = recvfrom(udp_fd, message, sizeof message, 0, reinterpret_cast<sockaddr*>(&from), &from_size);
+        if (n <= 0) return;
+        size_t size = answer(message, static_cast<size_t>(n));
+        if (size) sendto(udp_fd, message, size, MSG_DONTWAIT, reinterpret_cast<sockaddr*>(&from), from_size);
+    }
+}
+
+void accept_tcp() {
+    int fd = accept4(tcp_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) return;
+    TcpClient* slot = nullptr;
+    for (TcpClient& c : clients)
+        if (c.fd < 0) slot = &c;
+    if (!slot) {
+        slot = &clients[next_victim];
+        next_victim = (next_victim + 1) % kTcpSlots;
+        drop(*slot);
+    }
+    slot->fd = fd;
+    slot->have = 0;
+}
+
+// Answers every complete query received so far; a resolver sends several on
+// one connection (glibc: the A and AAAA queries back to back) and reads the
+// answers in order, so the connection stays open until the client closes it.
+void read_tcp(TcpClient& client) {
+    ssize_t n = read(client.fd, client.buffer + client.have, sizeof client.buffer - client.have);
+    if (n <= 0) return drop(client);
+    client.have += static_cast<size_t>(n);
+    while (client.have >= 2) {
+        const size_t length = (static_cast<size_t>(client.buffer[0]) << 8) | client.buffer[1];
+        if (length < kHeader || length > kMaxMessage) return drop(client);
+        if (client.have < 2 + length) return;
+        uint8_t reply[2 + kMaxMessage];
+        memcpy(reply + 2, client.buffer + 2, length);
+        size_t size = answer(reply + 2, length);
+        if (size) {
+            reply[0] = static_cast<uint8_t>(size >> 8);
+            reply[1] = static_cast<uint8_t>(size & 0xff);
+            // Small, and the client reads: fits the socket buffer, or the client is dropped.
+            if (send(client.fd, reply, 2 + size, MSG_DONTWAIT | MSG_NOSIGNAL) != static_cast<ssize_t>(2 + size))
+                return drop(client);
+        }
+        client.have -= 2 + length;
+        memmove(client.buffer, client.buffer + 2 + length, client.have);
+    }
+}
+
+}  // namespace
+
+bool open() {
+    udp_fd = listener(SOCK_DGRAM);
+    tcp_fd = listener(SOCK_STREAM);
+    if (udp_fd >= 0 && tcp_fd >= 0) return true;
+    // Half a responder is not kept: the init then holds no descriptor.
+    if (udp_fd >= 0) close(udp_fd);
+    if (tcp_fd >= 0) close(tcp_fd);
+    udp_fd = tcp_fd = -1;
+    return false;
+}
+
+Descriptors descriptors() {
+    if (udp_fd < 0 || tcp_fd < 0) return Descriptors{-1, -1};
+    return Descriptors{udp_fd, tcp_fd};
+}
+
+int watch(pollfd* fds, int capacity) {
+    int count = 0;
+    auto add = [&](int fd) {
+        if (fd >= 0 && count < capacity) fds[count++] = pollfd{fd, POLLIN, 0};
+    };
+    add(udp_fd);
+    add(tcp_fd);
+    for (const TcpClient& c : clients) add(c.fd);
+    return count;
+}
+
+void serve(const pollfd* fds, int count) {
+    for (int i = 0; i < count; ++i) {
+        if (!fds[i].revents) continue;
+        if (fds[i].fd == udp_fd) serve_udp();
+        else if (fds[i].fd == tcp_fd) accept_tcp();
+        else
+            for (TcpClient& c : clients)
+                if (c.fd == fds[i].fd) read_tcp(c);
+    }
+}
+
+}  // namespace oms::landlock::dns_responder
