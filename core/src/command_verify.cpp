@@ -200,6 +200,9 @@ int command_verify(const Args& all_args) {
     RunInputs in = make_run_inputs(session, inner, run_dir);
     in.worktree = snapshot_folder.path();
     in.surfpool.clear();  // no trusted listener on the host: the Surfnet is the check's own
+    // The pinned files the check sees are the snapshot's copies (the config's
+    // were resolved against the live worktree, which the check cannot see).
+    in.pinned.clear();
     for (auto& name : pinned) in.pinned.push_back(snapshot_folder.path() + "/" + name);
     set_env(in.parent_env, "OMS_OUTPUT_DIR", output);
     set_env(in.parent_env, "SURFNET_RPC_URL", "http://127.0.0.1:" + std::to_string(settings.port));

@@ -262,6 +262,16 @@ TEST_CASE("oms verify: configured inputs, names leaving the worktree, a worktree
     CHECK(listed.out.find("2 files") != std::string::npos);
     CHECK(listed.err.find("not in the snapshot: pipe: not a regular file") != std::string::npos);
 
+    // A pinned file joins the snapshot even when git does not track it, and
+    // its write deny names the copy.
+    env.worktree_config("[sandbox]\npinned = [\"untracked.txt\"]\n");
+    ProcessResult pinned = env.oms({"verify", "--sandbox", "landlock", "--plan", "--", "/bin/true"});
+    INFO("stdout: " << pinned.out << "\nstderr: " << pinned.err);
+    CHECK(pinned.exit_code == 0);
+    CHECK(pinned.out.find("2 files") != std::string::npos);
+    CHECK(pinned.out.find("/untracked.txt") != std::string::npos);
+    CHECK(pinned.out.find(env.worktree + "/untracked.txt") == std::string::npos);
+
     ProcessResult escape = env.oms({"verify", "--sandbox", "landlock", "--plan", "--inputs", "../x", "--", "/bin/true"});
     CHECK(escape.exit_code == 2);
     CHECK(escape.err.find("must be a path relative to the worktree") != std::string::npos);
