@@ -147,6 +147,54 @@ void print_plan(const SnapshotReport& snapshot, const std::string& snapshot_path
     std::printf("\nresults: OMS_OUTPUT_DIR, a fresh folder made at the start and kept\n\n");
 }
 
+// Fails closed: a backend whose network oms verify does not know, one that
+// cannot run here, or host-null without --yes (with the spec's warning).
+void refuse_unless_isolated(const VerifyOptions& options, const BackendChoice& backend, const NetworkChoice& network,
+                            const std::vector<std::string>& check) {
+    if (network.kind == VerifyNetwork::unsupported)
+        throw UserError(kExitUnavailable, "oms verify: " + network.text + ". Nothing ran.");
+    if (options.plan) return;
+    if (!backend.report.usable)
+        throw UserError(kExitUnavailable, "backend '" + backend.record->id + "' (chosen by " + backend.chosen_by +
+                                              ") cannot run here (nothing ran): " + backend.report.reason);
+    if (network.kind != VerifyNetwork::unconfined) return;
+    std::fprintf(stderr, "oms verify: OMS host mode has NO sandbox here: the check would read your live files "
+                         "and reach every host port and the network; its isolation cannot be given.\n");
+    if (!options.run.yes)
+        throw UserError(kExitRefused, "oms verify: refused on '" + backend.record->id +
+                                          "' without --yes (use --sandbox landlock). Nothing ran.");
+    require_approval(check, backend.record->id, true);
+}
+
+struct SnapshotPaths {
+    std::string folder;
+    std::vector<std::string> pinned;  // relative to it
+};
+
+// The run's inputs with the snapshot as the worktree, the launcher as the
+// command, the results folder as a write root and the Surfnet's address and
+// the results folder in the environment.
+RunInputs verify_run_inputs(const Session& session, const VerifyOptions& options, const VerifySettings& settings,
+                            const RunDir& run_dir, const SnapshotPaths& snapshot, const std::string& output,
+                            const std::vector<std::string>& check) {
+    RunOptions inner = options.run;
+    inner.pinned.clear();
+    inner.command = launcher_argv(settings, check);
+    if (!options.plan) inner.read_write.push_back(output);
+    RunInputs in = make_run_inputs(session, inner, run_dir);
+    in.worktree = snapshot.folder;
+    in.surfpool.clear();  // no trusted listener on the host: the Surfnet is the check's own
+    // The pinned files the check sees are the snapshot's copies (the config's
+    // were resolved against the live worktree, which the check cannot see).
+    in.pinned.clear();
+    for (auto& name : snapshot.pinned) in.pinned.push_back(snapshot.folder + "/" + name);
+    const std::string url = "http://127.0.0.1:" + std::to_string(settings.port);
+    set_env(in.parent_env, "OMS_OUTPUT_DIR", output);
+    set_env(in.parent_env, "SURFNET_RPC_URL", url);
+    set_env(in.parent_env, "SOLANA_RPC_URL", url);
+    return in;
+}
+
 }  // namespace
 
 int command_verify(const Args& all_args) {
@@ -160,20 +208,11 @@ int command_verify(const Args& all_args) {
         read_verify_settings(session.config(), options.surfnet_cmd, options.surfnet_port, options.inputs);
     BackendChoice backend = choose_backend(session.registry(), session.config(), options.run.sandbox);
     const NetworkChoice network = network_for_backend(backend.record->id, settings.port);
-    if (network.kind == VerifyNetwork::unsupported)
-        throw UserError(kExitUnavailable, "oms verify: " + network.text + ". Nothing ran.");
-    if (!options.plan && !backend.report.usable)
-        throw UserError(kExitUnavailable, "backend '" + backend.record->id + "' (chosen by " + backend.chosen_by +
-                                              ") cannot run here (nothing ran): " + backend.report.reason);
-    if (!options.plan && network.kind == VerifyNetwork::unconfined) {
-        std::fprintf(stderr, "oms verify: OMS host mode has NO sandbox here: the check would read your live files "
-                             "and reach every host port and the network; its isolation cannot be given.\n");
-        if (!options.run.yes)
-            throw UserError(kExitRefused, "oms verify: refused on '" + backend.record->id +
-                                              "' without --yes (use --sandbox landlock). Nothing ran.");
-        require_approval(check, backend.record->id, true);
-    }
+    refuse_unless_isolated(options, backend, network, check);
     const std::string& worktree = session.paths().worktree;
+    if (!options.output.empty() && is_within(canonical_or_absolute(options.output), worktree))
+        throw UserError(kExitUsage, "oms verify: --output " + options.output +
+                                        " lies inside the worktree, which the check cannot see; choose another folder");
     std::vector<std::string> inputs = settings.inputs.empty() ? tracked_files(worktree) : settings.inputs;
     const std::vector<std::string> pinned = pinned_inputs(session, options.run);
     inputs.insert(inputs.end(), pinned.begin(), pinned.end());
@@ -188,32 +227,14 @@ int command_verify(const Args& all_args) {
 
     const std::string output = options.plan ? run_dir.root() + "/output (made at the start)"
                                             : make_output_dir(options.output);
-    RunOptions inner = options.run;
-    inner.pinned.clear();
-    inner.command = launcher_argv(settings, check);
-    if (!options.plan) {
-        if (is_within(resolved_path(output), worktree))
-            throw UserError(kExitUsage, "oms verify: the results folder " + output +
-                                            " lies inside the worktree, which the check cannot see; choose another --output");
-        inner.read_write.push_back(output);
-    }
-    RunInputs in = make_run_inputs(session, inner, run_dir);
-    in.worktree = snapshot_folder.path();
-    in.surfpool.clear();  // no trusted listener on the host: the Surfnet is the check's own
-    // The pinned files the check sees are the snapshot's copies (the config's
-    // were resolved against the live worktree, which the check cannot see).
-    in.pinned.clear();
-    for (auto& name : pinned) in.pinned.push_back(snapshot_folder.path() + "/" + name);
-    set_env(in.parent_env, "OMS_OUTPUT_DIR", output);
-    set_env(in.parent_env, "SURFNET_RPC_URL", "http://127.0.0.1:" + std::to_string(settings.port));
-    set_env(in.parent_env, "SOLANA_RPC_URL", "http://127.0.0.1:" + std::to_string(settings.port));
-    RunContext context(std::move(in));
+    RunContext context(verify_run_inputs(session, options, settings, run_dir,
+                                         SnapshotPaths{snapshot_folder.path(), pinned}, output, check));
     write_private_gitconfig(context.inputs().home, run_dir.home(), context.inputs().worktree);
     link_toolchains_into_private_home(context.inputs().home, run_dir.home());
     Policy policy;
     assemble_policy(session.registry(), context, policy);
-    narrow_policy_for_verify(policy, worktree, snapshot_folder.path(), network, resolve_program(settings.surfnet_argv[0]),
-                             settings.port);
+    narrow_policy_for_verify(policy, worktree, snapshot_folder.path(), network,
+                             resolve_program(settings.surfnet_argv[0]), settings.port);
     if (options.plan) {
         print_plan(snapshot, snapshot_folder.path(), worktree, network, settings, check);
         BackendReport rendering = render_policy(backend, context, policy);

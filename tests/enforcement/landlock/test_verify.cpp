@@ -276,6 +276,14 @@ TEST_CASE("oms verify: configured inputs, names leaving the worktree, a worktree
     CHECK(escape.exit_code == 2);
     CHECK(escape.err.find("must be a path relative to the worktree") != std::string::npos);
 
+    // Results inside the worktree would be hidden from the check: refused
+    // before anything is made.
+    ProcessResult inside = env.oms({"verify", "--sandbox", "landlock", "--output", env.worktree + "/results", "--",
+                                    "/bin/true"});
+    CHECK(inside.exit_code == 2);
+    CHECK(inside.err.find("lies inside the worktree") != std::string::npos);
+    CHECK_FALSE(exists(env.worktree + "/results"));
+
     const std::string marker = scratch / "ran";
     env.worktree_config("[verify]\nsurfnet_cmd = [\"/bin/sh\", \"-c\", \"touch '" + marker + "'\"]\n");
     ProcessResult widened = env.oms({"verify", "--sandbox", "landlock", "--", "/bin/true"});
