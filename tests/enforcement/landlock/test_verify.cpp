@@ -195,7 +195,8 @@ TEST_CASE("oms verify on host-null: refused without --yes, honest with it", "[ve
     const std::string port = std::to_string(reserved.port());
     const std::string marker = scratch / "ran";
     const std::vector<std::string> check{"--", "/bin/sh", "-c", "touch '" + marker + "'; exit 3"};
-    std::vector<std::string> args{"verify", "--sandbox", "host-null", "--surfnet-port", port};
+    std::vector<std::string> args{"verify", "--sandbox", "host-null", "--surfnet-port", port, "--output",
+                                  scratch / "results"};
     args.insert(args.end(), check.begin(), check.end());
     ProcessResult refused = env.oms(args);
     INFO("stderr: " << refused.err);
@@ -336,7 +337,8 @@ TEST_CASE("oms verify: an oms installed under the read-denied HOME can still lau
     for (auto& [name, value] : env.env) options.env.push_back(name + "=" + value);
     options.cwd = env.worktree;
     ProcessResult result = run_process({prefix + "/bin/oms", "verify", "--sandbox", "landlock", "--surfnet-port",
-                                        std::to_string(reserved.port()), "--", "/bin/sh", "-c", "cat input.txt; exit 3"},
+                                        std::to_string(reserved.port()), "--output", scratch / "results", "--",
+                                        "/bin/sh", "-c", "cat input.txt; exit 3"},
                                        options);
     INFO("stderr: " << result.err);
     CHECK(result.exit_code == 3);
