@@ -96,4 +96,16 @@ BackendChoice choose_backend(const Registry& registry, const Config& config, con
     return best;
 }
 
+BackendReport render_policy(const BackendChoice& backend, const RunContext& context, Policy& policy) {
+    BackendReport report;
+    oms_report_sink sink = report_sink_into(report);
+    char message[1024] = {0};
+    oms_error error{message, sizeof message};
+    oms_status status =
+        backend.record->backend()->render(backend.instance->handle(), context.view(), policy.view(), &sink, &error);
+    if (status != OMS_OK)
+        throw UserError(kExitUnavailable, "backend '" + backend.record->id + "' cannot render this policy: " + message);
+    return report;
+}
+
 }  // namespace oms::core

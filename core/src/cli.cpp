@@ -21,6 +21,7 @@ const char* kUsage =
     "  run       run a command in the worktree under the sandbox\n"
     "  doctor    list plugins, config files and the active confinement\n"
     "  policy    show what a command would get, before running anything\n"
+    "  verify    run the pinned check on a read-only snapshot next to a fresh offline Surfnet\n"
     "  explain   say whether the sandbox allows a path, port or variable, and which rule decides\n"
     "  plugins   list the plugins found\n"
     "  settings  show the sandbox settings line\n"
@@ -35,6 +36,7 @@ const std::map<std::string, Command>& commands() {
         {"run", &command_run},         {"doctor", &command_doctor},     {"policy", &command_policy},
         {"plugins", &command_plugins}, {"settings", &command_settings}, {"task", &command_task},
         {"explain", &command_explain}, {"__canary", &command_canary},
+        {"verify", &command_verify},   {"__verify-launch", &command_verify_launch},
     };
     return table;
 }

@@ -10,6 +10,7 @@
 #include "oms/core/plugin_listing.hpp"
 #include "oms/core/policy.hpp"
 #include "oms/core/session.hpp"
+#include "oms/core/verify_plan.hpp"
 #include "oms/core/version.hpp"
 #include "oms/core/worktree_default.hpp"
 
@@ -152,6 +153,7 @@ int command_doctor(const Args& args) {
         print_json(view, probe ? &canaries : nullptr);
     } else {
         print_text(view);
+        if (!view.backend.empty()) std::printf("%s\n", verify_doctor_line(session.config(), view.backend).c_str());
         if (probe) std::printf("\n%s", format_canaries(canaries).c_str());
     }
     if (!view.problem.empty()) return kExitUnavailable;

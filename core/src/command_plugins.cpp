@@ -6,6 +6,7 @@
 #include "oms/core/json.hpp"
 #include "oms/core/plugin_listing.hpp"
 #include "oms/core/session.hpp"
+#include "oms/core/verify_plan.hpp"
 
 #include <cstdio>
 
@@ -14,7 +15,7 @@ namespace oms::core {
 namespace {
 
 // `oms plugins --keys`: every config key each loaded plugin declares, and the
-// core's own [sandbox] table, as the reference of what a config file may say.
+// core's own [sandbox] and [verify] tables, as the reference of what a config file may say.
 void print_keys(const Session& session) {
     auto print_table = [](const std::string& table, const Schema& schema) {
         std::printf("[%s]\n", table.c_str());
@@ -23,6 +24,7 @@ void print_keys(const Session& session) {
                         spec.narrows ? "narrows" : "-", spec.description.c_str());
     };
     print_table("sandbox", core_schema());
+    print_table("verify", verify_schema());
     for (auto& record : session.registry().records())
         if (record.status == PluginStatus::Loaded && !record.schema.empty())
             print_table("plugin." + record.id, record.schema);

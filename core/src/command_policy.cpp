@@ -8,6 +8,7 @@
 #include "oms/core/json.hpp"
 #include "oms/core/policy.hpp"
 #include "oms/core/policy_guard.hpp"
+#include "oms/core/policy_text.hpp"
 #include "oms/core/policy_lowering.hpp"
 #include "oms/core/run_options.hpp"
 #include "oms/core/run_session.hpp"
@@ -20,24 +21,8 @@ namespace po = boost::program_options;
 
 namespace oms::core {
 
-namespace {
-
-// Renders even when the backend cannot run here (seatbelt on Linux): the
-// rendering is for review.
-BackendReport render(const BackendChoice& backend, const RunContext& context, Policy& policy) {
-    BackendReport report;
-    oms_report_sink sink = report_sink_into(report);
-    char message[1024] = {0};
-    oms_error error{message, sizeof message};
-    oms_status status =
-        backend.record->backend()->render(backend.instance->handle(), context.view(), policy.view(), &sink, &error);
-    if (status != OMS_OK)
-        throw UserError(kExitUnavailable, "backend '" + backend.record->id + "' cannot render this policy: " + message);
-    return report;
-}
-
-void print_text(const RunContext& context, const Policy& policy, const BackendChoice& backend,
-                const BackendReport& rendering) {
+void print_policy_text(const RunContext& context, const Policy& policy, const BackendChoice& backend,
+                       const BackendReport& rendering) {
     const RunInputs& in = context.inputs();
     std::printf("worktree: %s\n", in.worktree.c_str());
     if (in.working_dir != in.worktree) std::printf("working folder: %s\n", in.working_dir.c_str());
@@ -60,6 +45,8 @@ void print_text(const RunContext& context, const Policy& policy, const BackendCh
                 backend.report.usable ? "" : (" [cannot run here: " + backend.report.reason + "]").c_str());
     for (auto& line : rendering.text) std::printf("%s\n", line.c_str());
 }
+
+namespace {
 
 void print_json(const RunContext& context, const Policy& policy, const BackendChoice& backend,
                 const BackendReport& rendering) {
@@ -102,11 +89,11 @@ int command_policy(const Args& args) {
     confirm_trusted_surfpool(context.inputs().surfpool, context.inputs().argv, policy.env, context.inputs().worktree);
     lower_policy_for_backend(*backend.record, context, policy);
     refuse_rules_unknown_to_backend(*backend.record, policy);
-    BackendReport rendering = render(backend, context, policy);
+    BackendReport rendering = render_policy(backend, context, policy);
     if (options.json)
         print_json(context, policy, backend, rendering);
     else
-        print_text(context, policy, backend, rendering);
+        print_policy_text(context, policy, backend, rendering);
     return 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include "oms/core/error.hpp"
 #include "oms/core/paths.hpp"
+#include "oms/core/verify_plan.hpp"
 
 namespace oms::core {
 
@@ -41,8 +42,9 @@ Session::Session(const std::string& worktree) : paths_(session_paths(worktree)) 
     config_.add_file(paths_.user_config, ConfigLayer::User);
     config_.add_file(paths_.worktree_config, ConfigLayer::Worktree);
     config_.resolve("sandbox", core_schema());
+    config_.resolve("verify", verify_schema());
     registry_.load_from(plugin_folders(config_));
-    std::vector<std::string> tables{"sandbox"};
+    std::vector<std::string> tables{"sandbox", "verify"};
     for (auto& record : registry_.records()) {
         if (record.id.empty()) continue;
         // A rejected plugin's table is accepted unread, so doctor can show

@@ -3,6 +3,7 @@
 // loaded backend that probes as usable on this platform.
 #pragma once
 #include "oms/core/config.hpp"
+#include "oms/core/policy.hpp"
 #include "oms/core/registry.hpp"
 
 #include <optional>
@@ -34,6 +35,11 @@ BackendChoice choose_backend(const Registry& registry, const Config& config, con
 
 // Does this backend say it serves the platform oms runs on?
 bool serves_current_platform(const PluginRecord& record);
+
+// The backend's own rendering of `policy` for review (oms policy, oms verify
+// --plan), even when it cannot run here (seatbelt on Linux). Throws UserError
+// when it cannot render.
+BackendReport render_policy(const BackendChoice& backend, const RunContext& context, Policy& policy);
 
 // Collects report lines from a plugin into a BackendReport.
 oms_report_sink report_sink_into(BackendReport& report);

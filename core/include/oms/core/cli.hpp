@@ -17,5 +17,8 @@ int command_explain(const Args& args);
 int command_plugins(const Args& args);
 int command_settings(const Args& args);
 int command_task(const Args& args);
+int command_verify(const Args& args);
+// Inside the sandbox: starts the Surfnet, runs the check (verify_launch.cpp).
+int command_verify_launch(const Args& args);
 
 }  // namespace oms::core

@@ -1,0 +1,56 @@
+// What `oms verify` gives the pinned check on each backend: the network it
+// gets (its own Surfnet and nothing else, or a refusal), the policy narrowed
+// to the snapshot, and the [verify] config table.
+#pragma once
+#include "oms/core/config.hpp"
+#include "oms/core/policy.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace oms::core {
+
+enum class VerifyNetwork {
+    private_loopback,  // the check and its Surfnet share a network namespace with no host port (landlock)
+    host_port,         // the Surfnet listens on the host's loopback; only its port is open (seatbelt, rendered)
+    unconfined,        // no network confinement at all (host-null, with --yes only)
+    unsupported,       // refused: the backend cannot give the guarantee yet
+};
+
+struct VerifySettings {
+    std::vector<std::string> surfnet_argv;  // with {port} already replaced
+    uint16_t port = 8899;
+    int wait_ms = 15000;                    // for the Surfnet's port to answer
+    std::vector<std::string> inputs;        // configured list; empty: git ls-files
+};
+
+struct NetworkChoice {
+    VerifyNetwork kind;
+    std::string text;  // one line for the plan, or why it is refused
+};
+
+// The [verify] table's keys.
+const Schema& verify_schema();
+
+// From flags over [verify] over defaults. `surfnet_cmd_flag` is split on
+// blanks (no shell); the port defaults to [plugin.network] surfnet_port.
+VerifySettings read_verify_settings(const Config& config, const std::string& surfnet_cmd_flag, int port_flag,
+                                    const std::vector<std::string>& inputs_flag);
+
+NetworkChoice network_for_backend(const std::string& backend_id, uint16_t port);
+
+// The policy the check runs under: the snapshot is no write root (and is
+// write-denied), the live worktree is read-denied, and the loopback rules
+// are replaced by the plan's (none on a private loopback: no port of the
+// host is relayed; the Surfnet's port alone on the host's).
+void narrow_policy_for_verify(Policy& policy, const std::string& live_worktree, const std::string& snapshot,
+                              const NetworkChoice& network, const std::string& surfnet_program, uint16_t port);
+
+// One line for oms doctor: what oms verify would give on this backend.
+std::string verify_doctor_line(const Config& config, const std::string& backend_id);
+
+// argv[0] of the Surfnet command as a path, found on PATH when it has no slash.
+std::string resolve_program(const std::string& name);
+
+}  // namespace oms::core
