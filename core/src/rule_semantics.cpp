@@ -311,10 +311,14 @@ Decision decide_connect(const Policy& policy, const SemanticsInputs& in, const E
             d.notes.push_back("a server the command starts on this port inside is reachable (private loopback)");
         return d;
     }
-    if (in.family == BackendFamily::docker)
-        return decided(Verdict::denied, rule,
-                       "allowed by the policy, but docker cannot grant it (the container's loopback is its own): "
-                       "stricter, a missing: line");
+    // landlock and docker relay 127.0.0.1:PORT only; seatbelt's profile
+    // names localhost, whatever address it resolves to.
+    const bool relayed_address = e.host.empty() || e.host == "localhost" || e.host == "127.0.0.1";
+    if (in.family == BackendFamily::docker || (in.family == BackendFamily::landlock && !shares_host_network(policy, in))) {
+        if (!relayed_address)
+            return decided(Verdict::denied, rule, "only 127.0.0.1 is relayed to the host (not ::1 or 127.0.0.2)");
+        return decided(Verdict::allowed, rule, "relayed to the host's 127.0.0.1 on this port by oms");
+    }
     return decided(Verdict::allowed, rule, "a loopback port the policy allows");
 }
 
@@ -339,6 +343,8 @@ Decision decide_listen(const Policy& policy, const SemanticsInputs& in, const En
     if (const PolicyRule* rule = listen_rule(policy, in, e.port))
         return decided(Verdict::allowed, rule, "the trusted listener on the host's loopback");
     if (in.family == BackendFamily::docker) {
+        if (const PolicyRule* relayed = connect_rule(policy, e.port))
+            return decided(Verdict::denied, relayed, "the port is the relay's (the runner holds it): in use");
         Decision d = decided(Verdict::allowed, nullptr, "the container's own loopback");
         d.notes.push_back("reachable from inside the container only");
         return d;

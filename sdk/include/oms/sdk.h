@@ -192,7 +192,8 @@ typedef uint32_t oms_rule_kind;
 #define OMS_RULE_IPC_DENY_SERVICE 10    /* text: a named IPC service to deny (macOS mach
                                            global-name, e.g. com.apple.securityd) */
 /* Added in ABI 1.1. A backend built for 1.0 does not know these kinds; the
- * host refuses to hand it a policy holding a deny it would ignore. */
+ * host rewrites them into 1.0 kinds (never weaker) before such a backend
+ * sees the policy. */
 #define OMS_RULE_WRITE_DENY_NAME 11     /* text: a file or folder name (".git"): every
                                            entry of that name found at run start below a
                                            write root is write-denied like WRITE_DENY */

@@ -122,7 +122,10 @@ TEST_CASE("ports and variables", "[rule-semantics]") {
     t.inputs.family = BackendFamily::seatbelt;  // the host's loopback: only the trusted listener rule
     CHECK(t.verdict(Access::listen, "127.0.0.1:3000") == Verdict::denied);
     t.inputs.family = BackendFamily::docker;
-    CHECK(t.verdict(Access::connect, "8899") == Verdict::denied);  // not grantable there: stricter
+    CHECK(t.verdict(Access::connect, "8899") == Verdict::allowed);          // relayed to the host by oms
+    CHECK(t.verdict(Access::connect, "[::1]:8899") == Verdict::denied);     // only 127.0.0.1 is relayed
+    CHECK(t.verdict(Access::listen, "127.0.0.1:8899") == Verdict::denied);  // the runner holds the port
+    CHECK(t.verdict(Access::listen, "127.0.0.1:3000") == Verdict::allowed); // the container's own loopback
     CHECK(t.verdict(Access::env, "PATH") == Verdict::allowed);
     CHECK(t.verdict(Access::env, "AWS_SECRET_ACCESS_KEY") == Verdict::denied);
 }

@@ -49,7 +49,7 @@ void LandlockBackend::probe(const oms::sdk::Report& report) {
                     "worktree, private HOME and temp folders; network to the Surfnet ports on 127.0.0.1 only.");
     report.detail("landlock ABI: " + std::to_string(features_.abi));
     report.detail(std::string("seccomp: ") + (features_.seccomp ? "filter available" : "unavailable"));
-    report.detail("namespaces: mount, network (user namespace when not root)");
+    report.detail("namespaces: mount, PID, network (user namespace when not root)");
     report.detail(denial_report_status(features_.abi));
     auto missing = missing_guarantees(features_);
     for (const auto& line : missing) report.missing(line);
