@@ -4,7 +4,7 @@
 set -eu
 packages="cmake g++ make pkg-config git
   libboost-dev libboost-program-options-dev libboost-filesystem-dev
-  libtomlplusplus-dev libspdlog-dev catch2 libseccomp-dev
+  libtomlplusplus-dev nlohmann-json3-dev libspdlog-dev catch2 libseccomp-dev
   docker.io busybox-static bubblewrap hyperfine iproute2 acl"
 missing=""
 for p in $packages; do

@@ -74,23 +74,28 @@ private:
 
 TEST_CASE("json: parses the replies the backend reads") {
     auto v = json::parse(R"({"Id":"abc","ExitCode":137,"Running":false,"Pid":0,"Labels":{"a":"b"},"L":[1,"x",null,true]})");
-    CHECK(v["Id"].text_or("") == "abc");
-    CHECK(v["ExitCode"].integer_or(-1) == 137);
-    CHECK(v["Running"].boolean == false);
-    CHECK(v["Labels"]["a"].text_or("") == "b");
-    CHECK(v["L"].array.size() == 4);
-    CHECK(v["L"].array[3].boolean);
-    CHECK(v["missing"].is_null());
-    CHECK(json::parse(R"("a\"b\\c\u00e9\n")").string == "a\"b\\c\xc3\xa9\n");
-    CHECK_THROWS(json::parse("{\"a\":}"));
-    CHECK_THROWS(json::parse("[1,2"));
-    CHECK_THROWS(json::parse("{} x"));
+    CHECK(json::text_or(json::member(v, "Id"), "") == "abc");
+    CHECK(json::integer_or(json::member(v, "ExitCode"), -1) == 137);
+    CHECK(json::flag(json::member(v, "Running")) == false);
+    CHECK(json::text_or(json::member(json::member(v, "Labels"), "a"), "") == "b");
+    CHECK(json::member(v, "L").size() == 4);
+    CHECK(json::flag(json::member(v, "L")[3]));
+    CHECK(json::member(v, "missing").is_null());
+    CHECK(json::member(json::member(v, "Id"), "x").is_null());  // a member of a string reads as null
+    CHECK(json::text_or(json::member(v, "ExitCode"), "none") == "none");  // a mistyped member reads as the fallback
+    CHECK(json::integer_or(json::member(v, "Id"), -1) == -1);
+    CHECK(json::parse(R"("a\"b\\c\u00e9\n")").get<std::string>() == "a\"b\\c\xc3\xa9\n");
+    CHECK_THROWS_AS(json::parse("{\"a\":}"), std::runtime_error);
+    CHECK_THROWS_AS(json::parse("[1,2"), std::runtime_error);
+    CHECK_THROWS_AS(json::parse("{} x"), std::runtime_error);
 }
 
-TEST_CASE("json: quoting escapes quotes, backslashes and control bytes") {
-    CHECK(json::quote("a\"b\\c\n\x01") == "\"a\\\"b\\\\c\\u000a\\u0001\"");
-    CHECK(json::quote_all({"x", "y z"}) == "[\"x\",\"y z\"]");
-    CHECK(json::quote_all({}) == "[]");
+TEST_CASE("json: request bodies escape quotes, backslashes and control bytes, and refuse invalid UTF-8") {
+    CHECK(json::body("a\"b\\c\n\x01") == "\"a\\\"b\\\\c\\n\\u0001\"");
+    CHECK(json::body(std::vector<std::string>{"x", "y z"}) == "[\"x\",\"y z\"]");
+    CHECK(json::body(json::Value::array()) == "[]");
+    CHECK(json::body({{"Cmd", std::vector<std::string>{"caf\xc3\xa9"}}}) == "{\"Cmd\":[\"caf\xc3\xa9\"]}");  // positive control
+    CHECK_THROWS_WITH(json::body({{"Cmd", std::vector<std::string>{"bad\xff"}}}), Catch::Contains("not valid UTF-8"));
 }
 
 TEST_CASE("frames: stdout and stderr are split, also across partial reads") {

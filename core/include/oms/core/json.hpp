@@ -1,10 +1,13 @@
-// A small streaming JSON writer for --json output (objects, arrays, strings,
-// numbers, booleans), with correct string escaping.
+// The --json output: a small builder over nlohmann::json (objects, arrays,
+// strings, numbers, booleans) for commands that write their reply member by
+// member. Text that is not valid UTF-8 (paths are bytes) is kept readable.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace oms::core {
 
@@ -20,15 +23,18 @@ public:
     JsonWriter& value(int64_t number);
     JsonWriter& value(bool flag);
     JsonWriter& strings(const std::vector<std::string>& items);
-    const std::string& str() const { return out_; }
+    // The document written so far, compact.
+    std::string str() const { return root_.dump(); }
 
 private:
-    void separator();
-    std::string out_;
-    std::vector<bool> first_;  // per open container: nothing written yet
-    bool after_key_ = false;
+    nlohmann::ordered_json& add(nlohmann::ordered_json item);
+    nlohmann::ordered_json root_;
+    std::vector<nlohmann::ordered_json*> open_;  // containers not yet ended, innermost last
+    std::string key_;                            // the member name for the next value in an object
 };
 
+// `text` as one JSON string. A byte that is not part of valid UTF-8 stands
+// for its Latin-1 character, so the output is always valid JSON.
 std::string json_escape(std::string_view text);
 
 }  // namespace oms::core

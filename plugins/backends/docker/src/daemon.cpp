@@ -35,13 +35,16 @@ bool image_present(const EngineClient& client, const std::string& reference) {
 }
 
 std::vector<ContainerSummary> containers_with_label(const EngineClient& client, const std::string& label) {
-    std::string filters = "{\"label\":[" + json::quote(label) + "]}";
+    std::string filters = json::body({{"label", json::Value::array({label})}});
     json::Value list = parsed(client.request("GET", "/containers/json?all=1&filters=" + url_encode(filters)),
                               "docker ps");
     std::vector<ContainerSummary> out;
-    for (const json::Value& item : list.array) {
-        ContainerSummary c{item["Id"].text_or(""), item["State"].text_or(""), {}};
-        for (const auto& [key, value] : item["Labels"].object) c.labels[key] = value.text_or("");
+    if (!list.is_array()) return out;
+    for (const json::Value& item : list) {
+        ContainerSummary c{json::text_or(json::member(item, "Id"), ""), json::text_or(json::member(item, "State"), ""), {}};
+        const json::Value& labels = json::member(item, "Labels");
+        if (labels.is_object())
+            for (const auto& [key, value] : labels.items()) c.labels[key] = json::text_or(value, "");
         out.push_back(std::move(c));
     }
     return out;
@@ -58,7 +61,7 @@ ExecCreated create_exec(const EngineClient& client, const std::string& container
     HttpResponse r = client.request("POST", "/containers/" + url_encode(container) + "/exec", body);
     ExecCreated created;
     created.status = r.status;
-    if (r.status == 201) created.id = json::parse(r.body)["Id"].text_or("");
+    if (r.status == 201) created.id = json::text_or(json::member(json::parse(r.body), "Id"), "");
     else created.message = error_message(r);
     return created;
 }
@@ -66,9 +69,9 @@ ExecCreated create_exec(const EngineClient& client, const std::string& container
 ExecState inspect_exec(const EngineClient& client, const std::string& exec_id) {
     json::Value v = parsed(client.request("GET", "/exec/" + exec_id + "/json"), "docker exec inspect");
     ExecState state;
-    state.running = v["Running"].boolean;
-    state.exit_code = static_cast<int>(v["ExitCode"].integer_or(-1));
-    state.pid = static_cast<long>(v["Pid"].integer_or(0));
+    state.running = json::flag(json::member(v, "Running"));
+    state.exit_code = static_cast<int>(json::integer_or(json::member(v, "ExitCode"), -1));
+    state.pid = static_cast<long>(json::integer_or(json::member(v, "Pid"), 0));
     return state;
 }
 

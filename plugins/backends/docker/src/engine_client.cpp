@@ -166,7 +166,7 @@ std::string HttpResponse::header(const std::string& name) const {
 
 std::string error_message(const HttpResponse& response) {
     try {
-        std::string message = json::parse(response.body)["message"].text_or("");
+        std::string message = json::text_or(json::member(json::parse(response.body), "message"), "");
         if (!message.empty()) return message;
     } catch (const std::exception&) {
     }

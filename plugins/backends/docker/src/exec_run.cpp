@@ -74,12 +74,12 @@ void ExecRun::deliver(int signal_number) {
     // Otherwise ask the container, as the command's own user, to signal it.
     long inner = namespace_pid(state.pid);
     if (inner <= 0) return;
-    std::string body = "{\"AttachStdout\":false,\"AttachStderr\":false,\"User\":" + json::quote(user_) +
-                       ",\"Cmd\":[\"kill\",\"-" + std::to_string(signal_number) + "\",\"" + std::to_string(inner) +
-                       "\"]}";
     try {
+        const std::vector<std::string> kill_argv{"kill", "-" + std::to_string(signal_number), std::to_string(inner)};
+        std::string body = json::body({{"AttachStdout", false}, {"AttachStderr", false}, {"User", user_},
+                                       {"Cmd", kill_argv}});
         ExecCreated killer = create_exec(client_, container_, body);
-        if (!killer.id.empty()) client_.request("POST", "/exec/" + killer.id + "/start", "{\"Detach\":true}");
+        if (!killer.id.empty()) client_.request("POST", "/exec/" + killer.id + "/start", json::body({{"Detach", true}}));
     } catch (const std::exception&) {
     }
 }

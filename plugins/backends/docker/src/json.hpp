@@ -1,39 +1,30 @@
-// A minimal JSON reader and string quoting, enough for the Docker Engine API
-// replies the backend reads (version, image and exec inspection, container
-// lists) and the request bodies it writes. Plugins may not use a JSON library.
+// The Docker Engine API speaks JSON: replies are read and request bodies are
+// written with nlohmann::json (header-only, so the plugin still links only the
+// SDK and libc). These helpers add the lenient reads the backend wants (a
+// missing or mistyped member reads as a fallback) and a body writer that
+// refuses text the API cannot carry.
 #pragma once
 #include <cstdint>
-#include <map>
-#include <memory>
 #include <string>
 #include <string_view>
-#include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace oms::docker::json {
 
-class Value {
-public:
-    enum class Type { Null, Boolean, Number, String, Array, Object };
-    Type type = Type::Null;
-    bool boolean = false;
-    double number = 0;
-    std::string string;
-    std::vector<Value> array;
-    std::map<std::string, Value> object;
+using Value = nlohmann::ordered_json;  // members keep their written order
 
-    // Member of an object, or a shared null value when absent or not an object.
-    const Value& operator[](const std::string& key) const;
-    bool is_null() const { return type == Type::Null; }
-    std::string text_or(const std::string& fallback) const;
-    int64_t integer_or(int64_t fallback) const;
-};
-
-// Parses a whole document; throws std::runtime_error on malformed input.
+// Parses a whole reply; throws std::runtime_error naming the byte on malformed input.
 Value parse(std::string_view text);
 
-// `text` as a quoted JSON string, escaped.
-std::string quote(std::string_view text);
-// A JSON array of quoted strings.
-std::string quote_all(const std::vector<std::string>& items);
+// Member `key` of an object, or a shared null value when absent or not an object.
+const Value& member(const Value& object, const std::string& key);
+std::string text_or(const Value& value, const std::string& fallback);
+int64_t integer_or(const Value& value, int64_t fallback);
+bool flag(const Value& value);  // false unless a JSON true
+
+// A request body. Throws std::runtime_error when a string is not valid UTF-8
+// (the daemon would silently replace such bytes: an argument must not change).
+std::string body(const Value& value);
 
 }  // namespace oms::docker::json

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <oms/text_file.hpp>
 #include <cstdlib>
+#include <toml++/toml.h>
 
 namespace oms::docker {
 
@@ -24,49 +25,53 @@ bool is_number(const std::string& s) {
     return true;
 }
 
-std::string trim(const std::string& s) {
-    size_t b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return "";
-    size_t e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
-}
-
-[[noreturn]] void fail_at(const std::string& path, int line, const std::string& what) {
+[[noreturn]] void fail_at(const std::string& path, int64_t line, const std::string& what) {
     throw sdk::Error(OMS_ERR_INVALID, path + ":" + std::to_string(line) + ": " + what);
 }
 
-// Reads a basic string starting at the opening quote; returns it and the rest of the line.
-std::pair<std::string, std::string> quoted(const std::string& s, const std::string& path, int line) {
-    if (s.empty() || s[0] != '"') fail_at(path, line, "the value must be a \"quoted string\"");
-    std::string out;
-    for (size_t i = 1; i < s.size(); ++i) {
-        if (s[i] == '"') return {out, s.substr(i + 1)};
-        if (s[i] == '\\') {
-            if (i + 1 >= s.size() || (s[i + 1] != '"' && s[i + 1] != '\\'))
-                fail_at(path, line, "only \\\" and \\\\ escapes are allowed");
-            out += s[++i];
-        } else {
-            out += s[i];
-        }
+int64_t line_of(const toml::node& node) { return static_cast<int64_t>(node.source().begin.line); }
+
+// The key written on `line` of `text` ("" when the line has no `key =`): a
+// TOML syntax error has no parsed key, but the reader should still see which.
+std::string key_on_line(const std::string& text, int64_t line) {
+    size_t start = 0;
+    for (int64_t n = 1; n < line && start != std::string::npos; ++n) {
+        start = text.find('\n', start);
+        if (start != std::string::npos) ++start;
     }
-    fail_at(path, line, "unterminated string");
+    if (start == std::string::npos) return "";
+    std::string row = text.substr(start, text.find('\n', start) - start);
+    size_t eq = row.find('=');
+    if (eq == std::string::npos) return "";
+    size_t b = row.find_first_not_of(" \t");
+    size_t e = row.find_last_not_of(" \t", eq - 1);
+    return b == std::string::npos || e == std::string::npos || b > e ? "" : row.substr(b, e - b + 1);
 }
 
-void set_once(std::optional<std::string>& slot, std::string value, const std::string& key, const std::string& path,
-              int line) {
-    if (slot) fail_at(path, line, "key '" + key + "' is set twice");
-    slot = std::move(value);
+toml::table parse_toml(const std::string& text, const std::string& path) {
+    try {
+        return toml::parse(text, path);
+    } catch (const toml::parse_error& e) {
+        const int64_t line = static_cast<int64_t>(e.source().begin.line);
+        const std::string key = key_on_line(text, line);
+        fail_at(path, line, "malformed TOML" + (key.empty() ? std::string() : " at key '" + key + "'") + ": " +
+                                std::string(e.description()));
+    }
 }
 
-void check_values(const Manifest& m, const std::optional<std::string>& image, const std::string& path,
-                  int image_line) {
-    if (!image) throw sdk::Error(OMS_ERR_INVALID, path + ": missing key 'image' (the pinned image)");
-    if (!is_pinned_image(*image))
-        fail_at(path, image_line,
-                "image '" + *image +
-                    "' is not pinned: use an image ID (sha256:<64 hex>) or a digest (name@sha256:<64 hex>); "
-                    "a tag can change under you");
-    if (m.user && !user_problem(*m.user).empty()) throw sdk::Error(OMS_ERR_INVALID, path + ": user: " + user_problem(*m.user));
+// The string value of `key`, or nothing when absent; anything else is an error at its line.
+std::optional<std::string> string_value(const toml::table& root, const std::string& key, const std::string& path) {
+    const toml::node* node = root.get(key);
+    if (!node) return std::nullopt;
+    if (const auto* text = node->as_string()) return text->get();
+    fail_at(path, line_of(*node), "key '" + key + "' must be a \"quoted string\"");
+}
+
+void refuse_unknown_keys(const toml::table& root, const std::string& path) {
+    for (const auto& [key, node] : root)
+        if (key != "image" && key != "user" && key != "archive")
+            fail_at(path, line_of(node),
+                    "unknown key '" + std::string(key.str()) + "' (known: image, user, archive)");
 }
 
 }  // namespace
@@ -91,36 +96,22 @@ std::string user_problem(const std::string& user) {
 }
 
 Manifest parse_manifest(const std::string& text, const std::string& path) {
+    const toml::table root = parse_toml(text, path);
+    refuse_unknown_keys(root, path);
     Manifest m;
     m.path = path;
-    std::optional<std::string> image;
-    int image_line = 0;
-    size_t start = 0;
-    for (int line = 1; start < text.size(); ++line) {
-        size_t end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        std::string s = trim(text.substr(start, end - start));
-        start = end + 1;
-        if (s.empty() || s[0] == '#') continue;
-        size_t eq = s.find('=');
-        if (eq == std::string::npos) fail_at(path, line, "expected key = \"value\"");
-        std::string key = trim(s.substr(0, eq));
-        auto [value, rest] = quoted(trim(s.substr(eq + 1)), path, line);
-        rest = trim(rest);
-        if (!rest.empty() && rest[0] != '#') fail_at(path, line, "unexpected text after the value");
-        if (key == "image") {
-            set_once(image, value, key, path, line);
-            image_line = line;
-        } else if (key == "user") {
-            set_once(m.user, value, key, path, line);
-        } else if (key == "archive") {
-            set_once(m.archive, value, key, path, line);
-        } else {
-            fail_at(path, line, "unknown key '" + key + "' (known: image, user, archive)");
-        }
-    }
-    check_values(m, image, path, image_line);
+    const std::optional<std::string> image = string_value(root, "image", path);
+    if (!image) throw sdk::Error(OMS_ERR_INVALID, path + ": missing key 'image' (the pinned image)");
+    if (!is_pinned_image(*image))
+        fail_at(path, line_of(*root.get("image")),
+                "image '" + *image +
+                    "' is not pinned: use an image ID (sha256:<64 hex>) or a digest (name@sha256:<64 hex>); "
+                    "a tag can change under you");
     m.image = *image;
+    m.user = string_value(root, "user", path);
+    if (m.user && !user_problem(*m.user).empty())
+        fail_at(path, line_of(*root.get("user")), "user: " + user_problem(*m.user));
+    m.archive = string_value(root, "archive", path);
     return m;
 }
 

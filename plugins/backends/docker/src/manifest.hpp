@@ -6,9 +6,9 @@
 //   user = "1000:1000"                   # optional, numeric uid:gid, never 0
 //   archive = "/path/to/image.tar"       # optional, named in the "load it" hint
 //
-// Only `key = "basic string"` lines are accepted (no tables, arrays, escapes
-// other than \" and \\); anything else is an error naming file:line. The
-// plugin may not link a TOML library, and the format needs no more.
+// It is read with toml++ (header-only). Only the three string keys above are
+// accepted; malformed TOML, an unknown key, a value that is not a string or a
+// key set twice is an error naming file:line and the key.
 #pragma once
 #include <optional>
 #include <string>

@@ -85,7 +85,7 @@ void seal_socket_directory(const std::string& path) {
 bool container_running(const EngineClient& client, const std::string& name) {
     HttpResponse r = client.request("GET", "/containers/" + url_encode(name) + "/json");
     if (r.status != 200) return false;
-    return json::parse(r.body)["State"]["Running"].boolean;
+    return json::flag(json::member(json::member(json::parse(r.body), "State"), "Running"));
 }
 
 }  // namespace
