@@ -6,10 +6,31 @@
 # user (tests/run-as-user.sh): attacks and defences differ without root.
 # Exit status: 0 when every pass passed.
 #
-#   tests/run-suite.sh [build-dir]        (default: build)
+#   tests/run-suite.sh [build-dir]        (default: build, or a folder outside
+#                                         /tmp and /var/tmp when the checkout
+#                                         is in one)
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$here/build}
+
+# True when $1 lies in a system temp folder. The landlock backend gives every
+# command its own /tmp and /var/tmp, and the policy never trusts links or
+# roots there (commands of other runs write them): test worlds built there
+# would vanish inside the sandbox or be refused as roots.
+in_temp_folder() {
+    case "$1/" in /tmp/* | /var/tmp/* | /dev/shm/*) return 0 ;; *) return 1 ;; esac
+}
+
+# The build tree (the tests make their worlds in it): the checkout's build/,
+# or, for a checkout in a temp folder, a folder of its own outside them.
+default_build_dir() {
+    in_temp_folder "$here" || { echo "$here/build"; return; }
+    base=${XDG_CACHE_HOME:-$HOME/.cache}
+    in_temp_folder "$base" && base=/var/lib
+    echo "$base/oms-test-build/$(printf %s "$here" | cksum | cut -d' ' -f1)"
+}
+build=${1:-$(default_build_dir)}
+[ "$build" = "$here/build" ] || echo "run-suite: building and testing in $build (outside the temp folders)" >&2
+mkdir -p "$build"
 "$here/tests/install-deps.sh"
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOMS_BUILD_TESTS=ON >/dev/null
 cmake --build "$build" -j"$(nproc)"
