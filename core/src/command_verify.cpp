@@ -22,6 +22,7 @@
 #include "oms/core/verify_plan.hpp"
 #include "oms/core/verify_snapshot.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -134,7 +135,12 @@ void hand_output_to_worktree_owner(const std::string& output, const std::string&
     if (backend_id != "docker" || geteuid() != 0) return;
     struct stat owner {};
     if (stat(worktree.c_str(), &owner) != 0 || owner.st_uid == 0) return;
-    if (chown(output.c_str(), owner.st_uid, owner.st_gid) != 0)
+    // Through a descriptor opened without following a link: a folder given
+    // with --output may lie where someone else can swap in a link.
+    const int fd = open(output.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    const bool handed = fd >= 0 && fchown(fd, owner.st_uid, owner.st_gid) == 0;
+    if (fd >= 0) close(fd);
+    if (!handed)
         throw UserError(kExitSoftware, "oms verify: cannot hand the results folder " + output +
                                            " to the worktree's owner (uid " + std::to_string(owner.st_uid) + ")");
 }
