@@ -22,10 +22,12 @@
 #include "oms/core/verify_plan.hpp"
 #include "oms/core/verify_snapshot.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-#include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/program_options.hpp>
+#include <cstddef>
 #include <cstdio>
 #include <ctime>
 #include <optional>
@@ -114,14 +116,48 @@ std::string make_output_dir(const std::string& wanted) {
     return pattern;
 }
 
-std::vector<std::string> launcher_argv(const VerifySettings& settings, const std::vector<std::string>& check) {
-    std::vector<std::string> argv{boost::dll::program_location().string(), "__verify-launch",
-                                  std::to_string(settings.port), std::to_string(settings.wait_ms),
-                                  std::to_string(settings.surfnet_argv.size())};
+std::vector<std::string> launcher_argv(const VerifySettings& settings, const std::string& backend_id,
+                                       const std::vector<std::string>& check) {
+    std::vector<std::string> argv = verify_launcher(backend_id);
+    argv.insert(argv.end(), {std::to_string(settings.port), std::to_string(settings.wait_ms),
+                             std::to_string(settings.surfnet_argv.size())});
     argv.insert(argv.end(), settings.surfnet_argv.begin(), settings.surfnet_argv.end());
     argv.push_back("--");
     argv.insert(argv.end(), check.begin(), check.end());
     return argv;
+}
+
+// The docker container runs as the worktree's owner (or the manifest's
+// user), never root: when oms itself runs as root, the results folder goes
+// to the live worktree's owner so the check can write its results there.
+void hand_output_to_worktree_owner(const std::string& output, const std::string& worktree,
+                                   const std::string& backend_id) {
+    if (backend_id != "docker" || geteuid() != 0) return;
+    struct stat owner {};
+    if (stat(worktree.c_str(), &owner) != 0 || owner.st_uid == 0) return;
+    // Through a descriptor opened without following a link: a folder given
+    // with --output may lie where someone else can swap in a link.
+    const int fd = open(output.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    const bool handed = fd >= 0 && fchown(fd, owner.st_uid, owner.st_gid) == 0;
+    if (fd >= 0) close(fd);
+    if (!handed)
+        throw UserError(kExitSoftware, "oms verify: cannot hand the results folder " + output +
+                                           " to the worktree's owner (uid " + std::to_string(owner.st_uid) + ")");
+}
+
+// The snapshot is a task of its own to the backend (a warm docker container
+// keyed on its path): it ends with the check, so nothing of it is kept.
+void end_snapshot_task(Session& session, const BackendChoice& backend, RunContext& context) {
+    const oms_backend_api* api = backend.record->backend();
+    if (api->struct_size <= offsetof(oms_backend_api, end_task) || !api->end_task) return;
+    BackendReport report;
+    oms_report_sink sink = report_sink_into(report);
+    char message[1024] = {0};
+    oms_error error{message, sizeof message};
+    if (api->end_task(session.registry().instance(backend.record->id)->handle(), context.view(), &sink, &error) !=
+        OMS_OK)
+        std::fprintf(stderr, "oms verify: %s: cannot end the snapshot's task: %s\n", backend.record->id.c_str(),
+                     message);
 }
 
 void set_env(std::vector<std::string>& env, const std::string& name, const std::string& value) {
@@ -175,11 +211,11 @@ struct SnapshotPaths {
 // command, the results folder as a write root and the Surfnet's address and
 // the results folder in the environment.
 RunInputs verify_run_inputs(const Session& session, const VerifyOptions& options, const VerifySettings& settings,
-                            const RunDir& run_dir, const SnapshotPaths& snapshot, const std::string& output,
+                            const std::string& backend_id, const RunDir& run_dir, const SnapshotPaths& snapshot, const std::string& output,
                             const std::vector<std::string>& check) {
     RunOptions inner = options.run;
     inner.pinned.clear();
-    inner.command = launcher_argv(settings, check);
+    inner.command = launcher_argv(settings, backend_id, check);
     if (!options.plan) inner.read_write.push_back(output);
     RunInputs in = make_run_inputs(session, inner, run_dir);
     in.worktree = snapshot.folder;
@@ -209,6 +245,7 @@ int command_verify(const Args& all_args) {
         read_verify_settings(session.config(), options.surfnet_cmd, options.surfnet_port, options.inputs);
     BackendChoice backend = choose_backend(session.registry(), session.config(), options.run.sandbox);
     const NetworkChoice network = network_for_backend(backend.record->id, settings.port);
+    require_verify_network(session.config(), backend.record->id);
     refuse_unless_isolated(options, backend, network, check);
     const std::string& worktree = session.paths().worktree;
     if (!options.output.empty() && is_within(canonical_or_absolute(options.output), worktree))
@@ -228,7 +265,8 @@ int command_verify(const Args& all_args) {
 
     const std::string output = options.plan ? run_dir.root() + "/output (made at the start)"
                                             : make_output_dir(options.output);
-    RunContext context(verify_run_inputs(session, options, settings, run_dir,
+    if (!options.plan) hand_output_to_worktree_owner(output, worktree, backend.record->id);
+    RunContext context(verify_run_inputs(session, options, settings, backend.record->id, run_dir,
                                          SnapshotPaths{snapshot_folder.path(), pinned}, output, check));
     write_private_gitconfig(context.inputs().home, run_dir.home(), context.inputs().worktree);
     link_toolchains_into_private_home(context.inputs().home, run_dir.home());
@@ -243,7 +281,14 @@ int command_verify(const Args& all_args) {
         return 0;
     }
     std::fprintf(stderr, "oms verify: results in %s\n", output.c_str());
-    const int exit_code = launch(backend, context, policy);
+    int exit_code = 0;
+    try {
+        exit_code = launch(backend, context, policy);
+    } catch (...) {
+        end_snapshot_task(session, backend, context);
+        throw;
+    }
+    end_snapshot_task(session, backend, context);
     std::fprintf(stderr, "oms verify: the check exited %d; results in %s\n", exit_code, output.c_str());
     return exit_code;
 }

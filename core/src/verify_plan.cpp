@@ -82,6 +82,10 @@ NetworkChoice network_for_backend(const std::string& backend_id, uint16_t port) 
         return {VerifyNetwork::private_loopback,
                 "private network namespace: the Surfnet listens on the check's own 127.0.0.1:" + p +
                     "; no host port is relayed (no Surfnet relay), so no host port at all is reachable"};
+    if (backend_id == "docker")
+        return {VerifyNetwork::private_loopback,
+                "the container's own network (--network none): the Surfnet listens on the container's 127.0.0.1:" +
+                    p + "; no host port is relayed (no Surfnet relay), so no host port at all is reachable"};
     if (backend_id == "seatbelt")
         return {VerifyNetwork::host_port,
                 "the Surfnet listens on the host's 127.0.0.1:" + p + " (the port must be free before the start: the "
@@ -92,12 +96,25 @@ NetworkChoice network_for_backend(const std::string& backend_id, uint16_t port) 
         return {VerifyNetwork::unconfined,
                 "none: OMS host mode has NO sandbox here; the check reaches every host port and the network, and "
                 "reads your live files"};
-    if (backend_id == "docker")
-        return {VerifyNetwork::unsupported,
-                "oms verify is not supported on the docker backend yet (the Surfnet inside the container is not "
-                "built); use --sandbox landlock"};
     return {VerifyNetwork::unsupported, "oms verify does not know the network of the backend '" + backend_id +
                                             "', so it cannot promise the check reaches only its Surfnet"};
+}
+
+void require_verify_network(const Config& config, const std::string& backend_id) {
+    if (backend_id != "docker") return;
+    const ConfigValue* network = config.get("plugin.docker", "network");
+    if (!network || network->text == "none") return;
+    throw UserError(kExitRefused, "oms verify: " + network->where + ": [plugin.docker] network = \"" + network->text +
+                                      "\": the check's container would reach that network, not only its own Surfnet; "
+                                      "oms verify needs network \"none\". Nothing ran.");
+}
+
+std::vector<std::string> verify_launcher(const std::string& backend_id) {
+    // The docker backend's runner, mounted read-only at /.oms/runner in every
+    // container it starts, carries the same launcher: it is static, so it runs
+    // in any image, where oms's own executable (dynamic, on the host) cannot.
+    if (backend_id == "docker") return {"/.oms/runner", "--verify-launch"};
+    return {boost::dll::program_location().string(), "__verify-launch"};
 }
 
 void narrow_policy_for_verify(Policy& policy, const std::string& live_worktree, const std::string& snapshot,

@@ -3,6 +3,8 @@
  *   net_probe connect ADDRESS PORT MARKER   TCP: send MARKER, print the reply
  *   net_probe udp ADDRESS PORT              send one datagram
  *   net_probe listen PORT                   bind and listen on 127.0.0.1:PORT
+ *   net_probe serve PORT                    the stand-in Surfnet: listen on
+ *       127.0.0.1:PORT and answer every connection with "hello-<its line>"
  *   net_probe surfpool LISTEN_PORT CONNECT_PORT MARKER
  *       the stand-in Surfpool: listen on LISTEN_PORT, answer one connection
  *       made to it by itself, then connect to CONNECT_PORT
@@ -187,6 +189,11 @@ int main(int argc, char** argv) {
     if (argc == 5 && strcmp(argv[1], "relay-ask") == 0) return relay_ask(argv[2], atoi(argv[3]), argv[4]);
     if (argc == 5 && strcmp(argv[1], "relay-hold") == 0) return relay_hold(argv[2], atoi(argv[3]), atoi(argv[4]));
     if (argc == 3 && strcmp(argv[1], "listen") == 0) return listen_on(atoi(argv[2])) < 0 ? 0 : 0;
+    if (argc == 3 && strcmp(argv[1], "serve") == 0) {
+        int server = listen_on(atoi(argv[2]));
+        if (server < 0) return 1;
+        for (;;) answer_one(server);
+    }
     if (argc == 5 && strcmp(argv[1], "surfpool") == 0) {
         int server = listen_on(atoi(argv[2]));
         if (server >= 0) {
@@ -199,6 +206,6 @@ int main(int argc, char** argv) {
         }
         return do_connect("127.0.0.1", atoi(argv[3]), argv[4]);
     }
-    fprintf(stderr, "usage: net_probe connect|udp|listen|surfpool|relay-ask ...\n");
+    fprintf(stderr, "usage: net_probe connect|udp|listen|serve|surfpool|relay-ask ...\n");
     return 2;
 }

@@ -121,6 +121,23 @@ TEST_CASE("plan: .git, pinned files and WRITE_DENY paths are mounted read-only o
     CHECK(mounts == expected_mounts);
 }
 
+// oms verify: the core write-denies the whole snapshot, which is the worktree.
+TEST_CASE("plan: a worktree write-denied whole is bound read-only, with nothing mounted below it") {
+    Fixture f;
+    write_file(f.wt + "/.git/HEAD", "ref\n");
+    write_file(f.wt + "/verify/check.sh", "x\n");
+    const std::string results = f.root / "results";
+    write_file(results + "/keep", "");
+    f.in.pinned = {f.wt + "/verify/check.sh"};
+    f.in.read_write = {results};
+    f.in.rules = {{OMS_RULE_WRITE_DENY, f.wt}, {OMS_RULE_WRITE_DENY, f.wt + "/.git"}};
+    Args mounts;
+    for (const std::string& flag : f.plan().flags)
+        if (flag.rfind("--mount=", 0) == 0) mounts.push_back(flag);
+    CHECK(mounts == Args{"--mount=type=bind,source=" + f.wt + ",target=" + f.wt + ",readonly",
+                         "--mount=type=bind,source=" + results + ",target=" + results});
+}
+
 TEST_CASE("plan: a pinned file's parent folders are pinned as read-write mount points") {
     Fixture f;
     write_file(f.wt + "/tests/unit/verify.sh", "x\n");

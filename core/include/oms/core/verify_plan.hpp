@@ -12,7 +12,7 @@
 namespace oms::core {
 
 enum class VerifyNetwork {
-    private_loopback,  // the check and its Surfnet share a network namespace with no host port (landlock)
+    private_loopback,  // the check and its Surfnet share a network namespace with no host port (landlock, docker)
     host_port,         // the Surfnet listens on the host's loopback; only its port is open (seatbelt, rendered)
     unconfined,        // no network confinement at all (host-null, with --yes only)
     unsupported,       // refused: the backend cannot give the guarantee yet
@@ -39,6 +39,15 @@ VerifySettings read_verify_settings(const Config& config, const std::string& sur
                                     const std::vector<std::string>& inputs_flag);
 
 NetworkChoice network_for_backend(const std::string& backend_id, uint16_t port);
+
+// Throws (fail closed) when the backend is configured with a network that
+// reaches beyond the check's own loopback: docker with [plugin.docker]
+// network other than "none".
+void require_verify_network(const Config& config, const std::string& backend_id);
+
+// The command that starts the Surfnet and runs the check inside the sandbox
+// (its arguments follow): `oms __verify-launch`, or what runs in its place.
+std::vector<std::string> verify_launcher(const std::string& backend_id);
 
 // The policy the check runs under: the snapshot is no write root (and is
 // write-denied), the live worktree is read-denied, and the loopback rules

@@ -18,6 +18,9 @@
 //       serve commands on the socket
 //   oms-docker-runner [--expect=DEV:INO:PATH]... [--relay=PORT,...] --exec ARGV...
 //       restrict this process, then exec ARGV (one-shot and terminal commands)
+//   oms-docker-runner --verify-launch PORT WAIT_MS COUNT SURFNET... -- CHECK...
+//       oms verify's launcher (core/src/verify_launch.cpp), run as the command:
+//       start the Surfnet, wait for its port, run the check, stop the Surfnet
 // --relay holds 127.0.0.1:PORT in the container for each port and carries its
 // connections to the host's 127.0.0.1:PORT through oms (inner_relay.hpp), over
 // relay.sock in the folder of SOCKET_PATH (/.oms/sock for --exec).
@@ -31,6 +34,8 @@
 #include "inner_relay.hpp"
 #include "leftovers.hpp"
 #include "runner_protocol.hpp"
+
+#include "oms/core/cli.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -220,6 +225,8 @@ int listen_on(const char* path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc >= 2 && std::strcmp(argv[1], "--verify-launch") == 0)
+        return oms::core::command_verify_launch(oms::core::Args(argv + 2, argv + argc));
     int argi = 1;
     if (!expectations_hold(argi, argc, argv)) return 125;
     std::vector<uint16_t> relay_ports;

@@ -6,6 +6,7 @@
 #include "secret_scan.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace oms::docker {
 
@@ -23,6 +24,14 @@ const std::string* containing_root(const std::string& path, const std::vector<st
     for (const std::string& r : roots)
         if (inside(path, r) && (!best || r.size() > best->size())) best = &r;
     return best;
+}
+
+std::string resolved_or_empty(const std::string& path) {
+    char* resolved = realpath(path.c_str(), nullptr);
+    if (!resolved) return "";
+    std::string out = resolved;
+    std::free(resolved);
+    return out;
 }
 
 std::string bind(const std::string& path, bool read_only) { return bind_mount_flag(path, path, read_only); }
@@ -92,15 +101,26 @@ std::string identity_entry(const PathIdentity& id, const std::string& path) {
     return std::to_string(id.device) + ":" + std::to_string(id.inode) + ":" + path;
 }
 
-// Worktree read-write, then .git, pinned files, WRITE_DENY paths and the
-// worktree's entries a WRITE_DENY_NAME rule names (nested .git folders,
+bool worktree_write_denied(const RunInputs& in) {
+    const std::string real_worktree = resolved_or_empty(in.worktree);
+    for (const std::string& p : rule_values(in, OMS_RULE_WRITE_DENY))
+        if (p == in.worktree || (!real_worktree.empty() && resolved_or_empty(p) == real_worktree)) return true;
+    return false;
+}
+
+// Worktree read-write (read-only when a WRITE_DENY rule names it whole), then
+// .git, pinned files, WRITE_DENY paths and the worktree's entries a WRITE_DENY_NAME rule names (nested .git folders,
 // submodule .git files: `named`, found by the scan) read-only over it, their
 // parent folders pinned as mount points. Each is found from its mount root
 // without following links.
 void add_writable_mounts(const RunInputs& in, const std::vector<std::string>& named, ContainerPlan& plan) {
     std::vector<std::string>& f = plan.flags;
-    f.push_back(bind(in.worktree, false));
-    std::vector<std::string> writable{in.worktree};
+    // A worktree denied writes as a whole (oms verify's snapshot) is bound
+    // read-only; nothing below it then needs a mount of its own.
+    const bool read_only_worktree = worktree_write_denied(in);
+    f.push_back(bind(in.worktree, read_only_worktree));
+    std::vector<std::string> writable;
+    if (!read_only_worktree) writable.push_back(in.worktree);
     for (const std::string& rw : in.read_write) f.push_back(bind(rw, false)), writable.push_back(rw);
     std::vector<std::string> protect{in.worktree + "/.git"};
     protect.insert(protect.end(), in.pinned.begin(), in.pinned.end());
