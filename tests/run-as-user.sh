@@ -31,11 +31,13 @@ fi
 if getent group docker >/dev/null; then usermod -aG docker "$user"; fi
 home=$(getent passwd "$user" | cut -d: -f6)
 
-# Traverse (x) on every folder from / down to both trees.
+# Traverse (x) on every folder from / down to both trees, only where the
+# user lacks it: a named-user entry replaces what "other" gave (an entry of
+# just x on /tmp would take away the right to create files there).
 grant_traverse() {
     folder=$1
     while [ "$folder" != / ]; do
-        setfacl -m "u:$user:x" "$folder"
+        runuser -u "$user" -- test -x "$folder" || setfacl -m "u:$user:x" "$folder"
         folder=$(dirname "$folder")
     done
 }
