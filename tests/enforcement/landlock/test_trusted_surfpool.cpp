@@ -5,6 +5,7 @@
 // refused before anything runs, and without --surfpool the same binary is an
 // ordinary command (no listening; only the Surfnet port). The ports are free
 // ones configured as the network plugin's, not 8899/8900/9900.
+#include "loopback_port.hpp"
 #include "isolation_support.hpp"
 #include "test_support.hpp"
 
@@ -70,18 +71,6 @@ private:
     std::vector<std::string> lines_;
 };
 
-int unused_port() {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t size = sizeof a;
-    bind(fd, reinterpret_cast<sockaddr*>(&a), size);
-    getsockname(fd, reinterpret_cast<sockaddr*>(&a), &size);
-    close(fd);
-    return ntohs(a.sin_port);
-}
-
 void install(const std::string& from, const std::string& to) {
     std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
     chmod(to.c_str(), 0755);
@@ -95,8 +84,8 @@ TEST_CASE("through oms: only the trusted Surfpool binary listens and uses the Su
     if (!oms_run_available()) FAIL(oms_binary() << " cannot run commands: the --surfpool check cannot run");
     World w;
     LineListener faucet;                  // the host's listener on a second Surfpool port
-    const int rpc = unused_port();        // the port the stand-in listens on
-    const int surfnet = unused_port();    // the Surfnet port (nothing listens)
+    const int rpc = unused_loopback_port();        // the port the stand-in listens on
+    const int surfnet = unused_loopback_port();    // the Surfnet port (nothing listens)
     write_file(w.root / "xdg-config/oms/config.toml",
                "[plugin.network]\nsurfnet_port = " + std::to_string(surfnet) + "\nsurfpool_ports = [" +
                    std::to_string(rpc) + ", " + std::to_string(faucet.port()) + "]\n");
@@ -186,7 +175,7 @@ TEST_CASE("landlock plugin: the trusted listener is the file itself, whatever na
           "[landlock][network][surfpool]") {
     require_landlock();
     World w;
-    const int port = unused_port();
+    const int port = unused_loopback_port();
     const std::string binary = w.work + "/bin/surfpool";
     std::filesystem::create_directories(w.work + "/bin");
     std::filesystem::create_directories(w.work + "/elsewhere");

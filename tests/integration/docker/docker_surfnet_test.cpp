@@ -4,6 +4,7 @@
 // answers; another host port, another address, UDP and DNS stay out of
 // reach; a port nobody listens on fails at once; in one-shot and warm mode.
 // The allowed port is a free one given as the Surfnet port, not 8899.
+#include "loopback_port.hpp"
 #include "docker_fixture.hpp"
 #include "marker_listener.hpp"
 
@@ -48,19 +49,6 @@ public:
 private:
     int fd_ = -1;
 };
-
-// A port nobody listens on right now.
-int unused_port() {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t size = sizeof a;
-    bind(fd, reinterpret_cast<sockaddr*>(&a), size);
-    getsockname(fd, reinterpret_cast<sockaddr*>(&a), &size);
-    close(fd);
-    return ntohs(a.sin_port);
-}
 
 std::string own_ipv4() {
     ifaddrs* list = nullptr;
@@ -119,7 +107,7 @@ TEST_CASE("docker surfnet: only the host's Surfnet port is reachable, one-shot a
         INFO((warm ? "warm" : "one-shot"));
         MarkerListener surfnet, other;
         UdpSink udp_sink(surfnet.port());  // the same number, for UDP
-        const int silent = unused_port();  // allowed, but nothing listens there
+        const int silent = unused_loopback_port();  // allowed, but nothing listens there
         Task task(warm);
         add_surfnet_port(task, surfnet.port());
         add_surfnet_port(task, silent);
@@ -226,7 +214,7 @@ TEST_CASE("docker surfnet: only the trusted Surfpool binary may listen on the Su
     for (bool warm : {false, true}) {
         INFO((warm ? "warm" : "one-shot"));
         MarkerListener host_side;  // the host's listener on the second allowed port
-        const int listen_port = unused_port();
+        const int listen_port = unused_loopback_port();
         Task task(warm);
         const std::string surfpool = probe_in(task, "surfpool");
         const std::string copy = probe_in(task, "surfpool-copy");  // same bytes, another file
