@@ -149,21 +149,33 @@ void add_writable_mounts(const RunInputs& in, const std::vector<std::string>& na
     for (const std::string& p : read_only) f.push_back(bind(p, true));
 }
 
-// READ_DENY paths the mounts would show: masked whole, not searched. Each
-// is found from its mount root without following links.
-std::vector<std::string> masked_paths(const RunInputs& in, const std::vector<std::string>& visible) {
-    std::vector<std::string> masked;
+// A READ_DENY path the mounts would show, and what it is (masked whole, not searched).
+struct MaskedPath {
+    std::string path;
+    PathKind kind;
+};
+
+// Each is found from its mount root without following links.
+std::vector<MaskedPath> masked_paths(const RunInputs& in, const std::vector<std::string>& visible) {
+    std::vector<MaskedPath> masked;
     for (const std::string& p : rule_values(in, OMS_RULE_READ_DENY)) {
         const std::string* root = containing_root(p, visible);
-        if (root && link_free_kind(*root, p, "denied path") != PathKind::Missing) masked.push_back(p);
+        if (!root) continue;
+        const PathKind kind = link_free_kind(*root, p, "denied path");
+        if (kind != PathKind::Missing) masked.push_back({p, kind});
     }
     return masked;
 }
 
-void add_masks(const RunInputs& in, const std::vector<std::string>& visible, const std::vector<std::string>& masked,
+std::vector<std::string> paths_of(const std::vector<MaskedPath>& masked) {
+    std::vector<std::string> out;
+    for (const MaskedPath& m : masked) out.push_back(m.path);
+    return out;
+}
+
+void add_masks(const RunInputs& in, const std::vector<std::string>& visible, const std::vector<MaskedPath>& masked,
                const ScanResult& scan, ContainerPlan& plan) {
-    for (const std::string& p : masked)
-        plan.flags.push_back(mask(p, link_free_kind(*containing_root(p, visible), p, "denied path")));
+    for (const MaskedPath& m : masked) plan.flags.push_back(mask(m.path, m.kind));
     for (const std::string& file : scan.matches) {
         const std::string* root = containing_root(file, visible);
         if (root) link_free_kind(*root, file, "secret file");
@@ -211,9 +223,9 @@ ContainerPlan plan_container(const Settings& s, const std::string& image, const 
     visible.insert(visible.end(), in.read_write.begin(), in.read_write.end());
     // One walk of everything the container sees, before any mount is planned:
     // keypairs to mask and the worktree's nested .git to protect.
-    const std::vector<std::string> masked = masked_paths(in, visible);
-    const ScanResult scan = scan_mounts(
-        ScanRequest{visible, rule_values(in, OMS_RULE_READ_DENY_SUFFIX), masked, rule_values(in, OMS_RULE_WRITE_DENY_NAME)});
+    const std::vector<MaskedPath> masked = masked_paths(in, visible);
+    const ScanResult scan = scan_mounts(ScanRequest{visible, rule_values(in, OMS_RULE_READ_DENY_SUFFIX), paths_of(masked),
+                                                    rule_values(in, OMS_RULE_WRITE_DENY_NAME)});
     add_writable_mounts(in, scan.named, plan);
     for (const std::string& ro : in.read_only) plan.flags.push_back(bind(ro, true));
     add_masks(in, visible, masked, scan, plan);
