@@ -2,10 +2,11 @@
 # Installs what building and testing oms needs on Debian 12, and nothing when
 # it is all there already. Run as root (or with sudo).
 set -eu
+# cargo: Debian's cargo and rustc, which the landlock tests build a real crate with.
 packages="cmake g++ make pkg-config git
   libboost-dev libboost-program-options-dev libboost-filesystem-dev
   libtomlplusplus-dev nlohmann-json3-dev libspdlog-dev catch2 libseccomp-dev
-  docker.io busybox-static bubblewrap hyperfine iproute2 acl"
+  docker.io busybox-static bubblewrap hyperfine iproute2 acl cargo"
 missing=""
 for p in $packages; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

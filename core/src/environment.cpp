@@ -1,5 +1,7 @@
 #include "oms/core/environment.hpp"
 
+#include "oms/core/account_name.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -17,6 +19,11 @@ std::string upper(std::string_view text) {
     return out;
 }
 
+// Sets `name` to `value` unless oms has no value for it (then it stays unset).
+void copy_if_known(const std::string& name, const std::string& value, std::map<std::string, std::string>& out) {
+    if (!value.empty()) out[name] = value;
+}
+
 }  // namespace
 
 bool never_passes(std::string_view name) {
@@ -32,7 +39,8 @@ bool never_passes(std::string_view name) {
 std::vector<std::string> command_environment(const std::vector<std::string>& parent_env,
                                              const std::vector<std::string>& allowed_names,
                                              const std::string& private_home, const std::string& temp_dir,
-                                             const std::map<std::string, std::string>& when_unset) {
+                                             const std::map<std::string, std::string>& when_unset,
+                                             const std::string& user_name) {
     std::map<std::string, std::string> parent;
     for (auto& entry : parent_env) {
         auto eq = entry.find('=');
@@ -45,6 +53,8 @@ std::vector<std::string> command_environment(const std::vector<std::string>& par
             out[name] = private_home;
         else if (name == "TMPDIR")
             out[name] = temp_dir;
+        else if (is_account_name_variable(name))
+            copy_if_known(name, user_name, out);  // never the caller's value
         else if (auto it = parent.find(name); it != parent.end() && !it->second.empty())
             out[name] = it->second;
         else if (auto fallback = when_unset.find(name); fallback != when_unset.end())

@@ -1,5 +1,6 @@
 #include "oms/core/policy.hpp"
 
+#include "oms/core/account_name.hpp"
 #include "oms/core/environment.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/own_files.hpp"
@@ -9,6 +10,7 @@
 #include <oms/sdk.hpp>
 
 #include <cctype>
+#include <unistd.h>
 
 namespace oms::core {
 
@@ -98,7 +100,7 @@ void assemble_policy(const Registry& registry, const RunContext& context, Policy
         if (rule.kind == OMS_RULE_ENV_PASS) names.push_back(rule.value);
     const RunInputs& in = context.inputs();
     policy.env = command_environment(in.parent_env, names, in.private_home, in.temp_dir,
-                                     toolchain_home_defaults(in.home));
+                                     toolchain_home_defaults(in.home), account_name(::getuid()));
     policy.rules = std::move(rules);
     guard_assembled_policy(context, policy);
     deny_writes_to_own_files(own_files(registry.named_folders()), policy);

@@ -2,6 +2,8 @@
 // the table there, in precedence order: the first rule that decides wins.
 #include "oms/core/rule_semantics.hpp"
 
+#include "oms/core/account_name.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -368,6 +370,9 @@ Decision decide_env(const Policy& policy, const std::string& name) {
     const PolicyRule* rule = nullptr;
     for (const PolicyRule& r : policy.rules)
         if (r.kind == OMS_RULE_ENV_PASS && r.value == name) rule = &r;
+    if (rule && is_account_name_variable(name))
+        return passes ? decided(Verdict::allowed, rule, "set by oms to the uid's user name, never the caller's value")
+                      : decided(Verdict::denied, rule, "the uid has no password entry: left unset");
     if (passes) return decided(Verdict::allowed, rule, rule ? "passed by name" : "set by oms for the run");
     return decided(Verdict::denied, rule, rule ? "allowed by name but not set in the caller's environment"
                                              : "not on the allow-list: removed");

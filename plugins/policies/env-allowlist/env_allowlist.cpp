@@ -15,7 +15,14 @@ const oms_config_key keys[] = {
      "with a warning); default []"},
     {sizeof(oms_config_key), "deny", OMS_CONFIG_STRING_ARRAY, OMS_CONFIG_NARROWS,
      "variable names removed from the allowlist, built-in ones included; default []"},
+    {sizeof(oms_config_key), "user_names", OMS_CONFIG_BOOLEAN, 0,
+     "set USER and LOGNAME to the name of the user oms runs as (from the password database, never the "
+     "caller's values); false leaves them unset; user config only; default true"},
 };
+
+// Their values are set by the core from the uid, like HOME's: the allowlist
+// only decides whether they exist.
+const char* const user_name_variables[] = {"USER", "LOGNAME"};
 
 void check_name(const char* key, const std::string& name) {
     if (!is_variable_name(name))
@@ -54,9 +61,13 @@ std::vector<std::string> EnvAllowlist::denied_names() const {
 void EnvAllowlist::contribute(const oms::sdk::Context&, const oms::sdk::RuleSink& sink) {
     const std::vector<std::string> extras = accepted_extras();
     const std::vector<std::string> denied = denied_names();
+    const bool user_names = host().boolean("user_names").value_or(true);
     RuleEmitter emit(sink, id);
     for (std::string_view name : spec_allowlist())
         if (!contains(denied, name)) emit.add(OMS_RULE_ENV_PASS, name, "spec allowlist");
+    if (user_names)
+        for (std::string_view name : user_name_variables)
+            if (!contains(denied, name)) emit.add(OMS_RULE_ENV_PASS, name, "the uid's user name (set by oms)");
     for (const std::string& name : extras)
         if (!contains(denied, name)) emit.add(OMS_RULE_ENV_PASS, name, "extra (config)");
 }

@@ -1,5 +1,7 @@
 // env-allowlist: one ENV_PASS rule per variable name that may reach a command.
-// The core builds the command's environment from these names alone.
+// The core builds the command's environment from these names alone (USER and
+// LOGNAME, passed by default, get the uid's name from the core, never the
+// caller's values).
 #pragma once
 #include <oms/sdk.hpp>
 
@@ -13,7 +15,8 @@ public:
     static constexpr const char* id = "env-allowlist";
     static constexpr const char* version = "1.0.0";
     static constexpr const char* summary =
-        "passes only the spec's environment variables (plus configured extras); credentials never pass";
+        "passes only the spec's environment variables (plus configured extras) and USER/LOGNAME set from the uid; "
+        "credentials never pass";
     static const oms_config_key* config_keys();
     static size_t config_key_count();
 

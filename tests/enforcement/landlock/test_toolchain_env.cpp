@@ -1,12 +1,15 @@
 // Real toolchains and git inside the sandbox (issue 10, items 1 and 2),
 // through the real `oms run --sandbox landlock`: a HOME laid out like a
 // rustup install whose `cargo` proxy fails unless it finds RUSTUP_HOME's
-// default toolchain, and the private HOME's .gitconfig. Each next to its
-// negative (the proxy without RUSTUP_HOME fails; the credential helper and
-// the token URL never reach the command).
+// default toolchain, the private HOME's .gitconfig, and USER/LOGNAME. Each
+// next to its negative (the proxy without RUSTUP_HOME fails; the credential
+// helper and the token URL never reach the command; a caller's USER=evil
+// does not either).
 #include "test_support.hpp"
+#include "toolchain_runs.hpp"
 
-#include "process.hpp"
+#include <pwd.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <map>
@@ -55,34 +58,6 @@ exit 2
     write_file(w.home + "/.cargo/credentials.toml", std::string("[registry]\ntoken = \"") + kCargoToken + "\"\n");
 }
 
-struct Run {
-    std::string path = "/usr/bin:/bin";
-    std::map<std::string, std::string> env;
-    std::string script;
-};
-
-ProcessResult run_oms(World& w, const Run& run) {
-    std::map<std::string, std::string> env{{"HOME", w.home},
-                                           {"XDG_CONFIG_HOME", w.root / "xdg-config"},
-                                           {"XDG_STATE_HOME", w.root / "xdg-state"},
-                                           {"PATH", run.path}};
-    for (const auto& [name, value] : run.env) env[name] = value;
-    std::vector<std::string> environment;
-    for (const std::string& entry : environment_with(env))
-        if (entry.rfind("RUSTUP_HOME=", 0) != 0 && entry.rfind("CARGO_HOME=", 0) != 0 &&
-            entry.rfind("GIT_CONFIG_GLOBAL=", 0) != 0)
-            environment.push_back(entry);
-    for (const auto& [name, value] : run.env) environment.push_back(name + "=" + value);
-    return run_process({oms_binary(), "run", "--sandbox", "landlock", "--worktree", w.work, "--", "/bin/sh", "-c",
-                        expand(w, run.script)},
-                       {environment, std::nullopt, w.work, 60});
-}
-
-void add_user_config(const World& w, const std::string& toml) {
-    const std::string file = w.root / "xdg-config/oms/config.toml";
-    write_file(file, read_file(file) + toml);
-}
-
 }  // namespace
 
 TEST_CASE("rustup's cargo proxy finds the default toolchain inside; Cargo writes only where allowed",
@@ -90,7 +65,9 @@ TEST_CASE("rustup's cargo proxy finds the default toolchain inside; Cargo writes
     require_landlock();
     World w;
     plant_rustup(w);
-    const Run build{"/usr/bin:/bin:" + w.home + "/.cargo/bin", {}, R"SH(
+    // rustup puts ~/.cargo/bin first on PATH: its proxy answers `cargo`, not
+    // a system one (CI installs Debian's /usr/bin/cargo for test_debian_cargo).
+    const ToolchainRun build{w.home + "/.cargo/bin:/usr/bin:/bin", {}, R"SH(
         echo "RUSTUP_HOME=$RUSTUP_HOME CARGO_HOME=$CARGO_HOME"
         cargo --version || exit 11
         cargo build --offline || exit 12
@@ -98,7 +75,7 @@ TEST_CASE("rustup's cargo proxy finds the default toolchain inside; Cargo writes
         echo EVIL > "$RUSTUP_HOME/settings.toml"
         echo EVIL > "$CARGO_HOME/bin/cargo"
         exit 0)SH"};
-    ProcessResult run = run_oms(w, build);
+    ProcessResult run = run_toolchain_command(w, build);
     INFO(run.out << run.err);
     CHECK(run.exit_code == 0);
     CHECK(run.out.find("RUSTUP_HOME=" + w.home + "/.rustup CARGO_HOME=" + w.home + "/.cargo") != std::string::npos);
@@ -112,10 +89,10 @@ TEST_CASE("rustup's cargo proxy finds the default toolchain inside; Cargo writes
 
     // The user's own RUSTUP_HOME is kept as it is.
     fs::rename(w.home + "/.rustup", w.home + "/.cargo/rustup-elsewhere");
-    Run own = build;
+    ToolchainRun own = build;
     own.env["RUSTUP_HOME"] = w.home + "/.cargo/rustup-elsewhere";
     own.script = "echo \"RUSTUP_HOME=$RUSTUP_HOME\"; cargo --version";
-    ProcessResult kept = run_oms(w, own);
+    ProcessResult kept = run_toolchain_command(w, own);
     INFO(kept.out << kept.err);
     CHECK(kept.exit_code == 0);
     CHECK(kept.out.find("RUSTUP_HOME=" + w.home + "/.cargo/rustup-elsewhere\n") != std::string::npos);
@@ -123,7 +100,7 @@ TEST_CASE("rustup's cargo proxy finds the default toolchain inside; Cargo writes
 
     // Negative: without a rustup folder to find, the proxy fails as it did inside before.
     fs::rename(w.home + "/.cargo/rustup-elsewhere", w.root / "rustup-away");
-    ProcessResult missing = run_oms(w, {build.path, {}, "cargo --version"});
+    ProcessResult missing = run_toolchain_command(w, {build.path, {}, "cargo --version"});
     INFO(missing.out << missing.err);
     CHECK(missing.exit_code == 1);
     CHECK(missing.err.find("rustup could not choose a version of cargo to run") != std::string::npos);
@@ -148,9 +125,8 @@ TEST_CASE("the private HOME's .gitconfig carries the user's identity and nothing
 	path = ~/.gitconfig.extra
 )CFG");
     write_file(w.home + "/.gitconfig.extra", "[user]\nname = FROM-INCLUDE\n");
-    ProcessResult run = run_oms(w, {"/usr/bin:/bin", {{"USER", "caller-name"}}, R"SH(
+    ProcessResult run = run_toolchain_command(w, {"/usr/bin:/bin", {}, R"SH(
         cat "$HOME/.gitconfig"
-        echo "USER=[$USER] LOGNAME=[$LOGNAME] ID=[$(id -un)]"
         git init -q scratch && cd scratch && echo a > a && git add a && git commit -q -m one || exit 13
         git log --format='AUTHOR=%an <%ae>'; git symbolic-ref HEAD
         exit 0)SH"});
@@ -162,16 +138,59 @@ TEST_CASE("the private HOME's .gitconfig carries the user's identity and nothing
     for (const char* absent : {"GIT-CREDENTIAL-HELPER", "helper", "ghp_GITTOKEN42", "insteadOf", "HOOKS-PATH",
                                "FROM-INCLUDE", "include"})
         CHECK(run.out.find(absent) == std::string::npos);
-    // USER and LOGNAME are not on the spec's allowlist: unset by default...
-    CHECK(run.out.find("USER=[] LOGNAME=[]") != std::string::npos);
-    CHECK(run.out.find("ID=[]") == std::string::npos);  // ...while the uid's name is still found
+}
 
-    // ...and passed when the user's config adds them.
+TEST_CASE("USER and LOGNAME inside are the uid's name, never the caller's; user_names = false leaves them unset",
+          "[landlock][toolchains][user-names]") {
+    require_landlock();
+    World w;
+    const passwd* entry = getpwuid(getuid());
+    REQUIRE(entry);  // root and omstest both have one
+    const std::string name = entry->pw_name;
+    const std::string names = "echo \"USER=[$USER] LOGNAME=[$LOGNAME] WHOAMI=[$(whoami)] ID=[$(id -un)]\"";
+    const std::map<std::string, std::string> forged{{"USER", "evil"}, {"LOGNAME", "evil"}};
+    const std::string user_config = w.root / "xdg-config/oms/config.toml";
+    const std::string world_config = read_file(user_config);
+
+    // Default: the uid's name, as whoami and id -un say, whatever the caller set.
+    ProcessResult run = run_toolchain_command(w, {"/usr/bin:/bin", forged, names});
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 0);
+    CHECK(run.out.find("USER=[" + name + "] LOGNAME=[" + name + "] WHOAMI=[" + name + "] ID=[" + name + "]") !=
+          std::string::npos);
+    CHECK(run.out.find("evil") == std::string::npos);
+
+    // Passing them by name in extra still gives the uid's name, not the caller's.
     add_user_config(w, "[plugin.env-allowlist]\nextra = [\"USER\", \"LOGNAME\"]\n");
-    ProcessResult opted = run_oms(w, {"/usr/bin:/bin", {{"USER", "caller-name"}, {"LOGNAME", "caller-name"}},
-                                      "echo \"USER=[$USER] LOGNAME=[$LOGNAME]\""});
-    INFO(opted.out << opted.err);
-    CHECK(opted.out.find("USER=[caller-name] LOGNAME=[caller-name]") != std::string::npos);
+    ProcessResult extra = run_toolchain_command(w, {"/usr/bin:/bin", forged, names});
+    INFO(extra.out << extra.err);
+    CHECK(extra.exit_code == 0);
+    CHECK(extra.out.find("USER=[" + name + "] LOGNAME=[" + name + "]") != std::string::npos);
+    CHECK(extra.out.find("evil") == std::string::npos);
+
+    // The key off: both absent, while the password database still answers.
+    write_file(user_config, world_config + "[plugin.env-allowlist]\nuser_names = false\n");
+    const std::string count_set = "; env | grep -c -e '^USER=' -e '^LOGNAME='";
+    ProcessResult off = run_toolchain_command(w, {"/usr/bin:/bin", forged, names + count_set});
+    INFO(off.out << off.err);
+    CHECK(off.out.find("USER=[] LOGNAME=[] WHOAMI=[" + name + "] ID=[" + name + "]") != std::string::npos);
+    CHECK(off.out.find("\n0\n") != std::string::npos);  // not even set empty
+
+    // A worktree may not set it (it is the user's choice), and a misspelt key
+    // is an error naming file, line and key: nothing runs either way.
+    write_file(w.work + "/.oms/config.toml", "[plugin.env-allowlist]\nuser_names = true\n");
+    ProcessResult from_worktree = run_toolchain_command(w, {"/usr/bin:/bin", {}, "touch \"$PWD/ran-worktree\""});
+    INFO(from_worktree.out << from_worktree.err);
+    CHECK(from_worktree.exit_code != 0);
+    CHECK(from_worktree.err.find("user_names") != std::string::npos);
+    CHECK_FALSE(fs::exists(w.work + "/ran-worktree"));
+    fs::remove(w.work + "/.oms/config.toml");
+    write_file(user_config, world_config + "[plugin.env-allowlist]\nuser_name = false\n");
+    ProcessResult misspelt = run_toolchain_command(w, {"/usr/bin:/bin", {}, "touch \"$PWD/ran-misspelt\""});
+    INFO(misspelt.out << misspelt.err);
+    CHECK(misspelt.exit_code != 0);
+    CHECK(misspelt.err.find("config.toml:4: key 'plugin.env-allowlist.user_name': unknown key") != std::string::npos);
+    CHECK_FALSE(fs::exists(w.work + "/ran-misspelt"));
 }
 
 TEST_CASE("version managers that look in HOME (volta, avm, nvm, bun, solana) find the real folders, read-only",
@@ -191,7 +210,7 @@ TEST_CASE("version managers that look in HOME (volta, avm, nvm, bun, solana) fin
     write_script(w.home + "/.local/share/solana/install/active_release/bin/solana", "echo SOLANA-CLI\n");
     const std::string path = w.home + "/.volta/bin:" + w.home + "/.cargo/bin:" + w.home + "/.bun/bin:" + w.home +
                              "/.local/share/solana/install/active_release/bin:/usr/bin:/bin";
-    ProcessResult run = run_oms(w, {path, {}, R"SH(
+    ProcessResult run = run_toolchain_command(w, {path, {}, R"SH(
         node; anchor; bun; solana
         . "${NVM_DIR:-$HOME/.nvm}/nvm.sh" && echo "NVM=$NVM_LOADED"
         echo EVIL > "$HOME/.volta/tools/image/node/20.1.0/bin/node"

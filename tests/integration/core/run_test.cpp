@@ -2,6 +2,7 @@
 // statuses, signals, approval and the one-time warning.
 #include "background.hpp"
 
+#include <pwd.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -27,7 +28,15 @@ std::vector<std::string> lines(const std::string& text) {
 
 const std::vector<std::string> kAllowlist{"PATH", "HOME", "CARGO_HOME", "RUSTUP_HOME", "LANG", "LC_ALL",
                                           "LC_CTYPE", "LC_MESSAGES", "TMPDIR", "SHELL", "TERM",
-                                          "SOLANA_RPC_URL", "SURFNET_RPC_URL", "OMS_OUTPUT_DIR"};
+                                          "SOLANA_RPC_URL", "SURFNET_RPC_URL", "OMS_OUTPUT_DIR",
+                                          // set by oms from the uid (env-allowlist's user_names)
+                                          "USER", "LOGNAME"};
+
+// The password database's name for the uid the test (and so oms) runs as.
+std::string own_account_name() {
+    const passwd* entry = getpwuid(getuid());
+    return entry ? entry->pw_name : "";
+}
 
 bool wait_for_file(const std::string& path) {
     // Up to 20 s: a sanitized oms on a loaded machine is slow to start.
@@ -50,6 +59,8 @@ TEST_CASE("host-null: only allowlisted variables, a private HOME that is gone af
     env.env["GITHUB_TOKEN"] = "ghp-token-value";
     env.env["SOLANA_RPC_URL"] = "http://127.0.0.1:8899";
     env.env["UNLISTED_VARIABLE"] = "unlisted";
+    env.env["USER"] = "evil-user";
+    env.env["LOGNAME"] = "evil-user";
     ProcessResult run = env.oms({"run", "--sandbox", "host-null", "--yes", "--worktree", env.worktree, "--", "/bin/sh",
                                  "-c", "env; echo \"HOME_IS=$HOME\"; touch x"});
     INFO(run.out << run.err);
@@ -70,6 +81,13 @@ TEST_CASE("host-null: only allowlisted variables, a private HOME that is gone af
     CHECK_THAT(run.out, !Catch::Contains("sk-openai-value"));
     CHECK_THAT(run.out, !Catch::Contains("ghp-token-value"));
     CHECK_THAT(run.out, !Catch::Contains("UNLISTED_VARIABLE"));
+    // USER and LOGNAME are the uid's name, not the caller's values.
+    const std::string name = own_account_name();
+    REQUIRE_FALSE(name.empty());
+    const std::vector<std::string> output = lines(run.out);
+    CHECK(std::count(output.begin(), output.end(), "USER=" + name) == 1);
+    CHECK(std::count(output.begin(), output.end(), "LOGNAME=" + name) == 1);
+    CHECK_THAT(run.out, !Catch::Contains("evil-user"));
     // Positive controls: an allowlisted variable passes with its value.
     CHECK_THAT(run.out, Catch::Contains("SOLANA_RPC_URL=http://127.0.0.1:8899"));
     CHECK_THAT(run.out, Catch::Contains("PATH=/usr/local/bin:/usr/bin:/bin"));

@@ -2,6 +2,8 @@
 // pass, whatever a plugin allowed.
 #include "oms/core/environment.hpp"
 
+#include "oms/core/account_name.hpp"
+
 #include <catch2/catch.hpp>
 
 using oms::core::command_environment;
@@ -31,4 +33,24 @@ TEST_CASE("an allowed name the caller did not set takes the toolchain default; t
     // A name the allowlist does not pass (or a config deny removed) gets no default either.
     auto denied = command_environment({}, {"PATH"}, "/run/home", "/run/tmp", defaults);
     CHECK(denied.empty());
+}
+
+TEST_CASE("USER and LOGNAME hold the uid's name, never the caller's values") {
+    const std::vector<std::string> parent{"PATH=/bin", "USER=evil", "LOGNAME=evil"};
+    auto env = command_environment(parent, {"PATH", "USER", "LOGNAME"}, "/run/home", "/run/tmp", {}, "ada");
+    CHECK(env == std::vector<std::string>{"LOGNAME=ada", "PATH=/bin", "USER=ada"});
+    // No password entry for the uid: both stay unset rather than taking the caller's.
+    auto nameless = command_environment(parent, {"PATH", "USER", "LOGNAME"}, "/run/home", "/run/tmp", {}, "");
+    CHECK(nameless == std::vector<std::string>{"PATH=/bin"});
+    // Not passed (user_names = false, or denied): absent, whatever the name.
+    auto off = command_environment(parent, {"PATH"}, "/run/home", "/run/tmp", {}, "ada");
+    CHECK(off == std::vector<std::string>{"PATH=/bin"});
+}
+
+TEST_CASE("account_name reads the password database") {
+    CHECK(oms::core::account_name(0) == "root");
+    CHECK(oms::core::account_name(static_cast<uid_t>(4000000000u)).empty());
+    CHECK(oms::core::is_account_name_variable("USER"));
+    CHECK(oms::core::is_account_name_variable("LOGNAME"));
+    CHECK_FALSE(oms::core::is_account_name_variable("HOME"));
 }

@@ -129,3 +129,17 @@ TEST_CASE("ports and variables", "[rule-semantics]") {
     CHECK(t.verdict(Access::env, "PATH") == Verdict::allowed);
     CHECK(t.verdict(Access::env, "AWS_SECRET_ACCESS_KEY") == Verdict::denied);
 }
+
+TEST_CASE("env: USER and LOGNAME are explained as oms's values, not the caller's", "[rule-semantics]") {
+    Table t;
+    t.policy.rules.push_back(PolicyRule{OMS_RULE_ENV_PASS, "USER", 0, "test: row"});
+    t.policy.rules.push_back(PolicyRule{OMS_RULE_ENV_PASS, "LOGNAME", 0, "test: row"});
+    t.policy.env.push_back("USER=ada");  // LOGNAME left out: as when the uid has no password entry
+    const Decision user = decide(t.policy, t.inputs, Access::env, "USER");
+    CHECK(user.verdict == Verdict::allowed);
+    CHECK(user.because == "set by oms to the uid's user name, never the caller's value");
+    const Decision logname = decide(t.policy, t.inputs, Access::env, "LOGNAME");
+    CHECK(logname.verdict == Verdict::denied);
+    CHECK(logname.because == "the uid has no password entry: left unset");
+    CHECK(decide(t.policy, t.inputs, Access::env, "PATH").because == "passed by name");  // the others unchanged
+}

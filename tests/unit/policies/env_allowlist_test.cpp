@@ -17,6 +17,10 @@ const std::vector<std::string> spec_names = {"PATH",   "HOME",        "CARGO_HOM
                                              "TMPDIR", "SHELL",       "TERM",           "SOLANA_RPC_URL",
                                              "SURFNET_RPC_URL", "OMS_OUTPUT_DIR"};
 
+// USER and LOGNAME, passed by default after the spec's names (the core sets their values).
+const std::vector<std::string> user_names = {"USER", "LOGNAME"};
+const char* const user_names_origin = "the uid's user name (set by oms)";
+
 std::vector<std::string> passes(const std::vector<std::string>& names, const std::string& origin) {
     std::vector<std::string> out;
     for (const auto& name : names) out.push_back(rule(OMS_RULE_ENV_PASS, name, "env-allowlist: " + origin));
@@ -46,20 +50,42 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("env-allowlist passes exactly the spec's 14 names, in order") {
+TEST_CASE("env-allowlist passes exactly the spec's 14 names, in order, then USER and LOGNAME") {
     Fixture f;
     const Outcome out = f.run();
     REQUIRE(out.status == OMS_OK);
-    CHECK(out.rules == passes(spec_names, "spec allowlist"));
+    CHECK(out.rules == concat(passes(spec_names, "spec allowlist"), passes(user_names, user_names_origin)));
     CHECK(f.host.logs.empty());
+}
+
+TEST_CASE("env-allowlist: user_names = false leaves USER and LOGNAME out; true is the default") {
+    Fixture f;
+    f.host.booleans["user_names"] = false;
+    const Outcome off = f.run();
+    REQUIRE(off.status == OMS_OK);
+    CHECK(off.rules == passes(spec_names, "spec allowlist"));
+    // Positive control: set to true explicitly, both are back.
+    f.host.booleans["user_names"] = true;
+    const Outcome on = f.run();
+    REQUIRE(on.status == OMS_OK);
+    CHECK(on.rules == concat(passes(spec_names, "spec allowlist"), passes(user_names, user_names_origin)));
+}
+
+TEST_CASE("env-allowlist: deny removes USER or LOGNAME like any built-in name") {
+    Fixture f;
+    f.host.string_arrays["deny"] = {"LOGNAME"};
+    const Outcome out = f.run();
+    REQUIRE(out.status == OMS_OK);
+    CHECK(out.rules == concat(passes(spec_names, "spec allowlist"), passes({"USER"}, user_names_origin)));
 }
 
 TEST_CASE("env-allowlist adds configured extras once, after the spec's names") {
     Fixture f;
-    f.host.string_arrays["extra"] = {"RUST_LOG", "PATH", "NO_COLOR", "RUST_LOG"};
+    f.host.string_arrays["extra"] = {"RUST_LOG", "PATH", "NO_COLOR", "RUST_LOG", "USER"};
     const Outcome out = f.run();
     REQUIRE(out.status == OMS_OK);
-    CHECK(out.rules == concat(passes(spec_names, "spec allowlist"), passes({"RUST_LOG", "NO_COLOR"}, "extra (config)")));
+    CHECK(out.rules == concat(passes(spec_names, "spec allowlist"), passes(user_names, user_names_origin),
+                              passes({"RUST_LOG", "NO_COLOR"}, "extra (config)")));
 }
 
 TEST_CASE("env-allowlist never passes AWS_* or API keys from extra, and warns for each") {
@@ -69,7 +95,8 @@ TEST_CASE("env-allowlist never passes AWS_* or API keys from extra, and warns fo
     const Outcome out = f.run();
     REQUIRE(out.status == OMS_OK);
     // Positive control: the harmless extra does pass, so the refusals are not a broken `extra`.
-    CHECK(out.rules == concat(passes(spec_names, "spec allowlist"), passes({"RUST_LOG"}, "extra (config)")));
+    CHECK(out.rules == concat(passes(spec_names, "spec allowlist"), passes(user_names, user_names_origin),
+                              passes({"RUST_LOG"}, "extra (config)")));
     for (const char* secret : {"AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY", "GITHUB_TOKEN", "AWS_REGION", "DB_PASSWORD"})
         for (const auto& r : out.raw) CHECK(r.value != secret);
     REQUIRE(f.host.logs.size() == 5);
@@ -90,7 +117,8 @@ TEST_CASE("env-allowlist deny removes spec names and extras") {
     std::vector<std::string> kept = spec_names;
     kept.erase(std::find(kept.begin(), kept.end(), "TERM"));
     kept.erase(std::find(kept.begin(), kept.end(), "SOLANA_RPC_URL"));
-    CHECK(out.rules == concat(passes(kept, "spec allowlist"), passes({"RUST_LOG"}, "extra (config)")));
+    CHECK(out.rules == concat(passes(kept, "spec allowlist"), passes(user_names, user_names_origin),
+                              passes({"RUST_LOG"}, "extra (config)")));
 }
 
 TEST_CASE("env-allowlist refuses patterns and malformed names with an error naming the key") {
@@ -134,10 +162,12 @@ TEST_CASE("the built oms-env-allowlist.so exports the same plugin") {
     LoadedPlugin plugin(OMS_PLUGIN_FILE);
     CHECK(std::string(plugin.descriptor().id) == "env-allowlist");
     CHECK(std::string(plugin.descriptor().kind) == OMS_KIND_POLICY);
-    CHECK(plugin.key_summary() == std::vector<std::string>{"extra", "deny (narrows)"});
+    // user_names is not narrowing: a worktree's config may not set it (either way).
+    CHECK(plugin.key_summary() == std::vector<std::string>{"extra", "deny (narrows)", "user_names"});
     Fixture f;
     f.host.string_arrays["extra"] = {"GITHUB_TOKEN", "RUST_LOG"};
     const Outcome out = plugin.contribute(f.host, f.context);
     REQUIRE(out.status == OMS_OK);
-    CHECK(out.rules == concat(passes(spec_names, "spec allowlist"), passes({"RUST_LOG"}, "extra (config)")));
+    CHECK(out.rules == concat(passes(spec_names, "spec allowlist"), passes(user_names, user_names_origin),
+                              passes({"RUST_LOG"}, "extra (config)")));
 }
