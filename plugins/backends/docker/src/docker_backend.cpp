@@ -7,6 +7,7 @@
 #include "default_user.hpp"
 #include "exec_request.hpp"
 #include "exec_run.hpp"
+#include "name_resolution.hpp"
 #include "one_shot_run.hpp"
 #include "probe_report.hpp"
 #include "relayed_run.hpp"
@@ -153,6 +154,8 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, cons
     } catch (const std::exception& e) {
         throw sdk::Error(OMS_ERR_UNAVAILABLE, std::string("docker: no Docker daemon: ") + e.what());
     }
+    // Before any container is made: it binds this file at /etc/resolv.conf.
+    if (answers_dns_itself(settings_)) write_resolv_conf(in.state_dir);
     // The docker CLI refuses --tty unless stdin really is a terminal, so ask the fd.
     const bool tty = isatty(stdio.in) != 0;
     const SurfnetPlan net = plan_surfnet(in);
