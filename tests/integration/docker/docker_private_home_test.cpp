@@ -2,9 +2,10 @@
 // docker`, one-shot and warm: the container's HOME gets the private HOME the
 // core makes (a .gitconfig with only the harmless keys of the user's, an
 // .npmrc without retries, the toolchain folders the container shows), fresh
-// for each command; a name lookup fails at once with "no such host" while
-// /etc/hosts still answers. Each is checked against the host-side files and
-// with a positive control.
+// for each command, and CARGO_HOME only where it names a mounted folder; a
+// name lookup fails at once with "no such host" while /etc/hosts still
+// answers. Each is checked against the host-side files and with a positive
+// control.
 #include "docker_fixture.hpp"
 #include "loopback_port.hpp"
 #include "oms_user.hpp"
@@ -86,17 +87,19 @@ TEST_CASE("docker: a toolchain folder the container shows is reachable from HOME
     write_file(u.home + "/.cargo/bin/cargo-tool", "tool-v1\n");
     write_file(u.home + "/.local/share/solana/install/version", "solana-v1\n");
     const std::string script = "cat \"$HOME/.cargo/bin/cargo-tool\" \"$HOME/.local/share/solana/install/version\"; "
-                               "ls -a \"$HOME\"; exit 0";
+                               "ls -a \"$HOME\"; echo \"cargo-home=$CARGO_HOME\"; exit 0";
     ProcessResult mounted = u.oms({"run", "--ro", u.home + "/.cargo", "--", "sh", "-c", script});
     INFO(mounted.out << mounted.err);
     CHECK(mounted.exit_code == 0);
     CHECK_THAT(mounted.out, Catch::StartsWith("tool-v1\n"));             // through HOME/.cargo
     CHECK(mounted.out.find("solana-v1") == std::string::npos);           // not mounted: not there
     CHECK(mounted.out.find(".local") == std::string::npos);              // and no link to nothing
+    CHECK_THAT(mounted.out, Catch::Contains("\ncargo-home=" + u.home + "/.cargo\n"));  // the core's default
     ProcessResult plain = u.oms({"run", "--", "sh", "-c", script});
     INFO(plain.out << plain.err);
     CHECK(plain.out.find("tool-v1") == std::string::npos);
     CHECK(plain.out.find(".cargo") == std::string::npos);
+    CHECK_THAT(plain.out, Catch::Contains("\ncargo-home=\n"));  // a path the container lacks is left out
     u.oms({"task", "end"});
 }
 

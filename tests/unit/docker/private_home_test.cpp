@@ -155,3 +155,29 @@ TEST_CASE("home seed: the runner replaces what an earlier command left and never
     home_seed::write_into(home, {{true, ".local/share/solana", "/s"}}, 2);
     CHECK(link_target(home + "/.local/share/solana") == "/s");
 }
+
+TEST_CASE("home files: CARGO_HOME and RUSTUP_HOME below the real HOME reach the container only when it shows them") {
+    PrivateHome h;
+    h.in.home = h.root / "real";
+    h.in.env.push_back("CARGO_HOME=" + h.root / "real/.cargo");
+    h.in.env.push_back("RUSTUP_HOME=" + h.root / "real/.rustup");
+    h.in.env.push_back("CARGO_TARGET_DIR=" + h.root / "real/.cargo/target");  // not a toolchain home: kept
+    Settings settings;
+    auto env_of = [&] {
+        return plan_container(settings, "sha256:" + std::string(64, 'b'), "1000:1000", h.in, Mode::Warm,
+                              "/var/run/docker.sock").env;
+    };
+    auto has = [](const std::vector<std::string>& env, const std::string& entry) {
+        return std::count(env.begin(), env.end(), entry) == 1;
+    };
+    std::vector<std::string> env = env_of();
+    CHECK_FALSE(has(env, "CARGO_HOME=" + h.root / "real/.cargo"));
+    CHECK_FALSE(has(env, "RUSTUP_HOME=" + h.root / "real/.rustup"));
+    CHECK(has(env, "CARGO_TARGET_DIR=" + h.root / "real/.cargo/target"));
+    h.in.read_only = {h.root / "real/.cargo"};  // mounted: it names the same folder inside
+    env = env_of();
+    CHECK(has(env, "CARGO_HOME=" + h.root / "real/.cargo"));
+    CHECK_FALSE(has(env, "RUSTUP_HOME=" + h.root / "real/.rustup"));
+    h.in.env.push_back("RUSTUP_HOME=/usr/local/rustup");  // outside HOME: the user's own, kept
+    CHECK(has(env_of(), "RUSTUP_HOME=/usr/local/rustup"));
+}

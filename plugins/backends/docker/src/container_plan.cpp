@@ -187,7 +187,8 @@ void add_masks(const RunInputs& in, const std::vector<std::string>& visible, con
     }
 }
 
-// The policy's environment, HOME and TMPDIR where the mode puts them, and
+// The policy's environment (less a toolchain HOME the container does not
+// show), HOME and TMPDIR where the mode puts them, and
 // the private HOME's files for the runner to write into HOME (it takes the
 // variable out before the command starts).
 std::vector<std::string> command_env(const RunInputs& in, Mode mode, ContainerPlan& plan) {
@@ -196,7 +197,7 @@ std::vector<std::string> command_env(const RunInputs& in, Mode mode, ContainerPl
         std::string name = entry.substr(0, entry.find('='));
         if (mode == Mode::Warm && name == "HOME") env.push_back(std::string("HOME=") + kWarmHome);
         else if (mode == Mode::Warm && name == "TMPDIR") env.push_back("TMPDIR=/tmp");
-        else if (name != home_seed::kVariable) env.push_back(entry);
+        else if (name != home_seed::kVariable && !unreachable_toolchain_home(entry, in)) env.push_back(entry);
     }
     PrivateHomeFiles home = private_home_files(in);
     if (!home.entries.empty()) env.push_back(std::string(home_seed::kVariable) + "=" + home_seed::encode(home.entries));

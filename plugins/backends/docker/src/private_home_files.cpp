@@ -84,6 +84,13 @@ void walk_folder(Walk& walk, int folder, const std::string& prefix, int depth) {
 
 }  // namespace
 
+bool unreachable_toolchain_home(const std::string& entry, const RunInputs& in) {
+    const size_t equals = entry.find('=');
+    const std::string name = entry.substr(0, equals), value = entry.substr(equals + 1);
+    if (name != "CARGO_HOME" && name != "RUSTUP_HOME") return false;
+    return !in.home.empty() && in.home != "/" && inside(value, in.home) && !visible_in_container(value, in);
+}
+
 PrivateHomeFiles private_home_files(const RunInputs& in) {
     Walk walk{in, {}, 0};
     if (in.private_home.empty()) return walk.out;

@@ -25,4 +25,12 @@ struct PrivateHomeFiles {
 // 48 KiB in all; folders to 4 levels).
 PrivateHomeFiles private_home_files(const RunInputs& in);
 
+// Whether `entry` (NAME=value) is CARGO_HOME or RUSTUP_HOME naming a folder
+// below the user's real HOME that the container does not show. The core
+// sets them to ~/.cargo and ~/.rustup when the user has not set them; in a
+// container such a value names nothing and would override the image's own
+// (an image's rustup needs its RUSTUP_HOME), so it is left out and the
+// image's value or the tool's default ($HOME/.cargo in the container) applies.
+bool unreachable_toolchain_home(const std::string& entry, const RunInputs& in);
+
 }  // namespace oms::docker
