@@ -79,3 +79,10 @@ TEST_CASE("resolver: the host file holds exactly the shared text, 0644, whatever
     CHECK(S_ISREG(st.st_mode));
     CHECK(read_file(elsewhere) == "kept\n");
 }
+
+TEST_CASE("resolver: the plan says who answers name lookups") {
+    Settings settings;
+    CHECK_THAT(resolver_line(settings), Catch::Contains("the runner (--answer-dns) answers every lookup \"no such host\""));
+    settings.network = "bridge";
+    CHECK(resolver_line(settings) == "# names: network bridge keeps Docker's resolver");
+}

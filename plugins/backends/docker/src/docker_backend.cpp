@@ -137,6 +137,7 @@ void DockerBackend::render(const sdk::Context& context, const sdk::Policy& polic
     if (!net.trusted_binary.empty()) shown.argv[0] = net.trusted_binary;  // what the runner starts
     for (const std::string& line : render_lines(settings_, plan, shown, mode, runner_path())) report.text(line);
     for (const std::string& line : surfnet_lines(net)) report.text(line);
+    report.text(resolver_line(settings_));
 }
 
 std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, const sdk::Policy& policy,

@@ -39,6 +39,13 @@ std::string current_text(const std::string& path) {
 
 bool answers_dns_itself(const Settings& settings) { return settings.network == "none"; }
 
+std::string resolver_line(const Settings& settings) {
+    if (answers_dns_itself(settings))
+        return "# names: /etc/resolv.conf names 127.0.0.1, where the runner (--answer-dns) answers every lookup "
+               "\"no such host\"; /etc/hosts answers first";
+    return "# names: network " + settings.network + " keeps Docker's resolver";
+}
+
 std::string resolv_conf_file(const std::string& state_dir) { return state_dir + "/docker/resolv.conf"; }
 
 void add_name_resolution(const Settings& settings, const RunInputs& in, ContainerPlan& plan) {

@@ -24,6 +24,9 @@ inline constexpr const char* kAnswerDnsFlag = "--answer-dns";
 // Whether the container gets the sandbox's resolver (network none).
 bool answers_dns_itself(const Settings& settings);
 
+// The line `oms policy` and doctor's plan show about name lookups.
+std::string resolver_line(const Settings& settings);
+
 // <state_dir>/docker/resolv.conf: the file bound at /etc/resolv.conf.
 std::string resolv_conf_file(const std::string& state_dir);
 
