@@ -151,3 +151,31 @@ TEST_CASE("docker: a chosen network keeps Docker's resolver", "[docker][dns]") {
     CHECK_THAT(isolated.out, Catch::Contains("# oms sandbox"));
     CHECK_THAT(isolated.out, Catch::Contains("--answer-dns"));
 }
+
+// A warm container's commands share its resolver: a command that kills
+// every process it can (the resolver included) cannot take port 53 for
+// itself, and lookups are answered again at once, for it and the next one.
+TEST_CASE("docker: a warm command that kills the resolver cannot take its port, and lookups keep working",
+          "[docker][dns]") {
+    require_daemon();
+    OmsUser u(true);
+    ProcessResult attack = u.oms({"run", "--", "sh", "-c",
+        "for p in $(ls /proc | grep -E '^[0-9]+$'); do "
+        "  [ $p != 1 ] && [ $p != $$ ] && [ $p != $PPID ] && kill -9 $p 2>/dev/null && echo killed; done; "
+        "nc -l -p 53 2>&1 & sleep 0.3; kill $! 2>/dev/null && echo took-53; "
+        "nc -l -p 5353 2>&1 & sleep 0.3; kill $! 2>/dev/null && echo took-5353; "
+        "i=0; until nslookup example.com 2>&1 | grep -q NXDOMAIN || [ $i -ge 20 ]; do sleep 0.1; i=$((i+1)); done; "
+        "echo answered-after=$i"});
+    INFO(attack.out << attack.err);
+    CHECK(attack.exit_code == 0);
+    CHECK_THAT(attack.out, Catch::Contains("killed"));             // it did kill something
+    CHECK_THAT(attack.out, Catch::Contains("Address already in use"));
+    CHECK(attack.out.find("took-53") == std::string::npos);         // the runner still holds the port
+    CHECK_THAT(attack.out, Catch::Contains("took-5353"));           // control: another port is free to take
+    CHECK_THAT(attack.out, Catch::Contains("answered-after="));
+    CHECK(attack.out.find("answered-after=20") == std::string::npos);  // answered within 2 s
+    ProcessResult next = u.oms({"run", "--", "sh", "-c", "nslookup example.com 2>&1"});
+    INFO(next.out << next.err);
+    CHECK_THAT(next.out, Catch::Contains("** server can't find example.com: NXDOMAIN"));
+    u.oms({"task", "end"});
+}
