@@ -5,6 +5,7 @@
 // warm, nothing runs and the config is byte for byte the same. Positive
 // control: the same command in a normal worktree runs in the container.
 #include "docker_fixture.hpp"
+#include "oms_user.hpp"
 
 #include "process.hpp"
 
@@ -19,41 +20,6 @@ using namespace oms::test::docker;
 
 namespace {
 
-struct DockerHome {
-    TempDir root{"oms-docker-home"};
-    std::string home = root / "home";
-    std::string worktree = root / "wt";
-    std::string config_file = home + "/.config/oms/config.toml";
-    std::string config;
-
-    explicit DockerHome(bool warm) {
-        const std::string manifest = root / "runtime.toml";
-        const std::string id = std::to_string(container_uid());
-        write_file(manifest, "image = \"" + test_image() + "\"\nuser = \"" + id + ":" + id + "\"\n");
-        config = "[sandbox]\nbackend = \"docker\"\n\n[plugin.docker]\nmanifest = \"" + manifest +
-                 "\"\nwarm = " + (warm ? "true" : "false") + "\n";
-        write_file(config_file, config);
-        write_file(worktree + "/README", "readme\n");
-        // The container user owns the worktree, as the host user would.
-        if (geteuid() == 0 && chown(worktree.c_str(), container_uid(), container_uid()) != 0) FAIL("chown failed");
-        chmod(root.path().c_str(), 0755);
-    }
-
-    ProcessResult oms(const std::vector<std::string>& args) const { return oms_in(worktree, args); }
-
-    ProcessResult oms_in(const std::string& cwd, const std::vector<std::string>& args) const {
-        std::vector<std::string> argv{oms_binary()};
-        argv.insert(argv.end(), args.begin(), args.end());
-        const std::map<std::string, std::string> env{
-            {"HOME", home}, {"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"LANG", "C.UTF-8"}};
-        std::vector<std::string> full;
-        for (auto& [name, value] : env) full.push_back(name + "=" + value);
-        for (const char* pass : {"DOCKER_HOST", "OMS_SOURCE_DIR"})
-            if (const char* value = getenv(pass)) full.push_back(std::string(pass) + "=" + value);
-        return run_process(argv, {full, std::nullopt, cwd, 300});
-    }
-};
-
 const std::string kEvil =
     "echo 'docker = \"'\"$PWD\"'/evil.sh\"' >> .config/oms/config.toml; echo ran > ran.txt";
 
@@ -63,7 +29,7 @@ TEST_CASE("docker: a worktree that is HOME is refused before anything runs", "[d
     require_daemon();
     for (bool warm : {false, true}) {
         DYNAMIC_SECTION((warm ? "warm" : "one-shot")) {
-            DockerHome h(warm);
+            OmsUser h(warm);
             ProcessResult run = h.oms({"run", "--sandbox", "docker", "--worktree", h.home, "--", "sh", "-c", kEvil});
             INFO(run.out << run.err);
             CHECK(run.exit_code == 77);
@@ -79,7 +45,7 @@ TEST_CASE("docker: a worktree that is HOME is refused before anything runs", "[d
 
 TEST_CASE("docker: positive control, the same command runs in a normal worktree", "[docker]") {
     require_daemon();
-    DockerHome h(false);
+    OmsUser h(false);
     ProcessResult run = h.oms({"run", "--sandbox", "docker", "--worktree", h.worktree, "--", "sh", "-c",
                                "echo ran > ran.txt; cat README"});
     INFO(run.out << run.err);
@@ -97,7 +63,7 @@ TEST_CASE("docker: from a repository's subfolder the command starts there, the w
     require_daemon();
     for (bool warm : {false, true}) {
         DYNAMIC_SECTION((warm ? "warm" : "one-shot")) {
-            DockerHome h(warm);
+            OmsUser h(warm);
             write_file(h.worktree + "/.git/config", "[core]\n");
             const std::string sub = h.worktree + "/app";
             make_dirs(sub);

@@ -37,6 +37,7 @@ struct Fixture {
         in.worktree = wt;
         in.private_home = "/tmp/oms-run-abc/home";
         in.temp_dir = "/tmp/oms-run-abc/tmp";
+        in.state_dir = "/state";
         in.env = {"PATH=/usr/bin:/bin", "HOME=/tmp/oms-run-abc/home", "TMPDIR=/tmp/oms-run-abc/tmp",
                   "LANG=C.UTF-8", "SOLANA_RPC_URL=http://127.0.0.1:8899"};
         in.argv = {"cargo", "build"};
@@ -50,6 +51,16 @@ struct Fixture {
                 "--cpus=2", "--tmpfs=/tmp:rw,exec,nosuid,nodev,size=512m,mode=1777"};
     }
 };
+
+// The --mount flags that render the policy: all but the resolver's
+// resolv.conf (network none), which has a test of its own.
+Args policy_mounts(const Args& flags) {
+    Args mounts;
+    for (const std::string& flag : flags)
+        if (flag.rfind("--mount=", 0) == 0 && flag.find("target=/etc/resolv.conf") == std::string::npos)
+            mounts.push_back(flag);
+    return mounts;
+}
 
 Args concat(std::initializer_list<Args> parts) {
     Args out;
@@ -67,10 +78,11 @@ TEST_CASE("plan: the plainest policy gives exactly these one-shot arguments") {
                             {"--tmpfs=/tmp/oms-run-abc/home:rw,exec,nosuid,nodev,size=512m,mode=0700,uid=1000,gid=1000",
                              "--tmpfs=/tmp/oms-run-abc/tmp:rw,exec,nosuid,nodev,size=512m,mode=0700,uid=1000,gid=1000",
                              "--mount=type=bind,source=" + f.wt + ",target=" + f.wt,
+                             "--mount=type=bind,source=/state/docker/resolv.conf,target=/etc/resolv.conf,readonly",
                              "--workdir=" + f.wt,
                              "--mount=type=bind,source=/opt/oms/oms-docker-runner,target=/.oms/runner,readonly",
                              "--env=PATH", "--env=HOME", "--env=TMPDIR", "--env=LANG", "--env=SOLANA_RPC_URL",
-                             kImage, "/.oms/runner", "--exec", "cargo", "build"}});
+                             kImage, "/.oms/runner", "--answer-dns", "--exec", "cargo", "build"}});
     CHECK(one_shot_argv(f.settings, plan, "oms-run-1", f.in.argv, false, "/opt/oms/oms-docker-runner") == expected);
 }
 
@@ -115,9 +127,7 @@ TEST_CASE("plan: .git, pinned files and WRITE_DENY paths are mounted read-only o
                             "--mount=type=bind,source=" + f.wt + "/Anchor.toml,target=" + f.wt + "/Anchor.toml,readonly",
                             "--mount=type=bind,source=" + f.wt + "/verify/check.sh,target=" + f.wt +
                                 "/verify/check.sh,readonly"};
-    Args mounts;
-    for (const std::string& flag : flags)
-        if (flag.rfind("--mount=", 0) == 0) mounts.push_back(flag);
+    const Args mounts = policy_mounts(flags);
     CHECK(mounts == expected_mounts);
 }
 
@@ -131,9 +141,7 @@ TEST_CASE("plan: a worktree write-denied whole is bound read-only, with nothing 
     f.in.pinned = {f.wt + "/verify/check.sh"};
     f.in.read_write = {results};
     f.in.rules = {{OMS_RULE_WRITE_DENY, f.wt}, {OMS_RULE_WRITE_DENY, f.wt + "/.git"}};
-    Args mounts;
-    for (const std::string& flag : f.plan().flags)
-        if (flag.rfind("--mount=", 0) == 0) mounts.push_back(flag);
+    const Args mounts = policy_mounts(f.plan().flags);
     CHECK(mounts == Args{"--mount=type=bind,source=" + f.wt + ",target=" + f.wt + ",readonly",
                          "--mount=type=bind,source=" + results + ",target=" + results});
 }
@@ -142,9 +150,7 @@ TEST_CASE("plan: a pinned file's parent folders are pinned as read-write mount p
     Fixture f;
     write_file(f.wt + "/tests/unit/verify.sh", "x\n");
     f.in.pinned = {f.wt + "/tests/unit/verify.sh"};
-    Args mounts;
-    for (const std::string& flag : f.plan().flags)
-        if (flag.rfind("--mount=", 0) == 0) mounts.push_back(flag);
+    const Args mounts = policy_mounts(f.plan().flags);
     CHECK(mounts == Args{"--mount=type=bind,source=" + f.wt + ",target=" + f.wt,
                          "--mount=type=bind,source=" + f.wt + "/tests,target=" + f.wt + "/tests",
                          "--mount=type=bind,source=" + f.wt + "/tests/unit,target=" + f.wt + "/tests/unit",
@@ -165,9 +171,9 @@ TEST_CASE("plan: the runner is told the identity of each path bound from below t
     ContainerPlan plan = f.plan();
     CHECK(plan.expected == Args{identity(f.wt + "/.git"), identity(f.wt + "/tests/verify.sh"), identity(f.wt + "/tests")});
     Args argv = one_shot_argv(f.settings, plan, "n", {"true"}, false, "/r");
-    CHECK(Args(argv.end() - 6, argv.end()) == Args{"/.oms/runner", "--expect=" + plan.expected[0],
+    CHECK(Args(argv.end() - 7, argv.end()) == Args{"/.oms/runner", "--expect=" + plan.expected[0],
                                                    "--expect=" + plan.expected[1], "--expect=" + plan.expected[2],
-                                                   "--exec", "true"});
+                                                   "--answer-dns", "--exec", "true"});
 }
 
 TEST_CASE("plan: a path is one quoted CSV field, so none of its bytes becomes a mount option") {
@@ -176,9 +182,7 @@ TEST_CASE("plan: a path is one quoted CSV field, so none of its bytes becomes a 
     write_file(hostile + "/loot-keypair.json", "{}\n");
     write_file(f.wt + "/q\"uote=/a-keypair.json", "{}\n");
     f.in.rules = {{OMS_RULE_READ_DENY_SUFFIX, "-keypair.json"}};
-    Args mounts;
-    for (const std::string& flag : f.plan().flags)
-        if (flag.rfind("--mount=", 0) == 0) mounts.push_back(flag);
+    const Args mounts = policy_mounts(f.plan().flags);
     CHECK(mounts == Args{"--mount=type=bind,source=" + f.wt + ",target=" + f.wt,
                          "--mount=type=bind,source=/dev/null,\"target=" + f.wt + "/q\"\"uote=/a-keypair.json\",readonly",
                          "--mount=type=bind,source=/dev/null,\"target=" + hostile + "/loot-keypair.json\",readonly"});
@@ -249,9 +253,7 @@ TEST_CASE("plan: read-only and read-write mounts, with denied paths inside them 
                   {OMS_RULE_READ_DENY, "/home/u/.aws"},
                   {OMS_RULE_READ_DENY_SUFFIX, "-keypair.json"},
                   {OMS_RULE_READ_DENY_SUFFIX, "/id.json"}};
-    Args mounts;
-    for (const std::string& flag : f.plan().flags)
-        if (flag.rfind("--mount=", 0) == 0) mounts.push_back(flag);
+    const Args mounts = policy_mounts(f.plan().flags);
     Args expected = {
         "--mount=type=bind,source=" + f.wt + ",target=" + f.wt,
         "--mount=type=bind,source=" + cache + ",target=" + cache,
@@ -286,9 +288,7 @@ TEST_CASE("plan: every .git found in the worktree is mounted read-only; links na
     oms::test::make_dirs(f.wt + "/linked");
     REQUIRE(symlink((f.root / "elsewhere").c_str(), (f.wt + "/linked/.git").c_str()) == 0);
     f.in.rules = {PathRule{OMS_RULE_WRITE_DENY, f.wt + "/.git"}, PathRule{OMS_RULE_WRITE_DENY_NAME, ".git"}};
-    Args mounts;
-    for (const std::string& flag : f.plan().flags)
-        if (flag.rfind("--mount=", 0) == 0) mounts.push_back(flag);
+    const Args mounts = policy_mounts(f.plan().flags);
     auto read_only = [](const std::string& p) { return "--mount=type=bind,source=" + p + ",target=" + p + ",readonly"; };
     auto pinned = [](const std::string& p) { return "--mount=type=bind,source=" + p + ",target=" + p; };
     // The folders holding a nested .git are pinned as mount points first, so
@@ -366,7 +366,7 @@ TEST_CASE("plan: warm mode keeps the same flags, with HOME and TMPDIR at task-wi
                             warm.flags,
                             {"--mount=type=bind,source=/opt/oms/oms-docker-runner,target=/.oms/runner,readonly",
                              "--mount=type=bind,source=/state/docker/" + name + ",target=/.oms/sock",
-                             kImage, "/.oms/runner", "/.oms/sock/runner.sock"}});
+                             kImage, "/.oms/runner", "--answer-dns", "/.oms/sock/runner.sock"}});
     CHECK(create == expected);
     CHECK(name.rfind("oms-warm-" + fnv_hex(f.wt).substr(0, 12) + "-", 0) == 0);
 }

@@ -1,12 +1,10 @@
 #include "inner_relay.hpp"
 
+#include "helper_process.hpp"
 #include "socket_relay.hpp"
 
-#include <signal.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -76,33 +74,11 @@ bool hold_relay_ports(const std::vector<uint16_t>& ports, std::vector<int>& list
 
 pid_t fork_relay(const std::vector<int>& listeners, const std::vector<uint16_t>& ports, const char* socket_path,
                  bool detached) {
-    const pid_t parent = getpid();
-    const pid_t pid = fork();
-    if (pid == 0) {
-        if (detached) {
-            if (fork() != 0) _exit(0);  // the container's init adopts the relay
-        } else {
-            prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-            if (getppid() != parent) _exit(0);
-        }
-        prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-        signal(SIGPIPE, SIG_IGN);
-        signal(SIGCHLD, SIG_DFL);
-        for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) signal(s, SIG_IGN);  // ends with its parent
-        setpgid(0, 0);  // out of the command's group: a Ctrl-C meant for the command is not for it
-        const std::string path = socket_path;
+    const std::string path = socket_path;
+    return fork_helper(detached, "the Surfnet relay", [&] {
         relay::run_relay(listeners, [&](int, size_t index, const std::string&) { return open_through_oms(path.c_str(), ports[index]); },
                          -1);
-        _exit(0);
-    }
-    if (pid < 0) {
-        std::fprintf(stderr, "oms: cannot start the Surfnet relay: %s\n", std::strerror(errno));
-        return -1;
-    }
-    if (!detached) return pid;
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return 1;
+    });
 }
 
 pid_t start_inner_relay(const std::vector<uint16_t>& ports, const char* socket_path, bool detached) {

@@ -82,11 +82,12 @@ void kill_leftovers(const std::vector<pid_t>& handlers) {
     }
 }
 
-void reap(std::vector<pid_t>& handlers, pid_t* watched) {
+void reap(std::vector<pid_t>& handlers, std::initializer_list<pid_t*> watched) {
     pid_t pid;
     while ((pid = waitpid(-1, nullptr, WNOHANG)) > 0) {
         handlers.erase(std::remove(handlers.begin(), handlers.end(), pid), handlers.end());
-        if (watched && *watched == pid) *watched = 0;
+        for (pid_t* helper : watched)
+            if (*helper == pid) *helper = 0;
     }
 }
 

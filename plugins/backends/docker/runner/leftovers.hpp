@@ -4,6 +4,7 @@
 #pragma once
 #include <sys/types.h>
 
+#include <initializer_list>
 #include <vector>
 
 namespace oms::docker::runner {
@@ -20,7 +21,7 @@ long pids_limit_hits();
 void kill_leftovers(const std::vector<pid_t>& handlers);
 
 // Reaps ended handlers and leftovers; forgets the handlers that ended, and
-// sets *watched to 0 when that process ended.
-void reap(std::vector<pid_t>& handlers, pid_t* watched = nullptr);
+// sets each *watched to 0 when that process ended (the runner's helpers).
+void reap(std::vector<pid_t>& handlers, std::initializer_list<pid_t*> watched = {});
 
 }  // namespace oms::docker::runner

@@ -14,13 +14,17 @@
 // of a command once it is over.
 //
 // Usage (inside the container):
-//   oms-docker-runner [--expect=DEV:INO:PATH]... [--relay=PORT,...] SOCKET_PATH
+//   oms-docker-runner [--expect=DEV:INO:PATH]... [--answer-dns] [--relay=PORT,...] SOCKET_PATH
 //       serve commands on the socket
-//   oms-docker-runner [--expect=DEV:INO:PATH]... [--relay=PORT,...] --exec ARGV...
+//   oms-docker-runner [--expect=DEV:INO:PATH]... [--answer-dns] [--relay=PORT,...] --exec ARGV...
 //       restrict this process, then exec ARGV (one-shot and terminal commands)
 //   oms-docker-runner --verify-launch PORT WAIT_MS COUNT SURFNET... -- CHECK...
 //       oms verify's launcher (core/src/verify_launch.cpp), run as the command:
 //       start the Surfnet, wait for its port, run the check, stop the Surfnet
+// --answer-dns answers every name lookup on 127.0.0.1:53 with "no such host"
+// (inner_resolver.hpp; network none, where oms binds a resolv.conf naming it).
+// Before each command starts, the private HOME's files oms hands over in the
+// command's environment (home_seed.hpp) are written into its HOME.
 // --relay holds 127.0.0.1:PORT in the container for each port and carries its
 // connections to the host's 127.0.0.1:PORT through oms (inner_relay.hpp), over
 // relay.sock in the folder of SOCKET_PATH (/.oms/sock for --exec).
@@ -31,7 +35,9 @@
 // Statically linked: the image need not have a libc.
 #include "command_filter.hpp"
 #include "expectations.hpp"
+#include "home_seed.hpp"
 #include "inner_relay.hpp"
+#include "inner_resolver.hpp"
 #include "leftovers.hpp"
 #include "runner_protocol.hpp"
 
@@ -57,6 +63,7 @@
 #include <vector>
 
 using namespace oms::docker::runner;
+namespace home_seed = oms::docker::home_seed;
 
 namespace {
 
@@ -126,6 +133,34 @@ std::vector<char*> c_list(std::vector<std::string>& items) {
     return out;
 }
 
+// Takes the private HOME's files out of `env` (they are oms's, not the
+// command's) and writes them into the HOME `env` names.
+void seed_home(std::vector<std::string>& env, int error_fd) {
+    const std::string prefix = std::string(home_seed::kVariable) + "=";
+    std::string seed, home;
+    for (auto e = env.begin(); e != env.end();) {
+        if (e->rfind(prefix, 0) == 0) {
+            seed = e->substr(prefix.size());
+            e = env.erase(e);
+            continue;
+        }
+        if (e->rfind("HOME=", 0) == 0) home = e->substr(5);
+        ++e;
+    }
+    std::vector<home_seed::Entry> entries;
+    if (seed.empty()) return;
+    if (home.empty() || !home_seed::decode(seed, entries))
+        dprintf(error_fd, "oms: the private HOME's files could not be put into HOME\n");
+    else
+        home_seed::write_into(home, entries, error_fd);
+}
+
+std::vector<std::string> own_environment() {
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e) env.emplace_back(*e);
+    return env;
+}
+
 [[noreturn]] void become_command(Request& req) {
     sigset_t none;
     sigemptyset(&none);
@@ -133,6 +168,7 @@ std::vector<char*> c_list(std::vector<std::string>& items) {
     for (int s = 1; s < NSIG; ++s) signal(s, SIG_DFL);
     setpgid(0, 0);
     for (int i = 0; i < 3; ++i) dup2(req.fds[i], i);  // dup2 clears close-on-exec
+    seed_home(req.env, 2);
     if (!restrict_command()) {
         dprintf(2, "oms: cannot restrict the command (seccomp): %s\n", std::strerror(errno));
         _exit(126);
@@ -213,6 +249,10 @@ int listen_on(const char* path) {
 
 
 [[noreturn]] void exec_restricted(char** argv) {
+    std::vector<std::string> env = own_environment();
+    seed_home(env, 2);
+    auto env_list = c_list(env);
+    environ = env_list.data();
     if (!restrict_command()) {
         std::fprintf(stderr, "oms: cannot restrict the command (seccomp): %s\n", std::strerror(errno));
         _exit(126);
@@ -229,11 +269,13 @@ int main(int argc, char** argv) {
         return oms::core::command_verify_launch(oms::core::Args(argv + 2, argv + argc));
     int argi = 1;
     if (!expectations_hold(argi, argc, argv)) return 125;
+    const bool answer_dns = answer_dns_from(argi, argc, argv);
     std::vector<uint16_t> relay_ports;
     if (!relay_ports_from(argi, argc, argv, relay_ports)) return 125;
     const std::string relay_socket = std::string("/.oms/sock/") + kRelaySocketName;
     if (argc - argi >= 2 && std::strcmp(argv[argi], "--exec") == 0) {
         if (start_inner_relay(relay_ports, relay_socket.c_str(), true) < 0) return 125;
+        if (answer_dns && hold_dns_port() && fork_resolver(true) < 0) return 125;
         exec_restricted(argv + argi + 1);
     }
     if (argc - argi != 1) {
@@ -254,6 +296,10 @@ int main(int argc, char** argv) {
     if (!hold_relay_ports(relay_ports, relay_listeners)) return 1;
     pid_t relay = relay_listeners.empty() ? 0 : fork_relay(relay_listeners, relay_ports, relay_socket.c_str(), false);
     if (relay < 0) return 1;
+    // Likewise 127.0.0.1:53: held here, answered by a child started again when it ends.
+    const bool resolving = answer_dns && hold_dns_port();
+    pid_t resolver = resolving ? fork_resolver(false) : 0;
+    if (resolver < 0) return 1;
     int server = listen_on(argv[argi]);
     if (server < 0) {
         std::fprintf(stderr, "oms-docker-runner: cannot listen on %s: %s\n", argv[argi], std::strerror(errno));
@@ -266,23 +312,25 @@ int main(int argc, char** argv) {
     on_child.sa_handler = [](int) {};
     sigaction(SIGCHLD, &on_child, nullptr);
     std::vector<pid_t> handlers;
-    // The relay is no leftover: with no command running it is the one child kept.
+    // The relay and the resolver are no leftovers: with no command running they are the children kept.
     auto clear_leftovers = [&] {
         std::vector<pid_t> kept = handlers;
-        if (relay > 0) kept.push_back(relay);
+        for (pid_t helper : {relay, resolver})
+            if (helper > 0) kept.push_back(helper);
         kill_leftovers(kept);
     };
     for (;;) {
         pollfd ready{server, POLLIN, 0};
         int n = poll(&ready, 1, 1000);
-        reap(handlers, &relay);
+        reap(handlers, {&relay, &resolver});
         if (relay == 0 && !relay_listeners.empty())
             relay = std::max(0, fork_relay(relay_listeners, relay_ports, relay_socket.c_str(), false));
+        if (resolver == 0 && resolving) resolver = std::max(0, fork_resolver(false));
         if (handlers.empty()) clear_leftovers();
         if (n <= 0) continue;
         int conn = accept4(server, nullptr, nullptr, SOCK_CLOEXEC);
         if (conn < 0) continue;
-        reap(handlers, &relay);  // the previous command's handler may have ended meanwhile
+        reap(handlers, {&relay, &resolver});  // the previous command's handler may have ended meanwhile
         if (handlers.empty()) clear_leftovers();
         pid_t handler = fork();
         if (handler == 0) {

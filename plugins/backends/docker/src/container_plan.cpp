@@ -1,7 +1,10 @@
 #include "container_plan.hpp"
 
+#include "container_view.hpp"
 #include "link_free_path.hpp"
 #include "mount_option.hpp"
+#include "name_resolution.hpp"
+#include "private_home_files.hpp"
 #include "refusals.hpp"
 #include "secret_scan.hpp"
 
@@ -11,12 +14,6 @@
 namespace oms::docker {
 
 namespace {
-
-bool inside(const std::string& path, const std::string& root) {
-    if (root == "/") return true;
-    return path == root || (path.compare(0, root.size(), root) == 0 && path.size() > root.size() &&
-                            path[root.size()] == '/');
-}
 
 // The deepest of `roots` holding `path` (a command may have written below it).
 const std::string* containing_root(const std::string& path, const std::vector<std::string>& roots) {
@@ -190,14 +187,21 @@ void add_masks(const RunInputs& in, const std::vector<std::string>& visible, con
     }
 }
 
-std::vector<std::string> command_env(const RunInputs& in, Mode mode) {
+// The policy's environment (less a toolchain HOME the container does not
+// show), HOME and TMPDIR where the mode puts them, and
+// the private HOME's files for the runner to write into HOME (it takes the
+// variable out before the command starts).
+std::vector<std::string> command_env(const RunInputs& in, Mode mode, ContainerPlan& plan) {
     std::vector<std::string> env;
     for (const std::string& entry : in.env) {
         std::string name = entry.substr(0, entry.find('='));
         if (mode == Mode::Warm && name == "HOME") env.push_back(std::string("HOME=") + kWarmHome);
         else if (mode == Mode::Warm && name == "TMPDIR") env.push_back("TMPDIR=/tmp");
-        else env.push_back(entry);
+        else if (name != home_seed::kVariable && !unreachable_toolchain_home(entry, in)) env.push_back(entry);
     }
+    PrivateHomeFiles home = private_home_files(in);
+    if (!home.entries.empty()) env.push_back(std::string(home_seed::kVariable) + "=" + home_seed::encode(home.entries));
+    plan.notes.insert(plan.notes.end(), home.notes.begin(), home.notes.end());
     return env;
 }
 
@@ -230,12 +234,13 @@ ContainerPlan plan_container(const Settings& s, const std::string& image, const 
     for (const std::string& ro : in.read_only) plan.flags.push_back(bind(ro, true));
     add_masks(in, visible, masked, scan, plan);
     require_representable(in.worktree, "worktree");
+    add_name_resolution(s, in, plan);
     // A warm container serves every command of the task: it starts in the
     // worktree, and each command names its own working folder (runner
     // request, exec body). A one-shot container starts in the command's.
     plan.flags.push_back("--workdir=" + (mode == Mode::Warm || in.working_dir.empty() ? in.worktree : in.working_dir));
     plan.flags.insert(plan.flags.end(), s.extra_args.begin(), s.extra_args.end());
-    plan.env = command_env(in, mode);
+    plan.env = command_env(in, mode, plan);
     return plan;
 }
 

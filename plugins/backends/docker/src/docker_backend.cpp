@@ -7,6 +7,7 @@
 #include "default_user.hpp"
 #include "exec_request.hpp"
 #include "exec_run.hpp"
+#include "name_resolution.hpp"
 #include "one_shot_run.hpp"
 #include "probe_report.hpp"
 #include "relayed_run.hpp"
@@ -136,6 +137,7 @@ void DockerBackend::render(const sdk::Context& context, const sdk::Policy& polic
     if (!net.trusted_binary.empty()) shown.argv[0] = net.trusted_binary;  // what the runner starts
     for (const std::string& line : render_lines(settings_, plan, shown, mode, runner_path())) report.text(line);
     for (const std::string& line : surfnet_lines(net)) report.text(line);
+    report.text(resolver_line(settings_));
 }
 
 std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, const sdk::Policy& policy,
@@ -153,6 +155,8 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, cons
     } catch (const std::exception& e) {
         throw sdk::Error(OMS_ERR_UNAVAILABLE, std::string("docker: no Docker daemon: ") + e.what());
     }
+    // Before any container is made: it binds this file at /etc/resolv.conf.
+    if (answers_dns_itself(settings_)) write_resolv_conf(in.state_dir);
     // The docker CLI refuses --tty unless stdin really is a terminal, so ask the fd.
     const bool tty = isatty(stdio.in) != 0;
     const SurfnetPlan net = plan_surfnet(in);

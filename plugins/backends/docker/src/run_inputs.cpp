@@ -19,6 +19,7 @@ RunInputs inputs_from(const sdk::Context& context, const sdk::Policy& policy) {
     RunInputs in;
     in.worktree = context.worktree();
     in.working_dir = sdk::checked_working_dir(context);
+    in.home = context.home();
     in.private_home = context.private_home();
     in.temp_dir = context.temp_dir();
     in.state_dir = context.state_dir();

@@ -17,6 +17,7 @@ struct PathRule {
 struct RunInputs {
     std::string worktree;
     std::string working_dir;              // where the command starts: the worktree or below it
+    std::string home;                     // the user's real HOME (canonical)
     std::string private_home;
     std::string temp_dir;
     std::string state_dir;                // oms's state folder (warm runner sockets live below it)

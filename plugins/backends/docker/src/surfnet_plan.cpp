@@ -1,5 +1,6 @@
 #include "surfnet_plan.hpp"
 
+#include "container_view.hpp"
 #include "host_relay.hpp"
 
 #include <oms/sdk.hpp>
@@ -24,19 +25,6 @@ std::string real_path(const std::string& path) {
     std::string out = resolved;
     std::free(resolved);
     return out;
-}
-
-bool inside(const std::string& path, const std::string& root) {
-    return path == root || (path.compare(0, root.size(), root) == 0 && path.size() > root.size() &&
-                            (root == "/" || path[root.size()] == '/'));
-}
-
-bool visible_in_container(const std::string& path, const RunInputs& in) {
-    if (inside(path, in.worktree)) return true;
-    for (const auto* mounts : {&in.read_only, &in.read_write})
-        for (const std::string& root : *mounts)
-            if (inside(path, root)) return true;
-    return false;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "daemon.hpp"
 #include "json.hpp"
 #include "runner_run.hpp"
+#include "state_folder.hpp"
 #include "tree_removal.hpp"
 #include "warm_identity.hpp"
 
@@ -39,17 +40,6 @@ bool path_exists(const std::string& path) {
 std::string trimmed(std::string s) {
     while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
     return s;
-}
-
-// A folder of ours: created when missing, refused when it is a symlink or
-// belongs to someone else (another user could otherwise plant the socket).
-void own_directory(const std::string& path, mode_t mode) {
-    if (mkdir(path.c_str(), mode) != 0 && errno != EEXIST)
-        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot create " + path + ": " + std::strerror(errno));
-    struct stat st;
-    if (lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
-        throw sdk::Error(OMS_ERR_FAILED, "docker: " + path + " is not a folder owned by this user; refusing to use it");
-    chmod(path.c_str(), mode);
 }
 
 // The runner's socket folder, bind-mounted into the container: 0700 and the
@@ -107,9 +97,7 @@ void WarmPool::prepare_socket_dir(const std::string& name, const std::string& us
     if (socket_path(name).size() >= 108)
         throw sdk::Error(OMS_ERR_FAILED, "docker: the state folder path " + state_dir_ +
                                              " is too long for a unix socket; use a shorter XDG_STATE_HOME or warm = false");
-    if (mkdir(state_dir_.c_str(), 0700) != 0 && errno != EEXIST)
-        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot create " + state_dir_ + ": " + std::strerror(errno));
-    own_directory(state_dir_ + "/docker", 0700);  // keeps other host users away from the sockets
+    docker_state_folder(state_dir_, "warm mode");  // 0700: keeps other host users away from the sockets
     socket_directory(runner_socket_dir(state_dir_, name), user);  // the container's user creates the socket here
 }
 

@@ -1,7 +1,7 @@
-// The init's DNS responder (see dns_responder.hpp): every well-formed query
-// gets NXDOMAIN, anything else FORMERR or NOTIMP. It runs in the init, a
-// copy of a threaded process: static buffers, non-blocking sockets, nothing
-// that could block the loop that also reaps the command. A TCP client that
+// The sandbox's DNS responder (see dns_responder.hpp): every well-formed query
+// gets NXDOMAIN, anything else FORMERR or NOTIMP. Static buffers,
+// non-blocking sockets, nothing that could block the loop it is served from
+// (landlock's init also reaps the command there). A TCP client that
 // sends nothing, or never closes, only holds one of a few slots, the oldest
 // of which is dropped for a new connection.
 #include "dns_responder.hpp"
@@ -14,7 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-namespace oms::landlock::dns_responder {
+namespace oms::dns_responder {
 
 namespace {
 
@@ -176,4 +176,4 @@ void serve(const pollfd* fds, int count) {
     }
 }
 
-}  // namespace oms::landlock::dns_responder
+}  // namespace oms::dns_responder

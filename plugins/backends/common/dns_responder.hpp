@@ -1,0 +1,36 @@
+// An NXDOMAIN responder for a sandbox's own loopback, shared by the backends
+// that give a command a network of its own (landlock's init, the docker
+// runner). Name resolution there fails at once with "no such host", instead
+// of the resolver's retries against a nameserver that cannot be reached
+// (EAI_AGAIN after seconds, which tools such as npm retry for a minute). The
+// sandbox's /etc/resolv.conf names 127.0.0.1 (kSandboxResolvConf), and the
+// responder answers every query there (UDP and TCP) with NXDOMAIN. /etc/hosts
+// still answers first, so `localhost` resolves.
+//
+// libc only, no allocation (static storage): it runs in landlock's init, a
+// copy of a threaded process, and in the docker runner, a static binary.
+#pragma once
+#include <poll.h>
+
+namespace oms::dns_responder {
+
+// The sandbox's resolv.conf; attempts/timeout keep a missing responder short too.
+inline constexpr char kSandboxResolvConf[] =
+    "# oms sandbox: no network here; every name but /etc/hosts is answered \"no such host\"\n"
+    "nameserver 127.0.0.1\n"
+    "options attempts:1 timeout:1\n";
+
+// Binds 127.0.0.1:53 UDP and TCP (needs CAP_NET_BIND_SERVICE or a network
+// namespace whose unprivileged ports start at 53 or below) and returns false
+// when it cannot; resolution then fails with "connection refused", still at once.
+bool open();
+struct Descriptors {
+    int udp, tcp;  // -1 when not open
+};
+Descriptors descriptors();
+// Fills up to `capacity` entries with the descriptors to watch; returns how many.
+int watch(pollfd* fds, int capacity);
+// Serves what `fds` (as filled by watch and polled) reported ready.
+void serve(const pollfd* fds, int count);
+
+}  // namespace oms::dns_responder

@@ -1,0 +1,20 @@
+// oms's docker folder below its state folder ($XDG_STATE_HOME/oms/docker):
+// the warm runners' socket folders, the one-shot relay folders and the
+// sandbox's resolv.conf live there, 0700, out of other host users' reach.
+#pragma once
+#include <sys/types.h>
+
+#include <string>
+
+namespace oms::docker {
+
+// A folder of ours: created when missing, refused when it is a symlink or
+// belongs to someone else (another user could otherwise plant a socket or a
+// file in it); set to `mode`. Throws sdk::Error naming the folder.
+void own_folder(const std::string& path, mode_t mode);
+
+// <state_dir>/docker, made (with state_dir) when missing; `what` names the
+// feature that needs it in the error when there is no state folder.
+std::string docker_state_folder(const std::string& state_dir, const std::string& what);
+
+}  // namespace oms::docker

@@ -1,0 +1,181 @@
+// Issue 10 items 2 and 4 in docker mode, through the real `oms run --sandbox
+// docker`, one-shot and warm: the container's HOME gets the private HOME the
+// core makes (a .gitconfig with only the harmless keys of the user's, an
+// .npmrc without retries, the toolchain folders the container shows), fresh
+// for each command, and CARGO_HOME only where it names a mounted folder; a
+// name lookup fails at once with "no such host" while /etc/hosts still
+// answers. Each is checked against the host-side files and with a positive
+// control.
+#include "docker_fixture.hpp"
+#include "loopback_port.hpp"
+#include "oms_user.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <sstream>
+
+using namespace oms::test;
+using namespace oms::test::docker;
+
+namespace {
+
+// The user's own git config, planted on the host: an identity to keep, a
+// credential helper and a token URL that must never reach the container.
+const std::string kUserGitConfig =
+    "[user]\n\tname = Test User\n\temail = test@example.com\n"
+    "[credential]\n\thelper = store --file=/home/test/.git-credentials\n"
+    "[url \"https://x-access-token:SECRET-TOKEN-123@github.com/\"]\n\tinsteadOf = https://github.com/\n";
+
+// The seconds busybox's `time -p` reported on the line after `label`.
+double reported_seconds(const std::string& out, const std::string& label) {
+    std::istringstream lines(out);
+    std::string line;
+    bool after = false;
+    while (std::getline(lines, line)) {
+        if (line == label) after = true;
+        else if (after && line.rfind("real ", 0) == 0) return std::stod(line.substr(5));
+    }
+    return 99;
+}
+
+}  // namespace
+
+TEST_CASE("docker: HOME holds the private .gitconfig and .npmrc, as the core made them for each command",
+          "[docker][home]") {
+    require_daemon();
+    const bool warm = GENERATE(false, true);
+    CAPTURE(warm);
+    OmsUser u(warm);
+    write_file(u.home + "/.gitconfig", kUserGitConfig);
+    // One command reads them, then tampers with HOME as a hostile one would.
+    ProcessResult first = u.oms({"run", "--", "sh", "-c",
+                                 "cat \"$HOME/.gitconfig\"; echo ---; cat \"$HOME/.npmrc\"; "
+                                 "printf '[credential]\\n\\thelper = planted\\n' >> \"$HOME/.gitconfig\"; "
+                                 "rm \"$HOME/.npmrc\"; echo left > \"$HOME/left-behind\""});
+    INFO(first.out << first.err);
+    REQUIRE(first.exit_code == 0);
+    CHECK_THAT(first.out, Catch::Contains("name = \"Test User\""));          // kept
+    CHECK_THAT(first.out, Catch::Contains("email = \"test@example.com\""));  // kept
+    CHECK_THAT(first.out, Catch::Contains("directory = \"" + u.worktree + "\""));
+    CHECK(first.out.find("helper") == std::string::npos);        // dropped
+    CHECK(first.out.find("SECRET-TOKEN") == std::string::npos);  // dropped
+    CHECK(first.out.find("insteadOf") == std::string::npos);
+    CHECK_THAT(first.out, Catch::Contains("---\n# oms sandbox"));
+    CHECK_THAT(first.out, Catch::Contains("\nfetch-retries=0\n"));
+    // The next command gets them fresh; the rest of HOME is the task's
+    // (warm: shared by its commands) or the command's own (one-shot).
+    ProcessResult second = u.oms({"run", "--", "sh", "-c",
+                                  "cat \"$HOME/.gitconfig\" \"$HOME/.npmrc\"; ls -a \"$HOME\"; env"});
+    INFO(second.out << second.err);
+    REQUIRE(second.exit_code == 0);
+    CHECK_THAT(second.out, Catch::Contains("name = \"Test User\""));
+    CHECK(second.out.find("planted") == std::string::npos);
+    CHECK_THAT(second.out, Catch::Contains("\nfetch-retries=0\n"));
+    CHECK((second.out.find("left-behind") != std::string::npos) == warm);
+    CHECK(second.out.find("OMS_HOME_FILES") == std::string::npos);  // taken out before the command
+    CHECK(read_file(u.home + "/.gitconfig") == kUserGitConfig);     // the host's file, untouched
+    u.oms({"task", "end"});
+}
+
+TEST_CASE("docker: a toolchain folder the container shows is reachable from HOME, one it does not show is absent",
+          "[docker][home]") {
+    require_daemon();
+    const bool warm = GENERATE(false, true);
+    CAPTURE(warm);
+    OmsUser u(warm);
+    write_file(u.home + "/.cargo/bin/cargo-tool", "tool-v1\n");
+    write_file(u.home + "/.local/share/solana/install/version", "solana-v1\n");
+    const std::string script = "cat \"$HOME/.cargo/bin/cargo-tool\" \"$HOME/.local/share/solana/install/version\"; "
+                               "ls -a \"$HOME\"; echo \"cargo-home=$CARGO_HOME\"; exit 0";
+    ProcessResult mounted = u.oms({"run", "--ro", u.home + "/.cargo", "--", "sh", "-c", script});
+    INFO(mounted.out << mounted.err);
+    CHECK(mounted.exit_code == 0);
+    CHECK_THAT(mounted.out, Catch::StartsWith("tool-v1\n"));             // through HOME/.cargo
+    CHECK(mounted.out.find("solana-v1") == std::string::npos);           // not mounted: not there
+    CHECK(mounted.out.find(".local") == std::string::npos);              // and no link to nothing
+    CHECK_THAT(mounted.out, Catch::Contains("\ncargo-home=" + u.home + "/.cargo\n"));  // the core's default
+    ProcessResult plain = u.oms({"run", "--", "sh", "-c", script});
+    INFO(plain.out << plain.err);
+    CHECK(plain.out.find("tool-v1") == std::string::npos);
+    CHECK(plain.out.find(".cargo") == std::string::npos);
+    CHECK_THAT(plain.out, Catch::Contains("\ncargo-home=\n"));  // a path the container lacks is left out
+    u.oms({"task", "end"});
+}
+
+TEST_CASE("docker: a name lookup fails within a second with \"no such host\", localhost resolves",
+          "[docker][dns]") {
+    require_daemon();
+    const bool warm = GENERATE(false, true);
+    CAPTURE(warm);
+    OmsUser u(warm);
+    const std::string port = std::to_string(unused_loopback_port());
+    const auto start = std::chrono::steady_clock::now();
+    ProcessResult r = u.oms({"run", "--", "sh", "-c",
+        "echo nslookup; time -p nslookup registry.npmjs.org 2>&1; "
+        "echo wget; time -p wget -q -O- http://example.com/ 2>&1; "
+        "mkdir -p \"$TMPDIR/www\" && echo local-page > \"$TMPDIR/www/page\"; "
+        "httpd -f -p 127.0.0.1:" + port + " -h \"$TMPDIR/www\" & sleep 0.3; "
+        "wget -q -O- http://localhost:" + port + "/page; kill $!; "
+        "cat /etc/resolv.conf; (echo 'nameserver 10.0.0.1' >> /etc/resolv.conf) 2>/dev/null || echo resolv-read-only; "
+        "exit 0"});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    // Negative: "no such host", from the resolver, at once (EAI_AGAIN before).
+    CHECK_THAT(r.out, Catch::Contains("** server can't find registry.npmjs.org: NXDOMAIN"));
+    CHECK(r.out.find("timed out") == std::string::npos);
+    CHECK(reported_seconds(r.out, "nslookup") < 1.0);
+    CHECK_THAT(r.out, Catch::Contains("wget: bad address 'example.com'"));
+    CHECK(reported_seconds(r.out, "wget") < 1.0);
+    // Positive: /etc/hosts still answers.
+    CHECK_THAT(r.out, Catch::Contains("\nlocal-page\n"));
+    CHECK_THAT(r.out, Catch::Contains("\nnameserver 127.0.0.1\n"));
+    CHECK_THAT(r.out, Catch::Contains("\nresolv-read-only\n"));
+    CHECK(seconds < 30);  // the whole run, a one-shot container's start included
+    u.oms({"task", "end"});
+}
+
+TEST_CASE("docker: a chosen network keeps Docker's resolver", "[docker][dns]") {
+    require_daemon();
+    OmsUser u(false, "network = \"bridge\"\n");
+    ProcessResult bridged = u.oms({"run", "--", "sh", "-c", "cat /etc/resolv.conf; ps"});
+    INFO(bridged.out << bridged.err);
+    CHECK(bridged.exit_code == 0);
+    CHECK(bridged.out.find("oms sandbox") == std::string::npos);
+    CHECK(bridged.out.find("--answer-dns") == std::string::npos);
+    // Positive control: the same user with network none gets the sandbox's.
+    OmsUser none(false);
+    ProcessResult isolated = none.oms({"run", "--", "sh", "-c", "cat /etc/resolv.conf; ps"});
+    INFO(isolated.out << isolated.err);
+    CHECK_THAT(isolated.out, Catch::Contains("# oms sandbox"));
+    CHECK_THAT(isolated.out, Catch::Contains("--answer-dns"));
+}
+
+// A warm container's commands share its resolver: a command that kills
+// every process it can (the resolver included) cannot take port 53 for
+// itself, and lookups are answered again at once, for it and the next one.
+TEST_CASE("docker: a warm command that kills the resolver cannot take its port, and lookups keep working",
+          "[docker][dns]") {
+    require_daemon();
+    OmsUser u(true);
+    ProcessResult attack = u.oms({"run", "--", "sh", "-c",
+        "for p in $(ls /proc | grep -E '^[0-9]+$'); do "
+        "  [ $p != 1 ] && [ $p != $$ ] && [ $p != $PPID ] && kill -9 $p 2>/dev/null && echo killed; done; "
+        "nc -l -p 53 2>&1 & sleep 0.3; kill $! 2>/dev/null && echo took-53; "
+        "nc -l -p 5353 2>&1 & sleep 0.3; kill $! 2>/dev/null && echo took-5353; "
+        "i=0; until nslookup example.com 2>&1 | grep -q NXDOMAIN || [ $i -ge 20 ]; do sleep 0.1; i=$((i+1)); done; "
+        "echo answered-after=$i"});
+    INFO(attack.out << attack.err);
+    CHECK(attack.exit_code == 0);
+    CHECK_THAT(attack.out, Catch::Contains("killed"));             // it did kill something
+    CHECK_THAT(attack.out, Catch::Contains("Address already in use"));
+    CHECK(attack.out.find("took-53\n") == std::string::npos);       // the runner still holds the port
+    CHECK_THAT(attack.out, Catch::Contains("took-5353"));           // control: another port is free to take
+    CHECK_THAT(attack.out, Catch::Contains("answered-after="));
+    CHECK(attack.out.find("answered-after=20") == std::string::npos);  // answered within 2 s
+    ProcessResult next = u.oms({"run", "--", "sh", "-c", "nslookup example.com 2>&1"});
+    INFO(next.out << next.err);
+    CHECK_THAT(next.out, Catch::Contains("** server can't find example.com: NXDOMAIN"));
+    u.oms({"task", "end"});
+}
