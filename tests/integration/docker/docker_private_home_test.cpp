@@ -11,6 +11,7 @@
 #include "oms_user.hpp"
 
 #include <catch2/catch.hpp>
+#include <unistd.h>
 
 #include <chrono>
 #include <sstream>
@@ -177,5 +178,31 @@ TEST_CASE("docker: a warm command that kills the resolver cannot take its port, 
     ProcessResult next = u.oms({"run", "--", "sh", "-c", "nslookup example.com 2>&1"});
     INFO(next.out << next.err);
     CHECK_THAT(next.out, Catch::Contains("** server can't find example.com: NXDOMAIN"));
+    u.oms({"task", "end"});
+}
+
+// The core sets USER/LOGNAME to the name of the uid oms runs as; in a
+// container the command runs as the container's user, so the runner names
+// that user from the image's /etc/passwd (the test image knows uid 1000 as
+// `oms`; as an ordinary user the container user is that user's uid, which
+// the image does not know, and both names are then absent, as `whoami` fails).
+TEST_CASE("docker: USER and LOGNAME name the container's user, never oms's", "[docker][home]") {
+    require_daemon();
+    const bool warm = GENERATE(false, true);
+    CAPTURE(warm);
+    OmsUser u(warm);
+    ProcessResult r = u.oms({"run", "--", "sh", "-c",
+                             "echo \"USER=[${USER-unset}] LOGNAME=[${LOGNAME-unset}]\"; "
+                             "echo \"whoami=[$(whoami 2>/dev/null)]\"; id -u"});
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::EndsWith(container_uid_line()));  // it ran as the container's user
+    const std::string oms_name = geteuid() == 0 ? "root" : "omstest";
+    CHECK(r.out.find("[" + oms_name + "]") == std::string::npos);  // not the host user's name
+    if (container_uid() == 1000) {
+        CHECK_THAT(r.out, Catch::StartsWith("USER=[oms] LOGNAME=[oms]\nwhoami=[oms]\n"));
+    } else {
+        CHECK_THAT(r.out, Catch::StartsWith("USER=[unset] LOGNAME=[unset]\nwhoami=[]\n"));
+    }
     u.oms({"task", "end"});
 }

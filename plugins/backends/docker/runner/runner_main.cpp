@@ -40,6 +40,7 @@
 #include "inner_resolver.hpp"
 #include "leftovers.hpp"
 #include "runner_protocol.hpp"
+#include "user_names.hpp"
 
 #include "oms/core/cli.hpp"
 
@@ -64,6 +65,7 @@
 
 using namespace oms::docker::runner;
 namespace home_seed = oms::docker::home_seed;
+namespace user_names = oms::docker::user_names;
 
 namespace {
 
@@ -169,6 +171,7 @@ std::vector<std::string> own_environment() {
     setpgid(0, 0);
     for (int i = 0; i < 3; ++i) dup2(req.fds[i], i);  // dup2 clears close-on-exec
     seed_home(req.env, 2);
+    user_names::rewrite(req.env, user_names::name_of(getuid()));
     if (!restrict_command()) {
         dprintf(2, "oms: cannot restrict the command (seccomp): %s\n", std::strerror(errno));
         _exit(126);
@@ -251,6 +254,7 @@ int listen_on(const char* path) {
 [[noreturn]] void exec_restricted(char** argv) {
     std::vector<std::string> env = own_environment();
     seed_home(env, 2);
+    user_names::rewrite(env, user_names::name_of(getuid()));
     auto env_list = c_list(env);
     environ = env_list.data();
     if (!restrict_command()) {
