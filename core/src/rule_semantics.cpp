@@ -373,6 +373,9 @@ Decision decide_env(const Policy& policy, const std::string& name) {
     if (rule && is_account_name_variable(name))
         return passes ? decided(Verdict::allowed, rule, "set by oms to the uid's user name, never the caller's value")
                       : decided(Verdict::denied, rule, "the uid has no password entry: left unset");
+    // environment.cpp gives these two the run's own folders whatever the caller had.
+    if (rule && passes && (name == "HOME" || name == "TMPDIR"))
+        return decided(Verdict::allowed, rule, "set by oms to the run's private folder, never the caller's value");
     if (passes) return decided(Verdict::allowed, rule, rule ? "passed by name" : "set by oms for the run");
     return decided(Verdict::denied, rule, rule ? "allowed by name but not set in the caller's environment"
                                              : "not on the allow-list: removed");

@@ -143,3 +143,16 @@ TEST_CASE("env: USER and LOGNAME are explained as oms's values, not the caller's
     CHECK(logname.because == "the uid has no password entry: left unset");
     CHECK(decide(t.policy, t.inputs, Access::env, "PATH").because == "passed by name");  // the others unchanged
 }
+
+TEST_CASE("env: HOME and TMPDIR are explained as the run's private folders", "[rule-semantics]") {
+    Table t;
+    for (const char* name : {"HOME", "TMPDIR", "PATH"})
+        t.policy.rules.push_back(PolicyRule{OMS_RULE_ENV_PASS, name, 0, "test: row"});
+    t.policy.env = {"HOME=/run/private-home", "TMPDIR=/run/private-tmp", "PATH=/usr/bin"};
+    for (const char* name : {"HOME", "TMPDIR"}) {
+        const Decision d = decide(t.policy, t.inputs, Access::env, name);
+        CHECK(d.verdict == Verdict::allowed);
+        CHECK(d.because == "set by oms to the run's private folder, never the caller's value");
+    }
+    CHECK(decide(t.policy, t.inputs, Access::env, "PATH").because == "passed by name");  // a caller's value
+}
