@@ -10,9 +10,10 @@ namespace oms::core {
 
 namespace {
 
-// The spec's list (toolchain-roots opens the same folders for reading).
+// The spec's list and fnm's Linux folder (toolchain-roots opens the same
+// folders for reading).
 const char* const kFolders[] = {".cargo", ".rustup", ".local/share/solana", ".avm", ".nvm", ".volta", ".bun", ".fnm",
-                                nullptr};
+                                ".local/share/fnm", nullptr};
 
 bool is_folder(const std::string& path) {
     struct stat info {};

@@ -17,9 +17,10 @@ const oms_config_key keys[] = {
      "more folders commands may read below HOME (absolute or ~/...; missing ones are skipped); default []"},
 };
 
-// The spec's toolchain folders under HOME, in the spec's order.
-const char* const home_toolchains[] = {".cargo", ".rustup", ".local/share/solana", ".avm",
-                                       ".nvm",   ".volta",  ".bun",                ".fnm"};
+// The spec's toolchain folders under HOME, in the spec's order, then fnm's
+// folder on Linux (XDG data home; ~/.fnm is where older fnm and macOS keep it).
+const char* const home_toolchains[] = {".cargo", ".rustup", ".local/share/solana", ".avm", ".nvm",
+                                       ".volta", ".bun",    ".fnm",                ".local/share/fnm"};
 
 constexpr oms_rule_kind allow = OMS_RULE_READ_ALLOW_TREE;
 
