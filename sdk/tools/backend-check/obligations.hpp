@@ -23,8 +23,9 @@ struct Result {
 struct Bench {
     const LoadedBackend& backend;
     Scene& scene;
-    std::string helper;                 // this program, for --connect inside the sandbox
+    std::string helper;                 // the in-sandbox helper (env, connect), in the worktree
     std::vector<std::string> missing;   // the probe's MISSING lines
+    std::vector<std::string> details;   // the probe's DETAIL lines
     Listener& allowed_port;
     Listener& denied_port;
     Listener& agent_socket;             // outside, named by SSH_AUTH_SOCK
@@ -39,6 +40,9 @@ struct Bench {
     // beginning with the rule's name, e.g. "net-connect-loopback: ..."); the
     // line or "".
     std::string declared_not_granted(const std::string& rule_kind) const;
+    // The probe declared the command's HOME lives inside the sandbox (a
+    // DETAIL line beginning "private-home: in-sandbox"); the line or "".
+    std::string declared_in_sandbox_home() const;
 };
 
 // What any backend must do, confining or not.

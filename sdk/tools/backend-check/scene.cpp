@@ -55,7 +55,49 @@ bool remove_tree(const std::string& path) {
     return unlink(path.c_str()) == 0;
 }
 
-Scene::Scene(const std::string& helper_dir) : helper_dir_(helper_dir) {
+void copy_executable(const std::string& from, const std::string& to) {
+    std::ifstream in(from, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + from);
+    std::ofstream out(to, std::ios::binary | std::ios::trunc);
+    out << in.rdbuf();
+    out.close();
+    if (!out || chmod(to.c_str(), 0755) != 0) throw std::runtime_error("cannot write " + to);
+}
+
+// "uid:gid" with both numbers, else false.
+static bool parse_owner(const std::string& text, unsigned& uid, unsigned& gid) {
+    char* end = nullptr;
+    unsigned long u = std::strtoul(text.c_str(), &end, 10);
+    if (end == text.c_str() || *end != ':') return false;
+    const char* rest = end + 1;
+    unsigned long g = std::strtoul(rest, &end, 10);
+    if (end == rest || *end != '\0') return false;
+    uid = static_cast<unsigned>(u);
+    gid = static_cast<unsigned>(g);
+    return true;
+}
+
+void Scene::give_to_owner(const std::string& path) const {
+    if (!give_away_) return;
+    struct stat info;
+    if (lstat(path.c_str(), &info) != 0) return;
+    if (lchown(path.c_str(), owner_uid_, owner_gid_) != 0) throw std::runtime_error("cannot give " + path + " to the scene owner");
+    if (!S_ISDIR(info.st_mode)) return;
+    if (DIR* dir = opendir(path.c_str())) {
+        while (dirent* entry = readdir(dir)) {
+            std::string name = entry->d_name;
+            if (name != "." && name != "..") give_to_owner(path + "/" + name);
+        }
+        closedir(dir);
+    }
+}
+
+Scene::Scene(const std::string& helper_source, const std::string& owner) {
+    if (!owner.empty()) {
+        if (!parse_owner(owner, owner_uid_, owner_gid_))
+            throw std::runtime_error("--scene-owner '" + owner + "' is not a numeric uid:gid");
+        give_away_ = geteuid() == 0;
+    }
     const char* base = std::getenv("TMPDIR");
     std::string pattern = std::string(base && *base ? base : "/tmp") + "/oms-backend-check-XXXXXX";
     std::vector<char> buffer(pattern.begin(), pattern.end());
@@ -82,6 +124,9 @@ Scene::Scene(const std::string& helper_dir) : helper_dir_(helper_dir) {
     write_text(pinned, "#!/bin/sh\nexit 0\n");
     pinned_files = {pinned};
     write_text(outside + "/untouched.txt", "ORIGINAL\n");
+    helper = worktree + "/.oms-check-helper";
+    copy_executable(helper_source, helper);
+    give_to_owner(worktree);
     agent_socket = root + "/agent.sock";
     parent_env = {"PATH=/usr/bin:/bin", "HOME=" + home, "OMS_CHECK_PARENT_SECRET=parent-only",
                   "SSH_AUTH_SOCK=" + agent_socket};
@@ -105,6 +150,8 @@ void Scene::new_run() {
     make_folder(temp);
     chmod(private_home.c_str(), 0700);
     chmod(temp.c_str(), 0700);
+    give_to_owner(private_home);
+    give_to_owner(temp);
     env = {"PATH=/usr/bin:/bin", "HOME=" + private_home, "TMPDIR=" + temp, "OMS_CHECK_MARK=exact value with spaces"};
     build_rules();
 }
@@ -121,7 +168,6 @@ void Scene::build_rules() {
         {OMS_RULE_READ_DENY_SUFFIX, "-keypair.json", 0, why + "keypair file"},
         {OMS_RULE_READ_ALLOW_TREE, worktree, 0, why + "worktree"},
         {OMS_RULE_READ_ALLOW_TREE, "/usr", 0, why + "toolchain"},
-        {OMS_RULE_READ_ALLOW_TREE, helper_dir_, 0, why + "the checker's helper"},
         {OMS_RULE_WRITE_ALLOW_TREE, worktree, 0, why + "worktree"},
         {OMS_RULE_WRITE_ALLOW_TREE, private_home, 0, why + "private HOME"},
         {OMS_RULE_WRITE_ALLOW_TREE, temp, 0, why + "run temp folder"},

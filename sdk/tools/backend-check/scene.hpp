@@ -21,15 +21,20 @@ struct OwnedRule {
 
 class Scene {
 public:
-    // `helper_dir`: the folder holding this checker, readable in the sandbox
-    // so the command can run `oms-backend-check --connect`.
-    explicit Scene(const std::string& helper_dir);
+    // `helper_source`: the static in-sandbox helper (oms-backend-check-helper),
+    // copied into the worktree, the one folder every backend lets a command
+    // read and run. `owner`: when the checker runs as root and it is set, the
+    // worktree, the private HOME and the temp folder are given to this
+    // "uid:gid" (a backend that runs commands as the worktree's owner, never
+    // as root, needs it to write them); ignored otherwise.
+    Scene(const std::string& helper_source, const std::string& owner);
     ~Scene();
     Scene(const Scene&) = delete;
     Scene& operator=(const Scene&) = delete;
 
     std::string root, home, worktree, outside;
     std::string home_secret, keypair, pinned, git_config, worktree_file;
+    std::string helper;              // the in-sandbox helper's path (in the worktree)
     std::string agent_socket;        // a daemon-like socket named by SSH_AUTH_SOCK
     std::string private_home, temp;  // of the current run (see new_run)
     int allowed_port = 0, denied_port = 0;
@@ -48,8 +53,10 @@ public:
     const oms_policy* policy();
 
 private:
-    std::string helper_dir_;
+    bool give_away_ = false;
+    unsigned owner_uid_ = 0, owner_gid_ = 0;
     int run_number_ = 0;
+    void give_to_owner(const std::string& path) const;
     void build_rules();
     std::vector<std::string> argv_;
     std::vector<const char*> argv_view_, parent_view_, pinned_view_, env_view_;
@@ -63,6 +70,7 @@ void write_text(const std::string& path, const std::string& text);
 std::string read_text(const std::string& path);  // "" when unreadable
 bool path_exists(const std::string& path);
 void make_folder(const std::string& path);
+void copy_executable(const std::string& from, const std::string& to);
 bool remove_tree(const std::string& path);  // true when nothing is left
 
 }  // namespace oms::backend_check
