@@ -5,12 +5,15 @@
 //   FAIL  <obligation>: what went wrong
 //   NOT GRANTED  <obligation>: an allow the backend declares it cannot grant
 //   NOT CHECKED  <obligation>: why (a backend without confinement)
+//   NOT RUN  <obligation>: --render-only, the run was not executed here
 // Exit status: 0 when nothing FAILed, 1 when something did, 2 when the
-// plugin could not be checked at all (not loadable, probe unavailable).
+// plugin could not be checked at all (not loadable, probe unavailable), 3
+// with --render-only when nothing failed but the runs were not executed.
 // See docs/backend-checklist.md.
 #include "listener.hpp"
 #include "loaded_backend.hpp"
 #include "obligations.hpp"
+#include "render_only.hpp"
 #include "scene.hpp"
 
 #include <limits.h>
@@ -32,15 +35,16 @@ namespace {
 constexpr int kExitFailed = 1;
 constexpr int kExitCannotCheck = 2;
 
-const char* kConfinementObligations[] = {"read-deny-home", "read-deny-keypair", "write-deny-outside", "write-deny-git",
-                                         "write-deny-pinned", "network", "daemon-sockets", "capabilities",
-                                         "no-new-privs", "pid-namespace", "raw-devices", "leftovers", "private-home"};
 
 void usage() {
     std::fprintf(stderr,
                  "usage: oms-backend-check PLUGIN.so [--id ID] [--config KEY=VALUE]... [--scene-owner UID:GID]\n"
+                 "                         [--render-only [--decide-with ORACLE]]\n"
                  "  --config sets a key of the plugin's [plugin.<id>] table (arrays comma-separated)\n"
                  "  --scene-owner (as root only) gives the worktree, private HOME and temp folder to UID:GID\n"
+                 "  --render-only: for a backend whose commands cannot run here: descriptor, config keys,\n"
+                 "    render, and with --decide-with ORACLE the precedence table on the rendered plan;\n"
+                 "    the run obligations print NOT RUN and the exit status is 3, never 0\n"
                  "Checks a backend plugin against the oms backend contract (docs/backend-checklist.md).\n");
 }
 
@@ -50,14 +54,6 @@ std::string one_line(std::string text) {
     return text;
 }
 
-void print(const Result& result) {
-    const char* label = result.verdict == Verdict::pass          ? "PASS"
-                        : result.verdict == Verdict::fail        ? "FAIL"
-                        : result.verdict == Verdict::not_granted ? "NOT GRANTED"
-                                                                 : "NOT CHECKED";
-    std::printf("%-12s %s: %s\n", label, result.obligation.c_str(), one_line(result.reason).c_str());
-    std::fflush(stdout);
-}
 
 std::string self_path() {
     char buffer[PATH_MAX];
@@ -84,7 +80,8 @@ std::string absolute(const std::string& path) {
 }
 
 struct Options {
-    std::string plugin, id, scene_owner;
+    std::string plugin, id, scene_owner, oracle;
+    bool render_only = false;
     std::vector<std::string> config;
 };
 
@@ -99,6 +96,12 @@ int check(const Options& options) {
     const auto& descriptor = backend.descriptor();
     std::printf("backend %s %s: %s\n", descriptor.id, descriptor.version ? descriptor.version : "?",
                 descriptor.summary ? descriptor.summary : "(no summary)");
+    if (options.render_only) {
+        Scene scene(helper, options.scene_owner);
+        scene.deny_names = descriptor.abi_minor >= 1;
+        scene.set_ports(40001, 40002);  // rendered, never connected to
+        return check_render_only(backend, scene, options.oracle);
+    }
     std::vector<ReportLine> report;
     std::string reason;
     if (backend.probe(report, reason) != OMS_OK) {
@@ -113,11 +116,12 @@ int check(const Options& options) {
     const uint32_t flags = backend.api().flags;
     const bool confines = flags & OMS_BACKEND_CONFINES;
     if (!confines && !(flags & OMS_BACKEND_NEEDS_APPROVAL)) {
-        print({"flags", Verdict::fail, "declares neither OMS_BACKEND_CONFINES nor OMS_BACKEND_NEEDS_APPROVAL"});
+        print_result({"flags", Verdict::fail, "declares neither OMS_BACKEND_CONFINES nor OMS_BACKEND_NEEDS_APPROVAL"});
         return kExitFailed;
     }
 
     Scene scene(helper, options.scene_owner);
+    scene.deny_names = descriptor.abi_minor >= 1;
     auto allowed = Listener::tcp_loopback();
     auto denied = Listener::tcp_loopback();
     auto agent = Listener::unix_socket(scene.agent_socket);
@@ -133,7 +137,7 @@ int check(const Options& options) {
     int failures = 0;
     auto report_all = [&failures](const std::vector<Result>& results) {
         for (auto& result : results) {
-            print(result);
+            print_result(result);
             if (result.verdict == Verdict::fail) ++failures;
         }
     };
@@ -141,14 +145,14 @@ int check(const Options& options) {
     if (confines) {
         report_all(check_confinement_obligations(bench));
     } else {
-        for (const char* obligation : kConfinementObligations)
-            print({obligation, Verdict::not_checked,
+        for (const auto& obligation : confinement_obligation_names())
+            print_result({obligation, Verdict::not_checked,
                    "the backend declares no confinement (OMS_BACKEND_NEEDS_APPROVAL): every command needs approval"});
     }
     // The host ends the task when it is done (a warm container goes with it).
     std::string end_reason;
     if (backend.end_task(scene.context({"/bin/true"}), end_reason) != OMS_OK) {
-        print({"end-task", Verdict::fail, "end_task failed: " + end_reason});
+        print_result({"end-task", Verdict::fail, "end_task failed: " + end_reason});
         ++failures;
     }
     std::printf("%s: %d obligation(s) failed\n", failures ? "FAILED" : "OK", failures);
@@ -156,6 +160,34 @@ int check(const Options& options) {
 }
 
 }  // namespace
+
+namespace oms::backend_check {
+
+void print_result(const Result& result) {
+    const char* label = result.verdict == Verdict::pass          ? "PASS"
+                        : result.verdict == Verdict::fail        ? "FAIL"
+                        : result.verdict == Verdict::not_granted ? "NOT GRANTED"
+                        : result.verdict == Verdict::not_run     ? "NOT RUN"
+                                                                 : "NOT CHECKED";
+    std::printf("%-12s %s: %s\n", label, result.obligation.c_str(), one_line(result.reason).c_str());
+    std::fflush(stdout);
+}
+
+const std::vector<std::string>& process_obligation_names() {
+    static const std::vector<std::string> names = {"environment", "exit-status", "command-not-found",
+                                                   "signal-forwarding", "descriptors", "stdio"};
+    return names;
+}
+
+const std::vector<std::string>& confinement_obligation_names() {
+    static const std::vector<std::string> names = {
+        "read-deny-home", "read-deny-keypair", "write-deny-outside", "write-deny-git", "write-deny-pinned",
+        "precedence", "network", "daemon-sockets", "capabilities", "no-new-privs", "pid-namespace",
+        "raw-devices", "leftovers", "private-home"};
+    return names;
+}
+
+}  // namespace oms::backend_check
 
 int main(int argc, char** argv) {
     Options options;
@@ -167,6 +199,10 @@ int main(int argc, char** argv) {
             options.config.push_back(argv[++i]);
         else if (arg == "--scene-owner" && i + 1 < argc)
             options.scene_owner = argv[++i];
+        else if (arg == "--render-only")
+            options.render_only = true;
+        else if (arg == "--decide-with" && i + 1 < argc)
+            options.oracle = argv[++i];
         else if (arg == "-h" || arg == "--help") {
             usage();
             return 0;

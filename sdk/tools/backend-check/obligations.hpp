@@ -11,7 +11,9 @@
 
 namespace oms::backend_check {
 
-enum class Verdict { pass, fail, not_granted, not_checked };
+// not_run: a run obligation of a backend that cannot run on this host
+// (--render-only): not executed, never a pass.
+enum class Verdict { pass, fail, not_granted, not_checked, not_run };
 
 struct Result {
     std::string obligation;
@@ -49,6 +51,13 @@ struct Bench {
 std::vector<Result> check_process_obligations(Bench& bench);
 // What a confining backend must do on top.
 std::vector<Result> check_confinement_obligations(Bench& bench);
+
+// Prints one result line (main.cpp).
+void print_result(const Result& result);
+
+// The names of the run obligations, in the order they are printed.
+const std::vector<std::string>& process_obligation_names();
+const std::vector<std::string>& confinement_obligation_names();
 
 // Describes a failed spawn or an unexpected status for a reason text.
 std::string describe(const Outcome& outcome);

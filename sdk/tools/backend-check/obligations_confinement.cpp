@@ -3,6 +3,7 @@
 // privileges, a private PID namespace, raw devices, leftovers, and the
 // private HOME left removable.
 #include "obligations.hpp"
+#include "precedence_table.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -221,6 +222,7 @@ std::vector<Result> check_confinement_obligations(Bench& bench) {
     auto add = [&all](std::vector<Result> more) { all.insert(all.end(), more.begin(), more.end()); };
     add(check_reads(bench));
     add(check_writes(bench));
+    add(check_precedence_by_runs(bench));
     all.push_back(check_network(bench));
     all.push_back(check_daemon_sockets(bench));
     add(check_privileges(bench));

@@ -124,9 +124,11 @@ Scene::Scene(const std::string& helper_source, const std::string& owner) {
     write_text(pinned, "#!/bin/sh\nexit 0\n");
     pinned_files = {pinned};
     write_text(outside + "/untouched.txt", "ORIGINAL\n");
+    plant_table_files();
     helper = worktree + "/.oms-check-helper";
     copy_executable(helper_source, helper);
     give_to_owner(worktree);
+    give_to_owner(table.write_root_in_denied_tree);
     agent_socket = root + "/agent.sock";
     parent_env = {"PATH=/usr/bin:/bin", "HOME=" + home, "OMS_CHECK_PARENT_SECRET=parent-only",
                   "SSH_AUTH_SOCK=" + agent_socket};
@@ -134,6 +136,31 @@ Scene::Scene(const std::string& helper_source, const std::string& owner) {
 }
 
 Scene::~Scene() { remove_tree(root); }
+
+void Scene::plant_table_files() {
+    for (auto& folder : {worktree + "/secrets", home + "/cache", worktree + "/locked", worktree + "/vendor",
+                         worktree + "/vendor/.git"})
+        make_folder(folder);
+    table.denied_in_allowed = worktree + "/secrets/token";
+    table.allowed_in_denied_tree = worktree + "/table-visible.txt";
+    table.in_denied_tree = home + "/table-notes.txt";
+    table.suffix_in_allowed = worktree + "/deploy-keypair.json";
+    table.exempt_suffix = worktree + "/exempt-keypair.json";
+    table.denied_exempt = worktree + "/both-keypair.json";
+    table.write_root_in_denied_tree = home + "/cache";
+    table.write_denied = worktree + "/locked/state.txt";
+    table.outside_file = outside + "/table.txt";
+    table.denied_by_name = worktree + "/vendor/.git/HEAD";
+    write_text(table.denied_in_allowed, "TABLE-P1-SECRET\n");
+    write_text(table.allowed_in_denied_tree, "TABLE-P2-VISIBLE\n");
+    write_text(table.in_denied_tree, "TABLE-P3-SECRET\n");
+    write_text(table.suffix_in_allowed, "TABLE-P4-SECRET\n");
+    write_text(table.exempt_suffix, "TABLE-P5-EXEMPT\n");
+    write_text(table.denied_exempt, "TABLE-P6-SECRET\n");
+    write_text(table.write_denied, "ORIGINAL\n");
+    write_text(table.outside_file, "ORIGINAL\n");
+    write_text(table.denied_by_name, "ref: refs/heads/main\n");
+}
 
 void Scene::set_ports(int allowed, int denied) {
     allowed_port = allowed;
@@ -174,7 +201,15 @@ void Scene::build_rules() {
         {OMS_RULE_WRITE_ALLOW_TREE, "/dev/null", 0, why + "device that stores nothing"},
         {OMS_RULE_WRITE_DENY, worktree + "/.git", 0, why + "the task's .git"},
         {OMS_RULE_WRITE_DENY, pinned, 0, why + "pinned verifier"},
+        // The precedence table's rules (precedence_table.hpp).
+        {OMS_RULE_READ_DENY, worktree + "/secrets", 0, why + "table P1: a denied folder inside the worktree"},
+        {OMS_RULE_READ_ALLOW_TREE, table.exempt_suffix, 0, why + "table P5: a keypair exempted by name"},
+        {OMS_RULE_READ_ALLOW_TREE, table.denied_exempt, 0, why + "table P6: exempted by name"},
+        {OMS_RULE_READ_DENY, table.denied_exempt, 0, why + "table P6: and denied by name"},
+        {OMS_RULE_WRITE_ALLOW_TREE, table.write_root_in_denied_tree, 0, why + "table P7: a write root under HOME"},
+        {OMS_RULE_WRITE_DENY, worktree + "/locked", 0, why + "table P8: a denied folder in the worktree"},
     };
+    if (deny_names) rules.push_back({OMS_RULE_WRITE_DENY_NAME, ".git", 0, why + "table P9: every .git"});
     if (allowed_port) rules.push_back({OMS_RULE_NET_CONNECT_LOOPBACK, "", allowed_port, why + "allowed port"});
 }
 

@@ -37,6 +37,21 @@ public:
     std::string helper;              // the in-sandbox helper's path (in the worktree)
     std::string agent_socket;        // a daemon-like socket named by SSH_AUTH_SOCK
     std::string private_home, temp;  // of the current run (see new_run)
+    // The files of the precedence table (precedence_table.hpp), each holding
+    // its row's marker where the row reads.
+    struct TableFiles {
+        std::string denied_in_allowed;          // READ_DENY folder inside the worktree
+        std::string allowed_in_denied_tree;     // in the worktree, below HOME
+        std::string in_denied_tree;             // elsewhere under HOME
+        std::string suffix_in_allowed;          // *-keypair.json in the worktree
+        std::string exempt_suffix;              // *-keypair.json a READ_ALLOW_TREE names exactly
+        std::string denied_exempt;              // the same, also named by a READ_DENY
+        std::string write_root_in_denied_tree;  // a WRITE_ALLOW_TREE folder under HOME
+        std::string write_denied;               // in a WRITE_DENY folder inside the worktree
+        std::string outside_file;               // outside every write root
+        std::string denied_by_name;             // below a nested .git (WRITE_DENY_NAME)
+    } table;
+    bool deny_names = true;  // give WRITE_DENY_NAME rules (ABI 1.1 plugins)
     int allowed_port = 0, denied_port = 0;
     std::vector<OwnedRule> rules;
     std::vector<std::string> env;          // the command's exact environment
@@ -58,6 +73,7 @@ private:
     int run_number_ = 0;
     void give_to_owner(const std::string& path) const;
     void build_rules();
+    void plant_table_files();
     std::vector<std::string> argv_;
     std::vector<const char*> argv_view_, parent_view_, pinned_view_, env_view_;
     std::vector<oms_rule> rule_view_;

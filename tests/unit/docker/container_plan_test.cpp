@@ -269,6 +269,19 @@ TEST_CASE("plan: read-only and read-write mounts, with denied paths inside them 
     CHECK(mounts == expected);
 }
 
+TEST_CASE("plan: a secret file that is also a READ_DENY is masked once (twice stops docker: duplicate mount point)") {
+    Fixture f;
+    write_file(f.wt + "/both-keypair.json", "[4]\n");
+    write_file(f.wt + "/other-keypair.json", "[5]\n");
+    f.in.rules = {{OMS_RULE_READ_DENY, f.wt + "/both-keypair.json"}, {OMS_RULE_READ_DENY_SUFFIX, "-keypair.json"}};
+    Args mounts;
+    for (const std::string& flag : f.plan().flags)
+        if (flag.rfind("--mount=", 0) == 0) mounts.push_back(flag);
+    auto masked = [](const std::string& p) { return "--mount=type=bind,source=/dev/null,target=" + p + ",readonly"; };
+    CHECK(mounts == Args{"--mount=type=bind,source=" + f.wt + ",target=" + f.wt, masked(f.wt + "/both-keypair.json"),
+                         masked(f.wt + "/other-keypair.json")});
+}
+
 TEST_CASE("scan: secret files are found below the roots, except in skipped folders, up to a limit") {
     TempDir root("oms-docker-scan");
     write_file(root / "a/x-keypair.json", "1");

@@ -70,6 +70,13 @@ void report_missing(const Settings& s, const sdk::Report& report) {
                        "commands cannot reach it (the landlock backend serves the host's loopback)");
     report.missing("secret files (-keypair.json, /id.json) that appear under the worktree or mounts after the "
                    "container starts are not hidden");
+    // Allows docker cannot grant (docs/rule-semantics.md R3 and W5): it runs
+    // stricter. Each line begins with the rule's name, as the conformance kit
+    // and `oms doctor --probe` read it.
+    report.missing("read-allow-tree: not granted for a file a secret suffix matches (keypair_exempt): every "
+                   "matching file found in the mounts is hidden");
+    report.missing("write-allow-tree: not granted outside the worktree and the --rw mounts (a write root elsewhere, "
+                   "such as a cache under HOME, is not mounted)");
     if (s.warm) {
         report.missing("warm mode: HOME and /tmp are private to the task, shared by its commands, not fresh per "
                        "command (warm = false gives a fresh HOME per command)");
