@@ -52,6 +52,10 @@ std::vector<Result> check_process_obligations(Bench& bench);
 // What a confining backend must do on top.
 std::vector<Result> check_confinement_obligations(Bench& bench);
 
+inline bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+// A path as one double-quoted shell word (the kit's own paths: no quote or $ in them).
+inline std::string quoted(const std::string& path) { return "\"" + path + "\""; }
+
 // Prints one result line (main.cpp).
 void print_result(const Result& result);
 

@@ -17,10 +17,6 @@
 namespace oms::backend_check {
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-std::string quoted(const std::string& path) { return "\"" + path + "\""; }
-
 std::vector<Result> check_reads(Bench& bench) {
     Scene& s = bench.scene;
     Outcome outcome = bench.shell("cat " + quoted(s.worktree_file) + " " + quoted(s.home + "/notes.txt") + " " +

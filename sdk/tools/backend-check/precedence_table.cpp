@@ -3,10 +3,6 @@
 namespace oms::backend_check {
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-std::string quoted(const std::string& path) { return "\"" + path + "\""; }
-
 std::string relative(const Scene& scene, const std::string& path) {
     return path.rfind(scene.root, 0) == 0 ? path.substr(scene.root.size() + 1) : path;
 }

@@ -106,6 +106,12 @@ Scene::Scene(const std::string& helper_source, const std::string& owner) {
     char* canonical = realpath(buffer.data(), nullptr);  // worktree and home must be canonical
     root = canonical;
     std::free(canonical);
+    // The kit's commands name its paths inside double quotes.
+    if (root.find_first_of("\"$`\\\n") != std::string::npos) {
+        rmdir(root.c_str());
+        throw std::runtime_error("the temporary folder " + root + " holds a character the kit's shell commands cannot "
+                                 "carry (\" $ ` \\ or a line break): set TMPDIR to a plain path");
+    }
     chmod(root.c_str(), 0755);
     home = root + "/home";
     worktree = home + "/task";
