@@ -202,6 +202,28 @@ CanaryResult judge(const std::string& rule, bool blocked, bool control_ok, const
     return {rule, CanaryStatus::pass, "blocked; control worked"};
 }
 
+// The backend's MISSING line declaring it cannot grant `rule` (the line
+// begins with the rule's name, docs/rule-semantics.md), or "".
+std::string declared_not_granted(const std::vector<std::string>& missing, const std::string& rule) {
+    for (const std::string& line : missing)
+        if (line.rfind(rule, 0) == 0) return line;
+    return "";
+}
+
+// The network canary: an allowed port the backend declares it cannot grant
+// is "not granted" (it runs stricter, as documented), not inconclusive; the
+// refused port is judged all the same.
+CanaryResult judge_network(bool blocked, bool control_ok, const std::string& declared) {
+    const std::string rule = "connect to a refused loopback port";
+    if (!control_ok && !declared.empty()) {
+        if (!blocked) return {rule, CanaryStatus::fail, "NOT blocked: the connection was accepted"};
+        return {rule, CanaryStatus::not_granted, "not granted: the allowed port 8899 is not reachable, as the backend "
+                                                 "declares (\"" + declared + "\"); the refused port stays closed"};
+    }
+    return judge(rule, blocked, control_ok, "the connection was accepted",
+                 "the connection to the allowed port 8899 was refused");
+}
+
 std::string oms_path() { return boost::dll::program_location().string(); }
 
 }  // namespace
@@ -242,9 +264,8 @@ std::vector<CanaryResult> run_canaries(const Session& session, const BackendChoi
     Attempt allowed_connect = runner.run({oms_path(), "__canary", "connect", "127.0.0.1", "8899"});
     Attempt refused_connect =
         runner.run({oms_path(), "__canary", "connect", "127.0.0.1", std::to_string(refused.port())});
-    results.push_back(judge("connect to a refused loopback port", refused_connect.exit_code != 0,
-                            allowed_connect.exit_code == 0, "the connection was accepted",
-                            "the connection to the allowed port 8899 was refused"));
+    results.push_back(judge_network(refused_connect.exit_code != 0, allowed_connect.exit_code == 0,
+                                    declared_not_granted(backend.report.missing, "net-connect-loopback")));
 
     Attempt env = runner.run({sh, "-c", "printf '%s|%s' \"${AWS_SECRET_ACCESS_KEY-absent}\" \"${PATH-absent}\""});
     results.push_back(judge("scrubbed variable (AWS_SECRET_ACCESS_KEY)", env.output.find(kSecret) == std::string::npos,
@@ -264,11 +285,13 @@ const char* status_label(CanaryStatus status) {
     case CanaryStatus::pass: return "pass";
     case CanaryStatus::fail: return "FAIL";
     case CanaryStatus::inconclusive: return "inconclusive";
+    case CanaryStatus::not_granted: return "not granted";
     }
     return "FAIL";
 }
 
 const char* status_name(CanaryStatus status) {
+    if (status == CanaryStatus::not_granted) return "not_granted";
     return status == CanaryStatus::fail ? "fail" : status_label(status);
 }
 

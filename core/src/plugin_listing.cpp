@@ -30,6 +30,13 @@ void set_status(PluginRow& row, const PluginRecord& record, const std::string& a
     if (!usable && report != reports.end()) row.reason = report->second.reason;
 }
 
+// A plugin's text on one line of the table: control bytes become '?'.
+std::string one_line(std::string text) {
+    for (char& c : text)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    return text;
+}
+
 }  // namespace
 
 std::map<std::string, BackendReport> probe_all_backends(const Registry& registry) {
@@ -51,6 +58,7 @@ std::vector<PluginRow> plugin_rows(const Registry& registry, const std::string& 
                       ? std::to_string(record.abi_major) + "." + std::to_string(record.abi_minor)
                       : "-";
         row.file = record.file;
+        row.summary = one_line(record.summary);
         set_status(row, record, active, reports);
         rows.push_back(row);
     }
@@ -71,6 +79,7 @@ std::string format_plugin_rows(const std::vector<PluginRow>& rows) {
                       row.id.c_str(), static_cast<int>(kind_width), row.kind.c_str(), row.version.c_str(),
                       row.abi.c_str(), status.c_str(), row.file.c_str());
         out += line;
+        if (!row.summary.empty()) out += "      " + row.summary + "\n";
     }
     return out;
 }
@@ -81,7 +90,7 @@ void write_plugin_rows(JsonWriter& json, const std::vector<PluginRow>& rows) {
         json.begin_object();
         json.key("id").value(row.id).key("kind").value(row.kind).key("version").value(row.version);
         json.key("abi").value(row.abi).key("file").value(row.file).key("status").value(row.status);
-        json.key("reason").value(row.reason);
+        json.key("reason").value(row.reason).key("summary").value(row.summary);
         json.end_object();
     }
     json.end_array();

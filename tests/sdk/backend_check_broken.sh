@@ -22,6 +22,15 @@ for line in \
     "FAIL         pid-namespace: " \
     "FAIL         no-new-privs: " \
     "FAIL         leftovers: " \
+    "FAIL         precedence P1: a READ_DENY beats a deeper READ_ALLOW_TREE (R1 before R4): the read was allowed" \
+    "FAIL         precedence P3: " \
+    "FAIL         precedence P4: " \
+    "FAIL         precedence P6: " \
+    "FAIL         precedence P8: " \
+    "FAIL         precedence P9: " \
+    "FAIL         precedence P10: " \
+    "PASS         precedence P2: " \
+    "PASS         precedence P11: " \
     "PASS         exit-status: " \
     "PASS         stdio: " \
     "FAILED: "; do

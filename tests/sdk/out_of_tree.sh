@@ -15,6 +15,11 @@ cmake --build "$work/sdk-build" -j2 >>"$work/log" 2>&1 || { cat "$work/log"; exi
 cmake --install "$work/sdk-build" >>"$work/log" 2>&1 || { cat "$work/log"; exit 1; }
 test -f "$work/prefix/include/oms/sdk.h"
 test -x "$work/prefix/bin/oms-backend-check" || { echo "FAIL: the conformance kit is not installed"; exit 1; }
+# Its in-sandbox helper, static so it runs in an image without a C library.
+helper="$work/prefix/bin/oms-backend-check-helper"
+test -x "$helper" || { echo "FAIL: the kit's in-sandbox helper is not installed"; exit 1; }
+if ldd "$helper" >/dev/null 2>&1; then echo "FAIL: $helper is dynamically linked"; exit 1; fi
+env -i OMS_X=1 "$helper" env | grep -qx "OMS_X=1" || { echo "FAIL: the helper does not print the environment"; exit 1; }
 test -f "$work/prefix/lib/cmake/oms-sdk/oms-sdk-config.cmake" || test -f "$work/prefix/lib/x86_64-linux-gnu/cmake/oms-sdk/oms-sdk-config.cmake"
 
 # 2. The example plugin, against the installed prefix alone.

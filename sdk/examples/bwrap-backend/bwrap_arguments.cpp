@@ -107,9 +107,15 @@ Launch bwrap_launch(const std::string& bwrap, const oms::sdk::Context& context, 
     for (auto& path : found) {
         bool secret = false;
         for (auto& suffix : suffixes) secret = secret || ends_with(path, suffix);
-        if (secret && !is_folder(path))
-            append(a, {"--ro-bind", "/dev/null", path});
-        else
+        // A READ_ALLOW_TREE naming exactly this file exempts it from the
+        // suffix denies (rule-semantics.md R3); a READ_DENY of it is covered
+        // above already (R1 wins).
+        auto named_by = [&path](const std::vector<std::string>& list) {
+            return std::find(list.begin(), list.end(), path) != list.end();
+        };
+        if (secret && !is_folder(path)) {
+            if (!named_by(read_trees) && !named_by(read_denies)) append(a, {"--ro-bind", "/dev/null", path});
+        } else
             write_denies.push_back(path);  // a .git found below a write root
     }
     for (auto& path : outer_first(write_denies)) append(a, {"--ro-bind-try", path, path});

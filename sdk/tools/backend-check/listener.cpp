@@ -77,38 +77,4 @@ void Listener::serve() {
     }
 }
 
-int connect_helper(const std::string& kind, const std::string& target) {
-    int fd = -1;
-    int result = -1;
-    if (kind == "tcp") {
-        fd = socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        address.sin_port = htons(static_cast<uint16_t>(std::atoi(target.c_str())));
-        if (fd >= 0) result = connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-    } else {
-        fd = socket(AF_UNIX, SOCK_STREAM, 0);
-        sockaddr_un address{};
-        address.sun_family = AF_UNIX;
-        std::snprintf(address.sun_path, sizeof address.sun_path, "%s", target.c_str());
-        if (fd >= 0) result = connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-    }
-    if (fd < 0 || result != 0) {
-        std::printf("refused: %s\n", std::strerror(errno));
-        return 1;
-    }
-    const char message[] = "oms-check\n";
-    ssize_t sent = write(fd, message, sizeof message - 1);
-    // A relay may accept before the host does: the data must get through.
-    char ignored;
-    pollfd wait_close{fd, POLLIN, 0};
-    poll(&wait_close, 1, 1000);
-    ssize_t ignored_read = read(fd, &ignored, 1);
-    (void)ignored_read;
-    close(fd);
-    std::printf(sent > 0 ? "connected\n" : "refused: write failed\n");
-    return sent > 0 ? 0 : 1;
-}
-
 }  // namespace oms::backend_check

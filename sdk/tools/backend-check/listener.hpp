@@ -35,9 +35,4 @@ private:
     std::thread thread_;
 };
 
-// The command's side, run inside the sandbox as `oms-backend-check --connect
-// tcp PORT` or `--connect unix PATH`: connects, sends "oms-check\n", prints
-// "connected" or "refused: <reason>". Exit 0 when connected.
-int connect_helper(const std::string& kind, const std::string& target);
-
 }  // namespace oms::backend_check

@@ -70,4 +70,29 @@ oms_status LoadedBackend::probe(std::vector<ReportLine>& lines, std::string& rea
     return status;
 }
 
+oms_status LoadedBackend::render(const oms_run_context* context, const oms_policy* policy,
+                                 std::vector<ReportLine>& lines, std::string& reason) const {
+    if (!api_->render) {
+        reason = "the backend has no render";
+        return OMS_ERR_UNSUPPORTED;
+    }
+    oms_report_sink sink{sizeof(oms_report_sink), &lines, collect};
+    char buffer[1024] = "";
+    oms_error error{buffer, sizeof buffer};
+    oms_status status = api_->render(instance_, context, policy, &sink, &error);
+    reason = buffer;
+    return status;
+}
+
+oms_status LoadedBackend::end_task(const oms_run_context* context, std::string& reason) const {
+    if (!api_->end_task) return OMS_OK;
+    std::vector<ReportLine> ignored;
+    oms_report_sink sink{sizeof(oms_report_sink), &ignored, collect};
+    char buffer[1024] = "";
+    oms_error error{buffer, sizeof buffer};
+    oms_status status = api_->end_task(instance_, context, &sink, &error);
+    reason = buffer;
+    return status;
+}
+
 }  // namespace oms::backend_check

@@ -37,6 +37,11 @@ public:
 
     // probe(): OMS_OK or the status, with the report lines and the reason.
     oms_status probe(std::vector<ReportLine>& lines, std::string& reason) const;
+    // render(): OMS_OK or the status, with the TEXT lines and the reason.
+    oms_status render(const oms_run_context* context, const oms_policy* policy, std::vector<ReportLine>& lines,
+                      std::string& reason) const;
+    // end_task() when the plugin has one (a warm container per task), else OMS_OK.
+    oms_status end_task(const oms_run_context* context, std::string& reason) const;
 
 private:
     void* library_ = nullptr;

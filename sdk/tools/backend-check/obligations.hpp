@@ -11,7 +11,9 @@
 
 namespace oms::backend_check {
 
-enum class Verdict { pass, fail, not_granted, not_checked };
+// not_run: a run obligation of a backend that cannot run on this host
+// (--render-only): not executed, never a pass.
+enum class Verdict { pass, fail, not_granted, not_checked, not_run };
 
 struct Result {
     std::string obligation;
@@ -23,8 +25,9 @@ struct Result {
 struct Bench {
     const LoadedBackend& backend;
     Scene& scene;
-    std::string helper;                 // this program, for --connect inside the sandbox
+    std::string helper;                 // the in-sandbox helper (env, connect), in the worktree
     std::vector<std::string> missing;   // the probe's MISSING lines
+    std::vector<std::string> details;   // the probe's DETAIL lines
     Listener& allowed_port;
     Listener& denied_port;
     Listener& agent_socket;             // outside, named by SSH_AUTH_SOCK
@@ -39,12 +42,26 @@ struct Bench {
     // beginning with the rule's name, e.g. "net-connect-loopback: ..."); the
     // line or "".
     std::string declared_not_granted(const std::string& rule_kind) const;
+    // The probe declared the command's HOME lives inside the sandbox (a
+    // DETAIL line beginning "private-home: in-sandbox"); the line or "".
+    std::string declared_in_sandbox_home() const;
 };
 
 // What any backend must do, confining or not.
 std::vector<Result> check_process_obligations(Bench& bench);
 // What a confining backend must do on top.
 std::vector<Result> check_confinement_obligations(Bench& bench);
+
+inline bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+// A path as one double-quoted shell word (the kit's own paths: no quote or $ in them).
+inline std::string quoted(const std::string& path) { return "\"" + path + "\""; }
+
+// Prints one result line (main.cpp).
+void print_result(const Result& result);
+
+// The names of the run obligations, in the order they are printed.
+const std::vector<std::string>& process_obligation_names();
+const std::vector<std::string>& confinement_obligation_names();
 
 // Describes a failed spawn or an unexpected status for a reason text.
 std::string describe(const Outcome& outcome);

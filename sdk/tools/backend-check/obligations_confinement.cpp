@@ -3,6 +3,7 @@
 // privileges, a private PID namespace, raw devices, leftovers, and the
 // private HOME left removable.
 #include "obligations.hpp"
+#include "precedence_table.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,10 +16,6 @@
 
 namespace oms::backend_check {
 namespace {
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
 std::vector<Result> check_reads(Bench& bench) {
     Scene& s = bench.scene;
@@ -65,8 +62,8 @@ Result check_network(Bench& bench) {
     const char* name = "network";
     bench.allowed_port.reset();
     bench.denied_port.reset();
-    Outcome outcome = bench.shell(quoted(bench.helper) + " --connect tcp " + std::to_string(bench.allowed_port.port()) +
-                                  "; " + quoted(bench.helper) + " --connect tcp " + std::to_string(bench.denied_port.port()) +
+    Outcome outcome = bench.shell(quoted(bench.helper) + " connect tcp " + std::to_string(bench.allowed_port.port()) +
+                                  "; " + quoted(bench.helper) + " connect tcp " + std::to_string(bench.denied_port.port()) +
                                   "; exit 0");
     std::this_thread::sleep_for(std::chrono::milliseconds(300));  // let the listeners read
     if (bench.denied_port.accepted() > 0)
@@ -88,8 +85,8 @@ Result check_daemon_sockets(Bench& bench) {
     const char* name = "daemon-sockets";
     bench.agent_socket.reset();
     bench.worktree_socket.reset();
-    Outcome outcome = bench.shell(quoted(bench.helper) + " --connect unix " + quoted(bench.scene.agent_socket) + "; " +
-                                  quoted(bench.helper) + " --connect unix " + quoted(bench.worktree_socket_path) + "; exit 0");
+    Outcome outcome = bench.shell(quoted(bench.helper) + " connect unix " + quoted(bench.scene.agent_socket) + "; " +
+                                  quoted(bench.helper) + " connect unix " + quoted(bench.worktree_socket_path) + "; exit 0");
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     if (bench.agent_socket.accepted() > 0)
         return {name, Verdict::fail, "the socket named by the caller's SSH_AUTH_SOCK (outside the worktree) accepted a connection"};
@@ -167,7 +164,8 @@ std::vector<Result> check_leftovers_and_home(Bench& bench) {
     // writes into its private HOME.
     // (The writer stops by itself once the checker's folder is gone, so a
     // backend that fails this leaves nothing running for long.)
-    Outcome outcome = bench.shell("echo x > \"$HOME/made-by-command\"; (setsid sh -c 'while [ -d " + quoted(s.worktree) +
+    Outcome outcome = bench.shell("echo x > \"$HOME/made-by-command\" && [ \"$(cat \"$HOME/made-by-command\")\" = x ] && "
+                                  "echo home-written; (setsid sh -c 'while [ -d " + quoted(s.worktree) +
                                   " ]; do date +%s%N > " + quoted(beat) +
                                   "; sleep 0.1; done' >/dev/null 2>&1 </dev/null &); sleep 0.5; exit 0");
     std::string private_home = s.private_home;
@@ -186,12 +184,18 @@ std::vector<Result> check_leftovers_and_home(Bench& bench) {
     // removed after, by the host): the backend must leave it removable.
     bool had_file = path_exists(private_home + "/made-by-command");
     bool removed = remove_tree(private_home);
+    const std::string in_sandbox = bench.declared_in_sandbox_home();
     if (!removed)
         results.push_back({"private-home", Verdict::fail, "the private HOME could not be removed after the run (a mount or a process keeps it)"});
-    else if (!had_file)
-        results.push_back({"private-home", Verdict::fail, "positive control: the command's write to $HOME did not land in the private HOME"});
-    else
+    else if (!has(outcome.out, "home-written"))
+        results.push_back({"private-home", Verdict::fail, "positive control: the command could not write and read back $HOME/made-by-command, " + describe(outcome)});
+    else if (had_file)
         results.push_back({"private-home", Verdict::pass, "the command wrote in its private HOME, which was removable after the run"});
+    else if (!in_sandbox.empty())
+        results.push_back({"private-home", Verdict::pass, "HOME is inside the sandbox, as the probe declares (\"" + in_sandbox +
+                                                              "\"): written there, and the host's private HOME was removable"});
+    else
+        results.push_back({"private-home", Verdict::fail, "the command's write to $HOME did not land in the private HOME, and the probe declares no in-sandbox HOME (DETAIL \"private-home: in-sandbox ...\")"});
     return results;
 }
 
@@ -203,11 +207,18 @@ std::string Bench::declared_not_granted(const std::string& rule_kind) const {
     return "";
 }
 
+std::string Bench::declared_in_sandbox_home() const {
+    for (auto& line : details)
+        if (line.rfind("private-home: in-sandbox", 0) == 0) return line;
+    return "";
+}
+
 std::vector<Result> check_confinement_obligations(Bench& bench) {
     std::vector<Result> all;
     auto add = [&all](std::vector<Result> more) { all.insert(all.end(), more.begin(), more.end()); };
     add(check_reads(bench));
     add(check_writes(bench));
+    add(check_precedence_by_runs(bench));
     all.push_back(check_network(bench));
     all.push_back(check_daemon_sockets(bench));
     add(check_privileges(bench));

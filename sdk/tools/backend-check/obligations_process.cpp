@@ -49,15 +49,59 @@ bool wait_for_file(const std::string& path, int milliseconds) {
     return path_exists(path);
 }
 
+// The values a backend declares it gives the run-folder variables inside the
+// sandbox (a DETAIL line "sandbox-env: HOME=/x; TMPDIR=/y"): a container that
+// keeps one HOME per task cannot use the host's per-run path. Only HOME and
+// TMPDIR may be declared; the names stay exactly the policy's.
+std::vector<std::string> declared_sandbox_env(const Bench& bench, std::string& problem) {
+    std::vector<std::string> declared;
+    for (auto& line : bench.details) {
+        if (line.rfind("sandbox-env: ", 0) != 0) continue;
+        std::istringstream items(line.substr(13));
+        for (std::string item; std::getline(items, item, ';');) {
+            item.erase(0, item.find_first_not_of(' '));
+            std::string name = item.substr(0, item.find('='));
+            if (item.find('=') == std::string::npos || (name != "HOME" && name != "TMPDIR"))
+                problem = "the probe's \"sandbox-env:\" line may only declare HOME=... and TMPDIR=..., not \"" + item + "\"";
+            else
+                declared.push_back(item);
+        }
+    }
+    return declared;
+}
+
+// The policy's environment with the declared in-sandbox values in place.
+std::vector<std::string> expected_env(const std::vector<std::string>& policy_env, const std::vector<std::string>& declared) {
+    std::vector<std::string> wanted;
+    for (auto& entry : policy_env) {
+        std::string name = entry.substr(0, entry.find('=') + 1);
+        auto replaced = std::find_if(declared.begin(), declared.end(),
+                                     [&name](const std::string& d) { return d.rfind(name, 0) == 0; });
+        wanted.push_back(replaced == declared.end() ? entry : *replaced);
+    }
+    return wanted;
+}
+
+// Whether a name is in both lists: the variable is there with another value.
+bool changed_value(const std::vector<std::string>& extra, const std::vector<std::string>& missing) {
+    for (auto& e : extra)
+        for (auto& m : missing)
+            if (e.substr(0, e.find('=')) == m.substr(0, m.find('='))) return true;
+    return false;
+}
+
 Result check_environment(Bench& bench) {
     const char* name = "environment";
+    std::string problem;
+    const auto declared = declared_sandbox_env(bench, problem);
+    if (!problem.empty()) return {name, Verdict::fail, problem};
     // The checker's own environment has a variable the policy does not pass.
     setenv("OMS_CHECK_PARENT_SECRET", "parent-only", 1);
-    Outcome outcome = bench.run({"/usr/bin/env"});
+    Outcome outcome = bench.run({bench.helper, "env"});
     unsetenv("OMS_CHECK_PARENT_SECRET");
     if (!outcome.spawned || outcome.status != 0) return {name, Verdict::fail, "env did not run: " + describe(outcome)};
     auto got = lines_of(outcome.out);
-    auto wanted = bench.scene.env;
+    auto wanted = expected_env(bench.scene.env, declared);
     std::sort(got.begin(), got.end());
     std::sort(wanted.begin(), wanted.end());
     std::vector<std::string> extra, missing;
@@ -67,8 +111,12 @@ Result check_environment(Bench& bench) {
         return {name, Verdict::fail,
                 "the command's environment is not exactly the policy's:" +
                     (extra.empty() ? "" : " added " + names_only(extra)) +
-                    (missing.empty() ? "" : " missing " + names_only(missing))};
-    return {name, Verdict::pass, "exactly the policy's " + std::to_string(wanted.size()) + " variables"};
+                    (missing.empty() ? "" : " missing " + names_only(missing)) +
+                    (changed_value(extra, missing) ? " (a name both added and missing has another value than the policy's)" : "")};
+    std::string note;
+    for (auto& d : declared) note += (note.empty() ? " (in-sandbox, as the probe declares: " : ", ") + d;
+    return {name, Verdict::pass, "exactly the policy's " + std::to_string(wanted.size()) + " variables" +
+                                     (note.empty() ? "" : note + ")")};
 }
 
 Result check_exit_statuses(Bench& bench) {

@@ -55,7 +55,49 @@ bool remove_tree(const std::string& path) {
     return unlink(path.c_str()) == 0;
 }
 
-Scene::Scene(const std::string& helper_dir) : helper_dir_(helper_dir) {
+void copy_executable(const std::string& from, const std::string& to) {
+    std::ifstream in(from, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + from);
+    std::ofstream out(to, std::ios::binary | std::ios::trunc);
+    out << in.rdbuf();
+    out.close();
+    if (!out || chmod(to.c_str(), 0755) != 0) throw std::runtime_error("cannot write " + to);
+}
+
+// "uid:gid" with both numbers, else false.
+static bool parse_owner(const std::string& text, unsigned& uid, unsigned& gid) {
+    char* end = nullptr;
+    unsigned long u = std::strtoul(text.c_str(), &end, 10);
+    if (end == text.c_str() || *end != ':') return false;
+    const char* rest = end + 1;
+    unsigned long g = std::strtoul(rest, &end, 10);
+    if (end == rest || *end != '\0') return false;
+    uid = static_cast<unsigned>(u);
+    gid = static_cast<unsigned>(g);
+    return true;
+}
+
+void Scene::give_to_owner(const std::string& path) const {
+    if (!give_away_) return;
+    struct stat info;
+    if (lstat(path.c_str(), &info) != 0) return;
+    if (lchown(path.c_str(), owner_uid_, owner_gid_) != 0) throw std::runtime_error("cannot give " + path + " to the scene owner");
+    if (!S_ISDIR(info.st_mode)) return;
+    if (DIR* dir = opendir(path.c_str())) {
+        while (dirent* entry = readdir(dir)) {
+            std::string name = entry->d_name;
+            if (name != "." && name != "..") give_to_owner(path + "/" + name);
+        }
+        closedir(dir);
+    }
+}
+
+Scene::Scene(const std::string& helper_source, const std::string& owner) {
+    if (!owner.empty()) {
+        if (!parse_owner(owner, owner_uid_, owner_gid_))
+            throw std::runtime_error("--scene-owner '" + owner + "' is not a numeric uid:gid");
+        give_away_ = geteuid() == 0;
+    }
     const char* base = std::getenv("TMPDIR");
     std::string pattern = std::string(base && *base ? base : "/tmp") + "/oms-backend-check-XXXXXX";
     std::vector<char> buffer(pattern.begin(), pattern.end());
@@ -64,6 +106,12 @@ Scene::Scene(const std::string& helper_dir) : helper_dir_(helper_dir) {
     char* canonical = realpath(buffer.data(), nullptr);  // worktree and home must be canonical
     root = canonical;
     std::free(canonical);
+    // The kit's commands name its paths inside double quotes.
+    if (root.find_first_of("\"$`\\\n") != std::string::npos) {
+        rmdir(root.c_str());
+        throw std::runtime_error("the temporary folder " + root + " holds a character the kit's shell commands cannot "
+                                 "carry (\" $ ` \\ or a line break): set TMPDIR to a plain path");
+    }
     chmod(root.c_str(), 0755);
     home = root + "/home";
     worktree = home + "/task";
@@ -82,6 +130,11 @@ Scene::Scene(const std::string& helper_dir) : helper_dir_(helper_dir) {
     write_text(pinned, "#!/bin/sh\nexit 0\n");
     pinned_files = {pinned};
     write_text(outside + "/untouched.txt", "ORIGINAL\n");
+    plant_table_files();
+    helper = worktree + "/.oms-check-helper";
+    copy_executable(helper_source, helper);
+    give_to_owner(worktree);
+    give_to_owner(table.write_root_in_denied_tree);
     agent_socket = root + "/agent.sock";
     parent_env = {"PATH=/usr/bin:/bin", "HOME=" + home, "OMS_CHECK_PARENT_SECRET=parent-only",
                   "SSH_AUTH_SOCK=" + agent_socket};
@@ -89,6 +142,31 @@ Scene::Scene(const std::string& helper_dir) : helper_dir_(helper_dir) {
 }
 
 Scene::~Scene() { remove_tree(root); }
+
+void Scene::plant_table_files() {
+    for (auto& folder : {worktree + "/secrets", home + "/cache", worktree + "/locked", worktree + "/vendor",
+                         worktree + "/vendor/.git"})
+        make_folder(folder);
+    table.denied_in_allowed = worktree + "/secrets/token";
+    table.allowed_in_denied_tree = worktree + "/table-visible.txt";
+    table.in_denied_tree = home + "/table-notes.txt";
+    table.suffix_in_allowed = worktree + "/deploy-keypair.json";
+    table.exempt_suffix = worktree + "/exempt-keypair.json";
+    table.denied_exempt = worktree + "/both-keypair.json";
+    table.write_root_in_denied_tree = home + "/cache";
+    table.write_denied = worktree + "/locked/state.txt";
+    table.outside_file = outside + "/table.txt";
+    table.denied_by_name = worktree + "/vendor/.git/HEAD";
+    write_text(table.denied_in_allowed, "TABLE-P1-SECRET\n");
+    write_text(table.allowed_in_denied_tree, "TABLE-P2-VISIBLE\n");
+    write_text(table.in_denied_tree, "TABLE-P3-SECRET\n");
+    write_text(table.suffix_in_allowed, "TABLE-P4-SECRET\n");
+    write_text(table.exempt_suffix, "TABLE-P5-EXEMPT\n");
+    write_text(table.denied_exempt, "TABLE-P6-SECRET\n");
+    write_text(table.write_denied, "ORIGINAL\n");
+    write_text(table.outside_file, "ORIGINAL\n");
+    write_text(table.denied_by_name, "ref: refs/heads/main\n");
+}
 
 void Scene::set_ports(int allowed, int denied) {
     allowed_port = allowed;
@@ -105,6 +183,8 @@ void Scene::new_run() {
     make_folder(temp);
     chmod(private_home.c_str(), 0700);
     chmod(temp.c_str(), 0700);
+    give_to_owner(private_home);
+    give_to_owner(temp);
     env = {"PATH=/usr/bin:/bin", "HOME=" + private_home, "TMPDIR=" + temp, "OMS_CHECK_MARK=exact value with spaces"};
     build_rules();
 }
@@ -121,14 +201,21 @@ void Scene::build_rules() {
         {OMS_RULE_READ_DENY_SUFFIX, "-keypair.json", 0, why + "keypair file"},
         {OMS_RULE_READ_ALLOW_TREE, worktree, 0, why + "worktree"},
         {OMS_RULE_READ_ALLOW_TREE, "/usr", 0, why + "toolchain"},
-        {OMS_RULE_READ_ALLOW_TREE, helper_dir_, 0, why + "the checker's helper"},
         {OMS_RULE_WRITE_ALLOW_TREE, worktree, 0, why + "worktree"},
         {OMS_RULE_WRITE_ALLOW_TREE, private_home, 0, why + "private HOME"},
         {OMS_RULE_WRITE_ALLOW_TREE, temp, 0, why + "run temp folder"},
         {OMS_RULE_WRITE_ALLOW_TREE, "/dev/null", 0, why + "device that stores nothing"},
         {OMS_RULE_WRITE_DENY, worktree + "/.git", 0, why + "the task's .git"},
         {OMS_RULE_WRITE_DENY, pinned, 0, why + "pinned verifier"},
+        // The precedence table's rules (precedence_table.hpp).
+        {OMS_RULE_READ_DENY, worktree + "/secrets", 0, why + "table P1: a denied folder inside the worktree"},
+        {OMS_RULE_READ_ALLOW_TREE, table.exempt_suffix, 0, why + "table P5: a keypair exempted by name"},
+        {OMS_RULE_READ_ALLOW_TREE, table.denied_exempt, 0, why + "table P6: exempted by name"},
+        {OMS_RULE_READ_DENY, table.denied_exempt, 0, why + "table P6: and denied by name"},
+        {OMS_RULE_WRITE_ALLOW_TREE, table.write_root_in_denied_tree, 0, why + "table P7: a write root under HOME"},
+        {OMS_RULE_WRITE_DENY, worktree + "/locked", 0, why + "table P8: a denied folder in the worktree"},
     };
+    if (deny_names) rules.push_back({OMS_RULE_WRITE_DENY_NAME, ".git", 0, why + "table P9: every .git"});
     if (allowed_port) rules.push_back({OMS_RULE_NET_CONNECT_LOOPBACK, "", allowed_port, why + "allowed port"});
 }
 

@@ -21,17 +21,37 @@ struct OwnedRule {
 
 class Scene {
 public:
-    // `helper_dir`: the folder holding this checker, readable in the sandbox
-    // so the command can run `oms-backend-check --connect`.
-    explicit Scene(const std::string& helper_dir);
+    // `helper_source`: the static in-sandbox helper (oms-backend-check-helper),
+    // copied into the worktree, the one folder every backend lets a command
+    // read and run. `owner`: when the checker runs as root and it is set, the
+    // worktree, the private HOME and the temp folder are given to this
+    // "uid:gid" (a backend that runs commands as the worktree's owner, never
+    // as root, needs it to write them); ignored otherwise.
+    Scene(const std::string& helper_source, const std::string& owner);
     ~Scene();
     Scene(const Scene&) = delete;
     Scene& operator=(const Scene&) = delete;
 
     std::string root, home, worktree, outside;
     std::string home_secret, keypair, pinned, git_config, worktree_file;
+    std::string helper;              // the in-sandbox helper's path (in the worktree)
     std::string agent_socket;        // a daemon-like socket named by SSH_AUTH_SOCK
     std::string private_home, temp;  // of the current run (see new_run)
+    // The files of the precedence table (precedence_table.hpp), each holding
+    // its row's marker where the row reads.
+    struct TableFiles {
+        std::string denied_in_allowed;          // READ_DENY folder inside the worktree
+        std::string allowed_in_denied_tree;     // in the worktree, below HOME
+        std::string in_denied_tree;             // elsewhere under HOME
+        std::string suffix_in_allowed;          // *-keypair.json in the worktree
+        std::string exempt_suffix;              // *-keypair.json a READ_ALLOW_TREE names exactly
+        std::string denied_exempt;              // the same, also named by a READ_DENY
+        std::string write_root_in_denied_tree;  // a WRITE_ALLOW_TREE folder under HOME
+        std::string write_denied;               // in a WRITE_DENY folder inside the worktree
+        std::string outside_file;               // outside every write root
+        std::string denied_by_name;             // below a nested .git (WRITE_DENY_NAME)
+    } table;
+    bool deny_names = true;  // give WRITE_DENY_NAME rules (ABI 1.1 plugins)
     int allowed_port = 0, denied_port = 0;
     std::vector<OwnedRule> rules;
     std::vector<std::string> env;          // the command's exact environment
@@ -48,9 +68,12 @@ public:
     const oms_policy* policy();
 
 private:
-    std::string helper_dir_;
+    bool give_away_ = false;
+    unsigned owner_uid_ = 0, owner_gid_ = 0;
     int run_number_ = 0;
+    void give_to_owner(const std::string& path) const;
     void build_rules();
+    void plant_table_files();
     std::vector<std::string> argv_;
     std::vector<const char*> argv_view_, parent_view_, pinned_view_, env_view_;
     std::vector<oms_rule> rule_view_;
@@ -63,6 +86,7 @@ void write_text(const std::string& path, const std::string& text);
 std::string read_text(const std::string& path);  // "" when unreadable
 bool path_exists(const std::string& path);
 void make_folder(const std::string& path);
+void copy_executable(const std::string& from, const std::string& to);
 bool remove_tree(const std::string& path);  // true when nothing is left
 
 }  // namespace oms::backend_check

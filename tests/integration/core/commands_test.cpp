@@ -32,6 +32,10 @@ TEST_CASE("doctor with host-null says the spec's line and lists the plugins") {
     for (const char* id : {"host-null", "env-allowlist", "network", "secret-deny", "toolchain-roots", "write-roots"})
         CHECK_THAT(doctor.out, Catch::Contains(id));
     CHECK_THAT(doctor.out, Catch::Contains(env.config_home + "/oms/config.toml (not found)"));
+    // Each plugin's descriptor summary, under its file line.
+    CHECK_THAT(doctor.out, Catch::Contains("oms-host-null.so\n      no sandbox: scrubbed env, private HOME, approval for "
+                                           "every command\n"));
+    CHECK_THAT(doctor.out, Catch::Contains("oms-landlock.so\n      Linux host mode confined by Landlock"));
 }
 
 TEST_CASE("settings shows the settings line") {

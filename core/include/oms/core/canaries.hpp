@@ -17,6 +17,8 @@ enum class CanaryStatus {
     pass,          // blocked, and the positive control worked
     fail,          // the forbidden attempt got through
     inconclusive,  // the positive control failed: the probe cannot tell
+    not_granted,   // the allowed half fails as the backend declares (a MISSING line
+                   // naming the rule): stricter than the policy; the deny half passed
 };
 
 struct CanaryResult {
@@ -27,9 +29,10 @@ struct CanaryResult {
 
 // `oms doctor --probe`'s exit status for these results: 0 every rule passed,
 // 1 any failed, kExitInconclusive none failed but some could not be told.
+// "not granted" counts as neither: the backend runs stricter, as it declares.
 int canaries_exit_code(const std::vector<CanaryResult>& results);
-const char* status_label(CanaryStatus status);  // as printed: pass, FAIL, inconclusive
-const char* status_name(CanaryStatus status);   // for JSON: pass, fail, inconclusive
+const char* status_label(CanaryStatus status);  // as printed: pass, FAIL, inconclusive, not granted
+const char* status_name(CanaryStatus status);   // for JSON: pass, fail, inconclusive, not_granted
 
 std::vector<CanaryResult> run_canaries(const Session& session, const BackendChoice& backend);
 std::string format_canaries(const std::vector<CanaryResult>& results);

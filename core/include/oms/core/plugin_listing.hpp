@@ -14,6 +14,7 @@ namespace oms::core {
 
 struct PluginRow {
     std::string id, kind, version, abi, file, status, reason;
+    std::string summary;  // the descriptor's one line (what the plugin is), may be empty
 };
 
 // `active` is the chosen backend's id (may be empty); `reports` the probe of

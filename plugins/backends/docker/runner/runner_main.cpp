@@ -16,8 +16,9 @@
 // Usage (inside the container):
 //   oms-docker-runner [--expect=DEV:INO:PATH]... [--answer-dns] [--relay=PORT,...] SOCKET_PATH
 //       serve commands on the socket
-//   oms-docker-runner [--expect=DEV:INO:PATH]... [--answer-dns] [--relay=PORT,...] --exec ARGV...
-//       restrict this process, then exec ARGV (one-shot and terminal commands)
+//   oms-docker-runner [--expect=DEV:INO:PATH]... [--answer-dns] [--relay=PORT,...] [--keep-env=NAME]... --exec ARGV...
+//       restrict this process, keep only the named variables (exact_env.hpp),
+//       then exec ARGV (one-shot and terminal commands)
 //   oms-docker-runner --verify-launch PORT WAIT_MS COUNT SURFNET... -- CHECK...
 //       oms verify's launcher (core/src/verify_launch.cpp), run as the command:
 //       start the Surfnet, wait for its port, run the check, stop the Surfnet
@@ -34,6 +35,7 @@
 // command runs.
 // Statically linked: the image need not have a libc.
 #include "command_filter.hpp"
+#include "exact_env.hpp"
 #include "expectations.hpp"
 #include "home_seed.hpp"
 #include "inner_relay.hpp"
@@ -159,7 +161,7 @@ void seed_home(std::vector<std::string>& env, int error_fd) {
 
 std::vector<std::string> own_environment() {
     std::vector<std::string> env;
-    for (char** e = environ; *e; ++e) env.emplace_back(*e);
+    for (char** e = environ; e && *e; ++e) env.emplace_back(*e);  // clearenv() leaves it null
     return env;
 }
 
@@ -277,13 +279,16 @@ int main(int argc, char** argv) {
     std::vector<uint16_t> relay_ports;
     if (!relay_ports_from(argi, argc, argv, relay_ports)) return 125;
     const std::string relay_socket = std::string("/.oms/sock/") + kRelaySocketName;
+    std::vector<std::string> kept_env;
+    kept_env_names_from(argi, argc, argv, kept_env);
     if (argc - argi >= 2 && std::strcmp(argv[argi], "--exec") == 0) {
         if (start_inner_relay(relay_ports, relay_socket.c_str(), true) < 0) return 125;
         if (answer_dns && hold_dns_port() && fork_resolver(true) < 0) return 125;
+        keep_only_env(kept_env);
         exec_restricted(argv + argi + 1);
     }
     if (argc - argi != 1) {
-        std::fprintf(stderr, "usage: oms-docker-runner [--expect=DEV:INO:PATH]... SOCKET_PATH | --exec ARGV...\n");
+        std::fprintf(stderr, "usage: oms-docker-runner [--expect=DEV:INO:PATH]... SOCKET_PATH | [--keep-env=NAME]... --exec ARGV...\n");
         return 2;
     }
     // Non-dumpable: a process of the same uid cannot ptrace it or open its

@@ -250,13 +250,14 @@ std::vector<std::string> env_flags(const ContainerPlan& plan) {
     return out;
 }
 
-std::vector<std::string> restricted_argv(const std::vector<std::string>& argv) {
-    std::vector<std::string> out{kRunnerInContainer, "--exec"};
-    out.insert(out.end(), argv.begin(), argv.end());
+namespace {
+
+// --keep-env=NAME for each variable of the policy: the runner drops the rest.
+std::vector<std::string> keep_env_flags(const ContainerPlan& plan) {
+    std::vector<std::string> out;
+    for (const std::string& entry : plan.env) out.push_back("--keep-env=" + entry.substr(0, entry.find('=')));
     return out;
 }
-
-namespace {
 
 // --expect=DEV:INO:PATH for each path the runner must find as checked.
 std::vector<std::string> expect_flags(const ContainerPlan& plan) {
@@ -266,6 +267,14 @@ std::vector<std::string> expect_flags(const ContainerPlan& plan) {
 }
 
 }  // namespace
+
+std::vector<std::string> restricted_argv(const ContainerPlan& plan, const std::vector<std::string>& argv) {
+    std::vector<std::string> out{kRunnerInContainer};
+    for (const std::string& e : keep_env_flags(plan)) out.push_back(e);
+    out.push_back("--exec");
+    out.insert(out.end(), argv.begin(), argv.end());
+    return out;
+}
 
 std::vector<std::string> one_shot_argv(const Settings& s, const ContainerPlan& plan, const std::string& name,
                                        const std::vector<std::string>& argv, bool interactive,
@@ -281,6 +290,7 @@ std::vector<std::string> one_shot_argv(const Settings& s, const ContainerPlan& p
     out.push_back(kRunnerInContainer);
     for (const std::string& e : expect_flags(plan)) out.push_back(e);
     out.insert(out.end(), plan.runner_args.begin(), plan.runner_args.end());
+    for (const std::string& e : keep_env_flags(plan)) out.push_back(e);
     out.push_back("--exec");
     out.insert(out.end(), argv.begin(), argv.end());
     return out;

@@ -50,8 +50,10 @@ std::vector<std::string> env_flags(const ContainerPlan& plan);
 inline constexpr const char* kRunnerInContainer = "/.oms/runner";
 
 // `argv` started through the runner's --exec, which restricts the command
-// (umask, seccomp filter) before executing it: one-shot and terminal commands.
-std::vector<std::string> restricted_argv(const std::vector<std::string>& argv);
+// (umask, seccomp filter) and keeps only plan.env's variables (docker adds
+// HOSTNAME and the image's ENV) before executing it: one-shot and terminal
+// commands.
+std::vector<std::string> restricted_argv(const ContainerPlan& plan, const std::vector<std::string>& argv);
 
 // docker run --rm ... for one command, the runner mounted read-only to start
 // it; `socket_dir` (the run's relay folder, or empty) read-only at kSocketDirInContainer.

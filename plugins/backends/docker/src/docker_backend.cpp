@@ -219,7 +219,7 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn_warm(const Resolved& r, const Run
     } else {
         close(warm.runner);
         ExecCreated created =
-            create_exec(client, warm.name, exec_create_body(plan, in.working_dir, restricted_argv(in.argv), true));
+            create_exec(client, warm.name, exec_create_body(plan, in.working_dir, restricted_argv(plan, in.argv), true));
         if (created.status != 201)
             throw sdk::Error(OMS_ERR_FAILED, "docker: cannot exec in " + warm.name + ": " + created.message);
         run = std::make_unique<ExecRun>(client, warm.name, created.id, plan.user, true, stdio);

@@ -41,6 +41,9 @@ void report_limits(const Settings& s, const ProbeFacts& f, const sdk::Report& re
                                                   "oms-docker-runner)"
                                                 : "one-shot (one container per command)"));
     if (s.warm) report.detail("runner: " + f.runner + (f.runner_present ? "" : " (MISSING)"));
+    // The task's HOME and TMPDIR are the warm container's own folders, not
+    // the per-run paths (the conformance kit's declaration, docs/backend-checklist.md).
+    if (s.warm) report.detail(std::string("sandbox-env: HOME=") + kWarmHome + "; TMPDIR=/tmp");
     report.detail("network: " + s.network);
     if (s.network == "none") {
         report.detail("Surfnet relay: the policy's loopback ports (the network plugin's surfnet_port) held on the "
@@ -52,6 +55,9 @@ void report_limits(const Settings& s, const ProbeFacts& f, const sdk::Report& re
         report.detail("trusted Surfpool binary (--surfpool): run in a one-shot container of its own, no relay; it "
                       "listens on that container's loopback only");
     }
+    // The conformance kit's declaration (docs/backend-checklist.md, private-home).
+    report.detail("private-home: in-sandbox (a tmpfs at the private HOME's path in the container, thrown away with it; "
+                  "nothing the command writes there reaches the host's folder)");
     report.detail("limits: pids " + std::to_string(s.pids_limit) + ", memory " + s.memory + ", cpus " + s.cpus);
 }
 
@@ -64,6 +70,13 @@ void report_missing(const Settings& s, const sdk::Report& report) {
                        "commands cannot reach it (the landlock backend serves the host's loopback)");
     report.missing("secret files (-keypair.json, /id.json) that appear under the worktree or mounts after the "
                    "container starts are not hidden");
+    // Allows docker cannot grant (docs/rule-semantics.md R3 and W5): it runs
+    // stricter. Each line begins with the rule's name, as the conformance kit
+    // and `oms doctor --probe` read it.
+    report.missing("read-allow-tree: not granted for a file a secret suffix matches (keypair_exempt): every "
+                   "matching file found in the mounts is hidden");
+    report.missing("write-allow-tree: not granted outside the worktree and the --rw mounts (a write root elsewhere, "
+                   "such as a cache under HOME, is not mounted)");
     if (s.warm) {
         report.missing("warm mode: HOME and /tmp are private to the task, shared by its commands, not fresh per "
                        "command (warm = false gives a fresh HOME per command)");

@@ -147,11 +147,14 @@ private:
             }
         }
         if ((S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) && wanted_name(name)) result.named.push_back(path);
+        // Masked whole already (a READ_DENY): a folder is not entered, a file
+        // not matched again (a second mask on one path stops docker).
+        const bool masked = std::find(request_.skip.begin(), request_.skip.end(), path) != request_.skip.end();
         if (S_ISDIR(st.st_mode)) {
-            if (std::find(request_.skip.begin(), request_.skip.end(), path) != request_.skip.end()) return;
+            if (masked) return;
             int child = open_folder(dir_fd, name, path);
             if (child >= 0) walk(child, path);
-        } else if (S_ISREG(st.st_mode)) {
+        } else if (S_ISREG(st.st_mode) && !masked) {
             visit_file(path);
         }
     }

@@ -24,7 +24,7 @@ struct ScanResult {
 struct ScanRequest {
     std::vector<std::string> roots;
     std::vector<std::string> suffixes;  // "-keypair.json"
-    std::vector<std::string> skip;      // folders not entered (masked whole)
+    std::vector<std::string> skip;      // paths masked whole: folders not entered, files not matched
     std::vector<std::string> names;     // entry names to collect (".git")
     size_t entry_limit = 500000;
 };
