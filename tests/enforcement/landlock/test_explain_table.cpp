@@ -214,12 +214,12 @@ TEST_CASE("after a failure under landlock oms says how to ask, on stderr only, o
             argv.push_back(word);
         return run_process(argv, {oms_world_env(w), std::nullopt, w.work, 60});
     };
-    auto failed = run({}, "echo OUT; cat " + w.other_repo + "/main.rs; exit 3");
+    auto failed = run({}, "echo OUT; echo x > " + w.outside + "/file; exit 3");
     CHECK(failed.exit_code == 3);
     CHECK(failed.out == "OUT\n");  // the command's output, nothing of oms's
     const std::string hint = "oms: exit 3 under the landlock sandbox; if a file or port was refused, ask: oms explain";
     CHECK(lines_starting(failed.err, hint).size() == 1);
-    CHECK(failed.err.find("Permission denied") < failed.err.find(hint));  // after the command's own lines
+    CHECK(failed.err.find("Read-only file system") < failed.err.find(hint));  // after the command's own lines
     // Positive control: a success and a signal the user sent say nothing, nor does --quiet.
     auto fine = run({}, "echo OUT");
     CHECK(fine.exit_code == 0);

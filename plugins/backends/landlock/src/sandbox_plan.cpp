@@ -4,6 +4,7 @@
 #include "landlock_uapi.hpp"
 #include "path_utils.hpp"
 #include "incremental_scan.hpp"
+#include "home_skeleton_plan.hpp"
 #include "isolation_plan.hpp"
 #include "scan_cache_dir.hpp"
 #include "secret_scan.hpp"
@@ -302,6 +303,7 @@ Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy
     plan_network(plan, policy);
     plan_name_resolution(plan);
     plan_isolation(plan, context, policy);
+    plan_home_skeleton(plan, context, policy);
     return plan;
 }
 

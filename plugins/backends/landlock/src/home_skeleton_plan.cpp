@@ -1,0 +1,126 @@
+#include "home_skeleton_plan.hpp"
+
+#include "landlock_uapi.hpp"
+#include "path_utils.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+
+namespace oms::landlock {
+
+namespace {
+
+std::vector<std::string> values_of(const oms::sdk::Policy& policy, oms_rule_kind kind) {
+    std::vector<std::string> out;
+    for (const auto& rule : policy.rules(kind)) out.emplace_back(rule.value);
+    return out;
+}
+
+bool within_any(const std::string& path, const std::vector<std::string>& roots) {
+    return std::any_of(roots.begin(), roots.end(), [&](const std::string& r) { return is_within(path, r); });
+}
+
+// Folders and regular files can be cloned and bound back; anything else
+// (a socket, a device) the policy names under HOME is simply not there.
+bool mountable(const std::string& path) {
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
+}
+
+// HOME inside a mount that stays writable (a write root, a scratch tree):
+// HOME must stay as writable as it is. A private temp folder holding HOME
+// (a write root the run gets fresh) does not count: HOME is bound back into
+// it read-only.
+bool writable_mount_holds(const Plan& plan, const std::string& home) {
+    return within_any(home, plan.writable_mounts) || within_any(home, plan.scratch_trees) ||
+           within_any(home, plan.scratch_read_only);
+}
+
+// Everything the policy opens, as real paths: read, write and scratch roots,
+// the worktree, the run's private HOME and TMPDIR.
+std::vector<std::string> granted_paths(const oms::sdk::Context& context, const oms::sdk::Policy& policy) {
+    std::vector<std::string> named{std::string(context.worktree()), std::string(context.private_home()),
+                                   std::string(context.temp_dir())};
+    for (oms_rule_kind kind : {OMS_RULE_READ_ALLOW_TREE, OMS_RULE_WRITE_ALLOW_TREE, OMS_RULE_WRITE_SCRATCH_TREE})
+        for (auto& path : values_of(policy, kind)) named.push_back(path);
+    std::vector<std::string> out;
+    for (const auto& path : named) {
+        if (path.empty() || path[0] != '/') continue;
+        if (auto real = canonical(path); real && mountable(*real)) out.push_back(*real);
+    }
+    return out;
+}
+
+// The kept paths strictly below HOME, none inside another (sorted, so a
+// folder is bound back before anything below it could be).
+std::vector<std::string> keeps_below(const std::string& home, const std::vector<std::string>& granted) {
+    std::vector<std::string> below;
+    for (const auto& path : granted)
+        if (path != home && is_within(path, home)) below.push_back(path);
+    std::sort(below.begin(), below.end());
+    below.erase(std::unique(below.begin(), below.end()), below.end());
+    std::vector<std::string> out;
+    for (const auto& path : below) {
+        const bool inside_other = std::any_of(below.begin(), below.end(), [&](const std::string& other) {
+            return other != path && is_within(path, other);
+        });
+        if (!inside_other) out.push_back(path);
+    }
+    return out;
+}
+
+// A mount or rule for a name under HOME the skeleton does not have would
+// fail the run (its path is gone): such a name is absent inside, which is
+// what a mask or a missing right would give, so it is only reported.
+void drop_absent(Plan& plan) {
+    auto absent = [&](const std::string& path) {
+        return path != plan.home_skeleton && is_within(path, plan.home_skeleton) && !within_any(path, plan.home_keeps);
+    };
+    for (auto* list : {&plan.pin_in_place, &plan.read_only, &plan.hide_folders, &plan.hide_files}) {
+        auto gone = std::stable_partition(list->begin(), list->end(), [&](const std::string& p) { return !absent(p); });
+        for (auto it = gone; it != list->end(); ++it)
+            plan.not_present.push_back(*it + " (under HOME, outside every granted path: absent inside)");
+        list->erase(gone, list->end());
+    }
+    auto& rules = plan.path_rules;
+    rules.erase(std::remove_if(rules.begin(), rules.end(), [&](const PathRule& r) { return absent(r.path); }),
+                rules.end());
+}
+
+void grant_listing_from_root(Plan& plan, const std::string& why) {
+    plan.list_from_root = true;
+    plan.path_rules.push_back(PathRule{"/", uapi::kFsReadDir, why});
+}
+
+}  // namespace
+
+void plan_home_skeleton(Plan& plan, const oms::sdk::Context& context, const oms::sdk::Policy& policy) {
+    const std::string home(context.home());
+    if (home.empty()) {  // every entry of `/` but /dev is readable already: nothing to keep out of a listing
+        grant_listing_from_root(plan, "listing only; no HOME");
+        return;
+    }
+    if (home == "/") return;
+    const auto real_home = canonical(home);
+    struct stat st;
+    if (!real_home || stat(real_home->c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return;
+    if (writable_mount_holds(plan, *real_home)) return;
+    const auto granted = granted_paths(context, policy);
+    std::vector<std::string> read_roots;
+    for (const auto& root : values_of(policy, OMS_RULE_READ_ALLOW_TREE))
+        if (auto real = canonical(root)) read_roots.push_back(*real);
+    if (within_any(*real_home, read_roots)) {  // nothing in HOME is closed
+        grant_listing_from_root(plan, "listing only; HOME is inside a read root");
+        return;
+    }
+    plan.home_skeleton = *real_home;
+    plan.home_mode = (st.st_mode & 07777) | 0700;  // its owner builds the skeleton
+    plan.home_owner[0] = st.st_uid;
+    plan.home_owner[1] = st.st_gid;
+    plan.home_keeps = keeps_below(*real_home, granted);
+    drop_absent(plan);
+    grant_listing_from_root(plan, "listing only; HOME inside is a skeleton of the granted paths");
+}
+
+}  // namespace oms::landlock
