@@ -90,7 +90,9 @@ TEST_CASE("rustup's cargo proxy finds the default toolchain inside; Cargo writes
     require_landlock();
     World w;
     plant_rustup(w);
-    const Run build{"/usr/bin:/bin:" + w.home + "/.cargo/bin", {}, R"SH(
+    // ~/.cargo/bin first, as rustup's installer puts it: a distribution's
+    // cargo in /usr/bin would otherwise answer instead of the proxy.
+    const Run build{w.home + "/.cargo/bin:/usr/bin:/bin", {}, R"SH(
         echo "RUSTUP_HOME=$RUSTUP_HOME CARGO_HOME=$CARGO_HOME"
         cargo --version || exit 11
         cargo build --offline || exit 12
