@@ -9,6 +9,7 @@
 #include "process.hpp"
 
 #include <dirent.h>
+#include <unistd.h>
 
 #include <set>
 
@@ -40,6 +41,10 @@ struct HomeWorld {
         write_file(project + "/README", "APP-README");
         write_file(secret_project + "/plan.txt", "SECRET-PROJECT-PLAN");
         write_file(w.home + "/private-notes/notes.txt", "PRIVATE-NOTES");
+        // A link the user keeps in HOME into a granted root is made again in
+        // the skeleton; one into a closed folder is absent like the folder.
+        REQUIRE(symlink(".cargo/bin", (w.home + "/tools").c_str()) == 0);
+        REQUIRE(symlink(".ssh", (w.home + "/keys").c_str()) == 0);
     }
     ProcessResult run(const std::string& script) {
         return run_process({oms_binary(), "run", "--sandbox", "landlock", "--worktree", project, "--", "sh", "-c",
@@ -87,18 +92,21 @@ TEST_CASE("HOME lists only the granted paths; the names it hides are absent and 
         echo "glob:" {home}/* {home}/.[a-z]* END
         cat {home}/.ssh/id_rsa; cat {home}/private-notes/notes.txt; cat {home}/projects/secret-project/plan.txt
         ls {home}/.ssh; ls {home}/private-notes
-        echo; cat {home}/.cargo/bin/tool-marker; echo; cat {home}/projects/app/README; echo
+        ls {home}/keys/; cat {home}/keys/id_rsa
+        echo; cat {home}/.cargo/bin/tool-marker; echo; cat {home}/tools/tool-marker; echo " VIA-LINK"
+        cat {home}/projects/app/README; echo
         exit 0)SH");
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     // On the host, all of them are there.
     const auto on_host = host_names(w.home);
-    for (const char* name : {".ssh", "private-notes", "projects", ".cargo", ".aws", ".netrc"})
+    for (const char* name : {".ssh", "private-notes", "projects", ".cargo", ".aws", ".netrc", "tools", "keys"})
         REQUIRE(on_host.count(name) == 1);
-    // Inside, HOME lists the toolchain root and the folder on the way to the worktree only.
-    CHECK(has(r.out, "home:.cargo projects \n"));
+    // Inside, HOME lists the toolchain root, the folder on the way to the
+    // worktree and the link into the toolchain root only.
+    CHECK(has(r.out, "home:.cargo projects tools \n"));
     CHECK(has(r.out, "projects:app \n"));
-    for (const char* hidden : {".ssh", "private-notes", "secret-project", ".aws", ".netrc", ".config"}) {
+    for (const char* hidden : {".ssh", "private-notes", "secret-project", ".aws", ".netrc", ".config", "keys"}) {
         INFO(hidden);
         CHECK_FALSE(has(r.out, std::string("/") + hidden + " "));
         CHECK_FALSE(has(r.out, std::string(" ") + hidden + " "));
@@ -107,8 +115,10 @@ TEST_CASE("HOME lists only the granted paths; the names it hides are absent and 
     for (const char* secret : {kSshKey, "PRIVATE-NOTES", "SECRET-PROJECT-PLAN"}) CHECK_FALSE(has(r.out, secret));
     CHECK(has(r.err, "id_rsa: No such file or directory"));
     CHECK(has(r.err, "notes.txt: No such file or directory"));
+    CHECK(has(r.err, "keys/': No such file or directory"));
     // Positive controls: a granted toolchain root and the worktree read as on the host.
     CHECK(has(r.out, "TOOLCHAIN-OK"));
+    CHECK(has(r.out, "TOOLCHAIN-OK VIA-LINK"));
     CHECK(has(r.out, "APP-README"));
 }
 
@@ -156,6 +166,6 @@ TEST_CASE("nothing written into HOME's skeleton persists; a link left by one run
     CHECK_FALSE(has(second.out, "SECRET-PROJECT-PLAN"));
     CHECK(has(second.err, "id_rsa: No such file or directory"));
     CHECK(has(second.err, "plan.txt: No such file or directory"));
-    CHECK(has(second.out, "home:.cargo projects \n"));  // nothing run 1 tried to add
+    CHECK(has(second.out, "home:.cargo projects tools \n"));  // nothing run 1 tried to add
     CHECK(has(second.out, "OK"));                        // positive: run 1's worktree file is there
 }

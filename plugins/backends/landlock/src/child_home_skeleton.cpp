@@ -2,7 +2,8 @@
 // cloned with the rights the earlier steps gave them (read-only, or the
 // writable write roots put back), a fresh tmpfs is attached on HOME, the
 // clones are attached again at their paths inside it (the folders on the way
-// made empty), and the tmpfs itself becomes read-only. Everything else the
+// made empty), the user's links there that lead into a granted path are made
+// again, and the tmpfs itself becomes read-only. Everything else the
 // real HOME holds has no name inside. The tmpfs is made and attached through
 // descriptors (fsopen, fsmount, move_mount), onto HOME opened with no link in
 // its path; its options are numbers only.
@@ -59,6 +60,13 @@ void set_up_home_skeleton(const ChildSpec& spec) {
     if (mount_uapi::move_mount_onto(skeleton, home) != 0) child_fail(spec, "cover HOME with its skeleton", spec.home_skeleton);
     close(home);
     bind_back_keeps(spec, spec.home_keeps, spec.mount_fds, spec.keep_is_folder, "bind back into HOME's skeleton");
+    // The links are only text: what they lead to is decided where they lead.
+    for (size_t i = 0; i < spec.home_link_names.size(); ++i) {
+        const int folder = make_mount_point(spec, spec.home_link_folders[i], true);
+        if (symlinkat(spec.home_link_texts[i], folder, spec.home_link_names[i]) != 0)
+            child_fail(spec, "make again in HOME's skeleton the link", spec.home_link_names[i]);
+        close(folder);
+    }
     // Only the skeleton's own mount: the writable roots bound back keep their rights.
     if (mount_uapi::set_read_only_here(skeleton) != 0) child_fail(spec, "make HOME's skeleton read-only");
     close(skeleton);

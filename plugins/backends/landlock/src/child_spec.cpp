@@ -44,6 +44,11 @@ ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, cons
     spec.scratch_read_only = c_strings(plan.scratch_read_only);
     if (!plan.home_skeleton.empty()) spec.home_skeleton = plan.home_skeleton.c_str();
     spec.home_keeps = c_strings(plan.home_keeps);
+    for (const auto& link : plan.home_links) {
+        spec.home_link_folders.push_back(link.folder.c_str());
+        spec.home_link_names.push_back(link.name.c_str());
+        spec.home_link_texts.push_back(link.text.c_str());
+    }
     spec.home_mode = plan.home_mode;
     spec.home_owner[0] = plan.home_owner[0];
     spec.home_owner[1] = plan.home_owner[1];

@@ -27,6 +27,7 @@ struct ChildSpec {
     // HOME's skeleton (home_skeleton_plan.hpp): null when HOME is left as it is.
     const char* home_skeleton = nullptr;
     std::vector<const char*> home_keeps;
+    std::vector<const char*> home_link_folders, home_link_names, home_link_texts;  // Plan::home_links
     uint32_t home_mode = 0700;
     uint32_t home_owner[2] = {0, 0};
     // Room for one descriptor per writable mount or temp or HOME keep: the child

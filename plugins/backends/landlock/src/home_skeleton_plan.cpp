@@ -3,9 +3,13 @@
 #include "landlock_uapi.hpp"
 #include "path_utils.hpp"
 
+#include <dirent.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <set>
 
 namespace oms::landlock {
 
@@ -88,6 +92,40 @@ void drop_absent(Plan& plan) {
                 rules.end());
 }
 
+// HOME and the folders between it and each kept path: the skeleton's own folders.
+std::vector<std::string> skeleton_folders(const std::string& home, const std::vector<std::string>& keeps) {
+    std::set<std::string> folders{home};
+    for (const auto& keep : keeps)
+        for (std::string up = parent_of(keep); up != home && is_within(up, home); up = parent_of(up)) folders.insert(up);
+    return std::vector<std::string>(folders.begin(), folders.end());
+}
+
+// The links in those folders whose target is a granted path (`~/.cargo ->
+// /data/cargo`): the policy names the target, a tool may name the link.
+// Other links, like every other name there, are absent inside.
+std::vector<Plan::HomeLink> links_into_granted(const std::vector<std::string>& folders,
+                                              const std::vector<std::string>& granted) {
+    std::vector<Plan::HomeLink> out;
+    for (const auto& folder : folders) {
+        DIR* dir = opendir(folder.c_str());
+        while (dirent* entry = dir ? readdir(dir) : nullptr) {
+            const std::string name = entry->d_name;
+            if (name == "." || name == "..") continue;
+            const std::string path = folder + "/" + name;
+            struct stat st;
+            if (lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) continue;
+            const auto target = canonical(path);
+            char text[PATH_MAX];
+            const ssize_t length = readlink(path.c_str(), text, sizeof text);
+            if (!target || !within_any(*target, granted) || length <= 0 || length >= static_cast<ssize_t>(sizeof text))
+                continue;
+            out.push_back(Plan::HomeLink{folder, name, std::string(text, static_cast<size_t>(length))});
+        }
+        if (dir) closedir(dir);
+    }
+    return out;
+}
+
 void grant_listing_from_root(Plan& plan, const std::string& why) {
     plan.list_from_root = true;
     plan.path_rules.push_back(PathRule{"/", uapi::kFsReadDir, why});
@@ -119,6 +157,11 @@ void plan_home_skeleton(Plan& plan, const oms::sdk::Context& context, const oms:
     plan.home_owner[0] = st.st_uid;
     plan.home_owner[1] = st.st_gid;
     plan.home_keeps = keeps_below(*real_home, granted);
+    // A granted path that holds HOME (a private temp folder) grants nothing in it.
+    std::vector<std::string> link_targets;
+    for (const auto& path : granted)
+        if (!is_within(*real_home, path)) link_targets.push_back(path);
+    plan.home_links = links_into_granted(skeleton_folders(*real_home, plan.home_keeps), link_targets);
     drop_absent(plan);
     grant_listing_from_root(plan, "listing only; HOME inside is a skeleton of the granted paths");
 }
