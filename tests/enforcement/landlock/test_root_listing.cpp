@@ -39,6 +39,8 @@ struct HomeWorld {
     std::string secret_project = w.home + "/projects/secret-project";
     HomeWorld() {
         write_file(project + "/README", "APP-README");
+        write_file(project + "/.git/config", "APP-GIT-CONFIG");
+        write_file(project + "/deploy-keypair.json", kKeypair);
         write_file(secret_project + "/plan.txt", "SECRET-PROJECT-PLAN");
         write_file(w.home + "/private-notes/notes.txt", "PRIVATE-NOTES");
         // A link the user keeps in HOME into a granted root is made again in
@@ -139,10 +141,14 @@ TEST_CASE("nothing written into HOME's skeleton persists; a link left by one run
         echo x > {home}/.cargo/planted && echo WROTE-TOOLCHAIN
         ln -s ../../.ssh {home}/projects/app/ssh-link && ln -s ../secret-project {home}/projects/app/secret-link
         echo OK > {home}/projects/app/written && echo WROTE-WORKTREE
+        echo EVIL >> {home}/projects/app/.git/config && echo WROTE-GIT
+        echo EVIL > {home}/projects/app/deploy-keypair.json && echo WROTE-KEYPAIR
+        cat {home}/projects/app/deploy-keypair.json
         exit 0)SH");
     INFO(first.out << first.err);
     REQUIRE(first.exit_code == 0);
-    for (const char* wrote : {"WROTE-FILE", "MADE-SSH", "MADE-PROJECT", "MADE-LINK", "WROTE-TOOLCHAIN"}) {
+    for (const char* wrote :
+         {"WROTE-FILE", "MADE-SSH", "MADE-PROJECT", "MADE-LINK", "WROTE-TOOLCHAIN", "WROTE-GIT", "WROTE-KEYPAIR"}) {
         INFO(wrote);
         CHECK_FALSE(has(first.out, wrote));
     }
@@ -154,6 +160,10 @@ TEST_CASE("nothing written into HOME's skeleton persists; a link left by one run
     CHECK_FALSE(exists(w.toolchain + "/planted"));
     CHECK(read_file(w.home + "/.ssh/id_rsa") == kSshKey);
     CHECK(read_file(h.project + "/written") == "OK\n");
+    // The masks and read-only binds still land on the worktree bound back into the skeleton.
+    CHECK_FALSE(has(first.out, kKeypair));
+    CHECK(read_file(h.project + "/.git/config") == "APP-GIT-CONFIG");
+    CHECK(read_file(h.project + "/deploy-keypair.json") == kKeypair);
     // Run 2: the links made by run 1 lead to names the skeleton does not have.
     auto second = h.run(R"SH(
         cat {home}/projects/app/ssh-link/id_rsa; cat {home}/projects/app/secret-link/plan.txt
