@@ -2,6 +2,7 @@
 
 #include "landlock_uapi.hpp"
 #include "path_utils.hpp"
+#include "policy_values.hpp"
 
 #include <dirent.h>
 #include <limits.h>
@@ -14,23 +15,6 @@
 namespace oms::landlock {
 
 namespace {
-
-std::vector<std::string> values_of(const oms::sdk::Policy& policy, oms_rule_kind kind) {
-    std::vector<std::string> out;
-    for (const auto& rule : policy.rules(kind)) out.emplace_back(rule.value);
-    return out;
-}
-
-bool within_any(const std::string& path, const std::vector<std::string>& roots) {
-    return std::any_of(roots.begin(), roots.end(), [&](const std::string& r) { return is_within(path, r); });
-}
-
-// Folders and regular files can be cloned and bound back; anything else
-// (a socket, a device) the policy names under HOME is simply not there.
-bool mountable(const std::string& path) {
-    struct stat st;
-    return stat(path.c_str(), &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
-}
 
 // HOME inside a mount that stays writable (a write root, a scratch tree):
 // HOME must stay as writable as it is. A private temp folder holding HOME

@@ -3,6 +3,7 @@
 
 #include "landlock_uapi.hpp"
 #include "path_utils.hpp"
+#include "policy_values.hpp"
 #include "incremental_scan.hpp"
 #include "home_skeleton_plan.hpp"
 #include "isolation_plan.hpp"
@@ -32,12 +33,6 @@ constexpr uint64_t kWriteRights = uapi::kFsWriteFile | uapi::kFsRemoveDir | uapi
 const char* const kReadableDevices[] = {"/dev/random", "/dev/urandom", "/dev/shm", "/dev/mqueue"};
 // Device files every shell expects to open for writing.
 const char* const kWritableDevices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/pts", "/dev/ptmx"};
-
-std::vector<std::string> values_of(const oms::sdk::Policy& policy, oms_rule_kind kind) {
-    std::vector<std::string> out;
-    for (const Rule& r : policy.rules(kind)) out.emplace_back(r.value);
-    return out;
-}
 
 std::string env_value(const std::vector<std::string>& env, const std::string& name) {
     for (const auto& entry : env)
