@@ -22,6 +22,7 @@ struct Target {
 };
 
 void plant_extras(World& w) {
+    make_dirs(w.root / "xdg-state");  // made by oms otherwise, after the host's listing of the world's root
     write_file(w.home + "/.cargo/bin/tool-keypair.json", "TOOLCHAIN-KEYPAIR");
     write_file(w.outside + "/deploy-keypair.json", "OUTSIDE-KEYPAIR");
     write_file(w.work + "/sub/.git/config", "NESTED-GIT-CONFIG");
@@ -48,6 +49,9 @@ std::vector<Target> table(const World& w, uint16_t closed_port) {
         {"read", w.pinned},                     {"read", h, true},
         {"read", h + "/.ssh", true},            {"read", w.other_repo, true},
         {"read", k + "/nested", true},          {"read", o, true},
+        // Listing is not reading: `/` and the folder holding HOME list as on the host.
+        {"read", "/", true},                    {"read", w.root.path(), true},
+        {"read", h + "/.cargo", true},
         {"write", k + "/README"},               {"write", k + "/created.txt"},
         {"write", k + "/.git/config"},          {"write", w.pinned},
         {"write", k + "/sub/.git/config"},      {"write", k + "/wallet-keypair.json"},
