@@ -70,6 +70,9 @@ void apply_mounts(const ChildSpec& spec) {
     // that lands below HOME (overlays, pins, read-only binds, masks), so
     // those are made on the bound-back paths.
     set_up_home_skeleton(spec);
+    // The folder oms was started in may now lie under a cover (the real HOME
+    // below its skeleton, the host's /tmp): the init keeps no hold on it.
+    if (chdir("/") != 0) child_fail(spec, "enter / of the mount namespace");
     mount_fresh_proc(spec);
     mount_scratch_trees(spec);
     // Last, so they end up on top of everything above.
