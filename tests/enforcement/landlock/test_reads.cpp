@@ -57,7 +57,9 @@ TEST_CASE("a write root that holds HOME does not reopen reads under HOME", "[lan
     PolicyBuilder policy = default_policy(w);
     policy.add(OMS_RULE_WRITE_ALLOW_TREE, w.root.path());
     ContextBuilder context = default_context(
-        w, {"sh", "-c", "cat " + w.other_repo + "/main.rs; cat " + w.work + "/README; echo; exit 0"});
+        w, {"sh", "-c",
+            "cat " + w.other_repo + "/main.rs; ls -A " + w.home + " && echo LISTED-HOME; ls / && echo LISTED-ROOT; cat " +
+                w.work + "/README; echo; exit 0"});
     int out[2];
     REQUIRE(pipe(out) == 0);
     ErrorBuffer error;
@@ -75,5 +77,9 @@ TEST_CASE("a write root that holds HOME does not reopen reads under HOME", "[lan
     INFO(text);
     CHECK(code == 0);
     CHECK(text.find(kOtherRepo) == std::string::npos);
+    // HOME must stay as writable as the policy says, so it gets no skeleton,
+    // and then neither HOME nor `/` may be listed (read_dir is inherited).
+    CHECK(text.find("LISTED-HOME") == std::string::npos);
+    CHECK(text.find("LISTED-ROOT") == std::string::npos);
     CHECK(text.find("WORKTREE-README") != std::string::npos);
 }
