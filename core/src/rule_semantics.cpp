@@ -158,15 +158,30 @@ bool landlock_lists_from_root(const Policy& policy, const SemanticsInputs& in) {
     return in.home.empty() || landlock_home_skeleton(policy, in);
 }
 
+// A folder of HOME's skeleton: HOME itself, or one on the way to a path the
+// policy grants (a read, write or scratch root, the worktree).
+bool landlock_skeleton_folder(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
+    if (path == in.home || is_within(in.worktree, path)) return true;
+    return std::any_of(policy.rules.begin(), policy.rules.end(), [&](const PolicyRule& rule) {
+        const bool root = rule.kind == OMS_RULE_READ_ALLOW_TREE || rule.kind == OMS_RULE_WRITE_ALLOW_TREE ||
+                          rule.kind == OMS_RULE_WRITE_SCRATCH_TREE;
+        return root && rule.value != path && is_within(rule.value, path);
+    });
+}
+
 // Under HOME and opened by no root: absent from the skeleton (its folders on
 // the way to a granted path list only the granted names), or refused by
 // Landlock when there is no skeleton.
-Decision landlock_closed_home(const Policy& policy, const SemanticsInputs& in, const PolicyRule* rule) {
-    if (landlock_home_skeleton(policy, in))
+Decision landlock_closed_home(const Policy& policy, const SemanticsInputs& in, const std::string& path,
+                              const PolicyRule* rule) {
+    if (!landlock_home_skeleton(policy, in)) return decided(Verdict::denied, rule, "below a denied tree and in no read root");
+    if (landlock_skeleton_folder(policy, in, path))
         return decided(Verdict::hidden, rule,
-                       "under HOME and in no granted path: HOME inside the run holds only the granted paths, so "
-                       "this name is absent (a folder on the way to one lists only the granted names)");
-    return decided(Verdict::denied, rule, "below a denied tree and in no read root");
+                       "a folder of HOME's skeleton: inside the run it lists only the granted paths below it, "
+                       "nothing else of HOME");
+    return decided(Verdict::hidden, rule,
+                   "under HOME and in no granted path: HOME inside the run holds only the granted paths, so this "
+                   "name is absent");
 }
 
 // A read deny: seatbelt refuses the access; landlock and docker cover the
@@ -179,7 +194,7 @@ Decision read_denied(const Policy& policy, const SemanticsInputs& in, const std:
         return decided(Verdict::denied, &rule, "denied again by a read deny, inside allowed roots too");
     if (in.family == BackendFamily::landlock && !landlock_opens(policy, in, path) &&
         (path == rule.value || landlock_home_skeleton(policy, in)))
-        return landlock_closed_home(policy, in, &rule);
+        return landlock_closed_home(policy, in, path, &rule);
     return decided(Verdict::hidden, &rule,
                    path == rule.value ? "covered by an empty read-only file or folder"
                                       : "below a folder covered by an empty one: absent");
@@ -205,12 +220,14 @@ Decision decide_read_rules(const Policy& policy, const SemanticsInputs& in, cons
             return decided(Verdict::denied, nullptr, "a device node landlock does not open");
     }
     if (const PolicyRule* rule = covering(policy, OMS_RULE_READ_DENY_TREE, path)) {
-        if (in.family == BackendFamily::landlock) return landlock_closed_home(policy, in, rule);
+        if (in.family == BackendFamily::landlock) return landlock_closed_home(policy, in, path, rule);
         return decided(Verdict::denied, rule, "below a denied tree and in no read root");
     }
     if (in.family == BackendFamily::landlock && above_home(in, path) && !landlock_lists_from_root(policy, in))
         return decided(Verdict::denied, nullptr,
                        "a folder above HOME: it cannot be listed when a write root holds HOME (no skeleton)");
+    if (in.family == BackendFamily::landlock && above_home(in, path))
+        return decided(Verdict::allowed, nullptr, "a folder above HOME: it can be listed (names only)");
     return decided(Verdict::allowed, nullptr, "outside HOME: reads stay open");
 }
 

@@ -55,6 +55,9 @@ TEST_CASE("reads: deny beats allow at any depth, allow beats the denied tree", "
     CHECK(t.verdict(Access::read, t.home + "/.ssh/id_rsa") == Verdict::hidden);
     CHECK(t.verdict(Access::read, t.home + "/.ssh") == Verdict::hidden);
     CHECK(t.verdict(Access::read, t.home) == Verdict::hidden);  // lists only the granted names
+    CHECK(decide(t.policy, t.inputs, Access::read, t.home).because.find("a folder of HOME's skeleton") == 0);
+    CHECK(decide(t.policy, t.inputs, Access::read, t.home + "/other").because.find("this name is absent") !=
+          std::string::npos);
     CHECK(t.verdict(Access::read, t.work + "/secret/x") == Verdict::hidden);  // a deny inside an allowed root
     CHECK(t.verdict(Access::read, t.work + "/src/main.rs") == Verdict::allowed);
     CHECK(t.rule(Access::read, t.work + "/src/main.rs") == "read-allow-tree");
