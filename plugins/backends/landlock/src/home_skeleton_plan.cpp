@@ -25,18 +25,27 @@ bool writable_mount_holds(const Plan& plan, const std::string& home) {
            within_any(home, plan.scratch_read_only);
 }
 
-// Everything the policy opens, as real paths: read, write and scratch roots,
-// the worktree, the run's private HOME and TMPDIR.
-std::vector<std::string> granted_paths(const oms::sdk::Context& context, const oms::sdk::Policy& policy) {
-    std::vector<std::string> named{std::string(context.worktree()), std::string(context.private_home()),
-                                   std::string(context.temp_dir())};
+// Everything the policy opens, as real paths (each resolved once): read,
+// write and scratch roots, the worktree, the run's private HOME and TMPDIR;
+// the read roots apart too.
+struct Granted {
+    std::vector<std::string> all, read;
+};
+
+Granted granted_paths(const oms::sdk::Context& context, const oms::sdk::Policy& policy) {
+    Granted out;
+    auto add = [&](const std::string& path, bool read_root) {
+        if (path.empty() || path[0] != '/') return;
+        auto real = canonical(path);
+        if (!real) return;
+        if (read_root) out.read.push_back(*real);
+        if (mountable(*real)) out.all.push_back(*real);
+    };
+    for (const std::string& path : {std::string(context.worktree()), std::string(context.private_home()),
+                                    std::string(context.temp_dir())})
+        add(path, false);
     for (oms_rule_kind kind : {OMS_RULE_READ_ALLOW_TREE, OMS_RULE_WRITE_ALLOW_TREE, OMS_RULE_WRITE_SCRATCH_TREE})
-        for (auto& path : values_of(policy, kind)) named.push_back(path);
-    std::vector<std::string> out;
-    for (const auto& path : named) {
-        if (path.empty() || path[0] != '/') continue;
-        if (auto real = canonical(path); real && mountable(*real)) out.push_back(*real);
-    }
+        for (const auto& path : values_of(policy, kind)) add(path, kind == OMS_RULE_READ_ALLOW_TREE);
     return out;
 }
 
@@ -128,11 +137,8 @@ void plan_home_skeleton(Plan& plan, const oms::sdk::Context& context, const oms:
     struct stat st;
     if (!real_home || stat(real_home->c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return;
     if (writable_mount_holds(plan, *real_home)) return;
-    const auto granted = granted_paths(context, policy);
-    std::vector<std::string> read_roots;
-    for (const auto& root : values_of(policy, OMS_RULE_READ_ALLOW_TREE))
-        if (auto real = canonical(root)) read_roots.push_back(*real);
-    if (within_any(*real_home, read_roots)) {  // nothing in HOME is closed
+    const Granted granted = granted_paths(context, policy);
+    if (within_any(*real_home, granted.read)) {  // nothing in HOME is closed
         grant_listing_from_root(plan, "listing only; HOME is inside a read root");
         return;
     }
@@ -140,10 +146,10 @@ void plan_home_skeleton(Plan& plan, const oms::sdk::Context& context, const oms:
     plan.home_mode = (st.st_mode & 07777) | 0700;  // its owner builds the skeleton
     plan.home_owner[0] = st.st_uid;
     plan.home_owner[1] = st.st_gid;
-    plan.home_keeps = keeps_below(*real_home, granted);
+    plan.home_keeps = keeps_below(*real_home, granted.all);
     // A granted path that holds HOME (a private temp folder) grants nothing in it.
     std::vector<std::string> link_targets;
-    for (const auto& path : granted)
+    for (const auto& path : granted.all)
         if (!is_within(*real_home, path)) link_targets.push_back(path);
     plan.home_links = links_into_granted(skeleton_folders(*real_home, plan.home_keeps), link_targets);
     drop_absent(plan);
