@@ -48,10 +48,12 @@ struct HomeWorld {
         REQUIRE(symlink(".cargo/bin", (w.home + "/tools").c_str()) == 0);
         REQUIRE(symlink(".ssh", (w.home + "/keys").c_str()) == 0);
     }
-    ProcessResult run(const std::string& script) {
-        return run_process({oms_binary(), "run", "--sandbox", "landlock", "--worktree", project, "--", "sh", "-c",
-                            expand(w, script)},
-                           {oms_world_env(w), std::nullopt, project, 60});
+    ProcessResult run(const std::string& script, const std::vector<std::string>& flags = {}) {
+        std::vector<std::string> argv{oms_binary(), "run", "--sandbox", "landlock", "--worktree", project};
+        argv.insert(argv.end(), flags.begin(), flags.end());
+        for (const std::string& word : {std::string("--"), std::string("sh"), std::string("-c"), expand(w, script)})
+            argv.push_back(word);
+        return run_process(argv, {oms_world_env(w), std::nullopt, project, 60});
     }
 };
 
@@ -178,4 +180,33 @@ TEST_CASE("nothing written into HOME's skeleton persists; a link left by one run
     CHECK(has(second.err, "plan.txt: No such file or directory"));
     CHECK(has(second.out, "home:.cargo projects tools \n"));  // nothing run 1 tried to add
     CHECK(has(second.out, "OK"));                        // positive: run 1's worktree file is there
+}
+
+TEST_CASE("--ro and --rw folders under HOME keep their rights in the skeleton", "[landlock][listing]") {
+    require_landlock();
+    HomeWorld h;
+    const World& w = h.w;
+    write_file(w.home + "/data/ro/input.txt", "RO-INPUT");
+    write_file(w.home + "/data/rw/state.txt", "RW-BEFORE");
+    write_file(w.home + "/data/private.txt", "DATA-PRIVATE");
+    auto r = h.run(R"SH(
+        echo "data:$(ls -A {home}/data | tr '\n' ' ')"
+        cat {home}/data/ro/input.txt; echo
+        echo CHANGED > {home}/data/ro/input.txt && echo WROTE-RO
+        echo AFTER > {home}/data/rw/state.txt && echo WROTE-RW
+        cat {home}/data/private.txt
+        exit 0)SH",
+                   {"--ro", w.home + "/data/ro", "--rw", w.home + "/data/rw"});
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(has(r.out, "data:ro rw \n"));  // the folder on the way lists the two granted folders only
+    CHECK(has(r.out, "RO-INPUT"));
+    CHECK_FALSE(has(r.out, "WROTE-RO"));
+    CHECK(has(r.err, "Read-only file system"));
+    CHECK(has(r.out, "WROTE-RW"));
+    CHECK_FALSE(has(r.out, "DATA-PRIVATE"));
+    CHECK(has(r.err, "private.txt: No such file or directory"));
+    // Host side: the read-only file kept its content, the read-write one changed.
+    CHECK(read_file(w.home + "/data/ro/input.txt") == "RO-INPUT");
+    CHECK(read_file(w.home + "/data/rw/state.txt") == "AFTER\n");
 }
