@@ -127,6 +127,11 @@ const PolicyRule* landlock_readable_write_root(const Policy& policy, const Seman
     return nullptr;
 }
 
+// A folder on the way from `/` to HOME.
+bool above_home(const SemanticsInputs& in, const std::string& path) {
+    return !in.home.empty() && path != in.home && is_within(in.home, path);
+}
+
 // Landlock without the read denies: the read roots, the write roots that do
 // not hold HOME, and everything outside the denied tree.
 bool landlock_opens(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
@@ -134,15 +139,64 @@ bool landlock_opens(const Policy& policy, const SemanticsInputs& in, const std::
            !covering(policy, OMS_RULE_READ_DENY_TREE, path);
 }
 
+// Landlock replaces HOME inside the run with a read-only skeleton holding
+// only the granted paths (home_skeleton_plan.cpp in the backend), unless a
+// mount that stays writable holds HOME: a write or scratch root other than
+// the private temp folders (HOME is bound back into those read-only).
+bool landlock_home_skeleton(const Policy& policy, const SemanticsInputs& in) {
+    std::error_code error;
+    if (in.home.empty() || in.home == "/" || !fs::is_directory(in.home, error)) return false;
+    for (const PolicyRule& rule : policy.rules) {
+        const bool write_root = rule.kind == OMS_RULE_WRITE_ALLOW_TREE || rule.kind == OMS_RULE_WRITE_SCRATCH_TREE;
+        const bool private_temp = rule.kind == OMS_RULE_WRITE_ALLOW_TREE && (rule.value == "/tmp" || rule.value == "/var/tmp");
+        if (write_root && !private_temp && is_within(in.home, rule.value)) return false;
+    }
+    return true;
+}
+
+// Landlock grants listing from `/` down (read_dir only) when nothing under
+// HOME could be listed through it: HOME is a skeleton, or there is no HOME.
+bool landlock_lists_from_root(const Policy& policy, const SemanticsInputs& in) {
+    return in.home.empty() || landlock_home_skeleton(policy, in);
+}
+
+// A folder of HOME's skeleton: HOME itself, or one on the way to a path the
+// policy grants (a read, write or scratch root, the worktree).
+bool landlock_skeleton_folder(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
+    if (path == in.home || is_within(in.worktree, path)) return true;
+    return std::any_of(policy.rules.begin(), policy.rules.end(), [&](const PolicyRule& rule) {
+        const bool root = rule.kind == OMS_RULE_READ_ALLOW_TREE || rule.kind == OMS_RULE_WRITE_ALLOW_TREE ||
+                          rule.kind == OMS_RULE_WRITE_SCRATCH_TREE;
+        return root && rule.value != path && is_within(rule.value, path);
+    });
+}
+
+// Under HOME and opened by no root: absent from the skeleton (its folders on
+// the way to a granted path list only the granted names), or refused by
+// Landlock when there is no skeleton.
+Decision landlock_closed_home(const Policy& policy, const SemanticsInputs& in, const std::string& path,
+                              const PolicyRule* rule) {
+    if (!landlock_home_skeleton(policy, in)) return decided(Verdict::denied, rule, "below a denied tree and in no read root");
+    if (landlock_skeleton_folder(policy, in, path))
+        return decided(Verdict::hidden, rule,
+                       "a folder of HOME's skeleton: inside the run it lists only the granted paths below it, "
+                       "nothing else of HOME");
+    return decided(Verdict::hidden, rule,
+                   "under HOME and in no granted path: HOME inside the run holds only the granted paths, so this "
+                   "name is absent");
+}
+
 // A read deny: seatbelt refuses the access; landlock and docker cover the
 // path with an empty read-only file or folder, so what lies below a hidden
-// folder is absent. Landlock refuses the covered path itself when no root
-// opens it (a secret under HOME): the denied tree decides before the cover.
+// folder is absent. Landlock does not cover the path when no root opens it
+// (a secret under HOME): the closed HOME decides (absent from the skeleton;
+// without one, the covered path itself is refused and what lies below it absent).
 Decision read_denied(const Policy& policy, const SemanticsInputs& in, const std::string& path, const PolicyRule& rule) {
     if (in.family == BackendFamily::seatbelt)
         return decided(Verdict::denied, &rule, "denied again by a read deny, inside allowed roots too");
-    if (in.family == BackendFamily::landlock && path == rule.value && !landlock_opens(policy, in, path))
-        return decided(Verdict::denied, &rule, "a read deny below the denied tree: refused (and covered)");
+    if (in.family == BackendFamily::landlock && !landlock_opens(policy, in, path) &&
+        (path == rule.value || landlock_home_skeleton(policy, in)))
+        return landlock_closed_home(policy, in, path, &rule);
     return decided(Verdict::hidden, &rule,
                    path == rule.value ? "covered by an empty read-only file or folder"
                                       : "below a folder covered by an empty one: absent");
@@ -162,11 +216,20 @@ Decision decide_read_rules(const Policy& policy, const SemanticsInputs& in, cons
     if (in.family == BackendFamily::landlock) {
         if (const PolicyRule* rule = landlock_readable_write_root(policy, in, path))
             return decided(Verdict::allowed, rule, "inside a write root (landlock gives write roots read rights)");
+        if (path == "/dev" && landlock_lists_from_root(policy, in))
+            return decided(Verdict::allowed, nullptr, "/dev can be listed; only some of its nodes open");
         if (is_within(path, "/dev") && !landlock_device_allowed(path))
             return decided(Verdict::denied, nullptr, "a device node landlock does not open");
     }
-    if (const PolicyRule* rule = covering(policy, OMS_RULE_READ_DENY_TREE, path))
+    if (const PolicyRule* rule = covering(policy, OMS_RULE_READ_DENY_TREE, path)) {
+        if (in.family == BackendFamily::landlock) return landlock_closed_home(policy, in, path, rule);
         return decided(Verdict::denied, rule, "below a denied tree and in no read root");
+    }
+    if (in.family == BackendFamily::landlock && above_home(in, path) && !landlock_lists_from_root(policy, in))
+        return decided(Verdict::denied, nullptr,
+                       "a folder above HOME: it cannot be listed when a write root holds HOME (no skeleton)");
+    if (in.family == BackendFamily::landlock && above_home(in, path))
+        return decided(Verdict::allowed, nullptr, "a folder above HOME: it can be listed (names only)");
     return decided(Verdict::allowed, nullptr, "outside HOME: reads stay open");
 }
 

@@ -77,7 +77,10 @@ TEST_CASE("render prints the ruleset", "[landlock][backend]") {
             OMS_OK);
     const std::string text = report.text();
     INFO(text);
-    CHECK(has(text, "hide folder    " + w.home + "/.ssh"));
+    CHECK(has(text, "home skeleton  " + w.home + "  (read-only tmpfs"));
+    CHECK(has(text, "bound back     " + w.toolchain + "  (same path, same rights, in HOME's skeleton)"));
+    CHECK(has(text, "not present    " + w.home + "/.ssh (under HOME, outside every granted path: absent inside)"));
+    CHECK(has(text, "allow /  [read_dir]  (listing only"));
     CHECK(has(text, "hide file      " + w.work + "/wallet-keypair.json"));
     CHECK(has(text, "hide file      " + w.work + "/nested/deeper/id.json"));
     CHECK(has(text, "read-only      " + w.work + "/.git"));

@@ -22,6 +22,7 @@ struct Target {
 };
 
 void plant_extras(World& w) {
+    make_dirs(w.root / "xdg-state");  // made by oms otherwise, after the host's listing of the world's root
     write_file(w.home + "/.cargo/bin/tool-keypair.json", "TOOLCHAIN-KEYPAIR");
     write_file(w.outside + "/deploy-keypair.json", "OUTSIDE-KEYPAIR");
     write_file(w.work + "/sub/.git/config", "NESTED-GIT-CONFIG");
@@ -48,6 +49,9 @@ std::vector<Target> table(const World& w, uint16_t closed_port) {
         {"read", w.pinned},                     {"read", h, true},
         {"read", h + "/.ssh", true},            {"read", w.other_repo, true},
         {"read", k + "/nested", true},          {"read", o, true},
+        // Listing is not reading: `/` and the folder holding HOME list as on the host.
+        {"read", "/", true},                    {"read", w.root.path(), true},
+        {"read", h + "/.cargo", true},
         {"write", k + "/README"},               {"write", k + "/created.txt"},
         {"write", k + "/.git/config"},          {"write", w.pinned},
         {"write", k + "/sub/.git/config"},      {"write", k + "/wallet-keypair.json"},
@@ -214,12 +218,12 @@ TEST_CASE("after a failure under landlock oms says how to ask, on stderr only, o
             argv.push_back(word);
         return run_process(argv, {oms_world_env(w), std::nullopt, w.work, 60});
     };
-    auto failed = run({}, "echo OUT; cat " + w.other_repo + "/main.rs; exit 3");
+    auto failed = run({}, "echo OUT; echo x > " + w.outside + "/file; exit 3");
     CHECK(failed.exit_code == 3);
     CHECK(failed.out == "OUT\n");  // the command's output, nothing of oms's
     const std::string hint = "oms: exit 3 under the landlock sandbox; if a file or port was refused, ask: oms explain";
     CHECK(lines_starting(failed.err, hint).size() == 1);
-    CHECK(failed.err.find("Permission denied") < failed.err.find(hint));  // after the command's own lines
+    CHECK(failed.err.find("Read-only file system") < failed.err.find(hint));  // after the command's own lines
     // Positive control: a success and a signal the user sent say nothing, nor does --quiet.
     auto fine = run({}, "echo OUT");
     CHECK(fine.exit_code == 0);

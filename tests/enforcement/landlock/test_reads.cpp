@@ -30,18 +30,19 @@ TEST_CASE("planted secrets do not come out while the worktree does", "[landlock]
     }
 }
 
-TEST_CASE("other folders under HOME are closed, outside HOME is open", "[landlock][reads]") {
+TEST_CASE("other folders under HOME are absent, outside HOME is open", "[landlock][reads]") {
     require_landlock();
     FOR_EACH_DRIVER(driver) {
         World w;
         auto r = run_confined(driver, w, expand(w, R"SH(
-            cat {other}/main.rs; ls {home} && echo LISTED-HOME
+            cat {other}/main.rs; echo "home:$(ls -A {home} | tr '\n' ' ')"
             cat /etc/passwd | head -n 1; cat {work}/README; echo; exit 0)SH"));
         INFO(r.spawn_error << r.out << r.err);
         REQUIRE(r.exit_code == 0);
         CHECK(read_file(w.other_repo + "/main.rs") == kOtherRepo);  // readable without the sandbox
         CHECK(r.out.find(kOtherRepo) == std::string::npos);
-        CHECK(r.out.find("LISTED-HOME") == std::string::npos);
+        CHECK(r.err.find("main.rs: No such file or directory") != std::string::npos);  // absent, not just closed
+        CHECK(r.out.find("home:.cargo \n") != std::string::npos);  // HOME lists only its granted root
         CHECK(r.out.find("root:") != std::string::npos);  // positive: /etc is outside HOME
         CHECK(r.out.find("WORKTREE-README") != std::string::npos);
     }
@@ -56,7 +57,9 @@ TEST_CASE("a write root that holds HOME does not reopen reads under HOME", "[lan
     PolicyBuilder policy = default_policy(w);
     policy.add(OMS_RULE_WRITE_ALLOW_TREE, w.root.path());
     ContextBuilder context = default_context(
-        w, {"sh", "-c", "cat " + w.other_repo + "/main.rs; cat " + w.work + "/README; echo; exit 0"});
+        w, {"sh", "-c",
+            "cat " + w.other_repo + "/main.rs; ls -A " + w.home + " && echo LISTED-HOME; ls / && echo LISTED-ROOT; cat " +
+                w.work + "/README; echo; exit 0"});
     int out[2];
     REQUIRE(pipe(out) == 0);
     ErrorBuffer error;
@@ -74,5 +77,9 @@ TEST_CASE("a write root that holds HOME does not reopen reads under HOME", "[lan
     INFO(text);
     CHECK(code == 0);
     CHECK(text.find(kOtherRepo) == std::string::npos);
+    // HOME must stay as writable as the policy says, so it gets no skeleton,
+    // and then neither HOME nor `/` may be listed (read_dir is inherited).
+    CHECK(text.find("LISTED-HOME") == std::string::npos);
+    CHECK(text.find("LISTED-ROOT") == std::string::npos);
     CHECK(text.find("WORKTREE-README") != std::string::npos);
 }

@@ -51,15 +51,39 @@ struct Table {
 
 TEST_CASE("reads: deny beats allow at any depth, allow beats the denied tree", "[rule-semantics]") {
     Table t;
-    CHECK(t.verdict(Access::read, t.home + "/.ssh/id_rsa") == Verdict::hidden);  // below a covered folder
-    CHECK(t.verdict(Access::read, t.home + "/.ssh") == Verdict::denied);  // the denied tree decides first
+    // Landlock: HOME inside is a skeleton of the granted paths, the rest of it absent.
+    CHECK(t.verdict(Access::read, t.home + "/.ssh/id_rsa") == Verdict::hidden);
+    CHECK(t.verdict(Access::read, t.home + "/.ssh") == Verdict::hidden);
+    CHECK(t.verdict(Access::read, t.home) == Verdict::hidden);  // lists only the granted names
+    CHECK(decide(t.policy, t.inputs, Access::read, t.home).because.find("a folder of HOME's skeleton") == 0);
+    CHECK(decide(t.policy, t.inputs, Access::read, t.home + "/other").because.find("this name is absent") !=
+          std::string::npos);
     CHECK(t.verdict(Access::read, t.work + "/secret/x") == Verdict::hidden);  // a deny inside an allowed root
     CHECK(t.verdict(Access::read, t.work + "/src/main.rs") == Verdict::allowed);
     CHECK(t.rule(Access::read, t.work + "/src/main.rs") == "read-allow-tree");
-    CHECK(t.verdict(Access::read, t.home + "/other/file") == Verdict::denied);
+    CHECK(t.verdict(Access::read, t.home + "/other/file") == Verdict::hidden);
     CHECK(t.rule(Access::read, t.home + "/other/file") == "read-deny-tree");
     CHECK(t.verdict(Access::read, "/etc/passwd") == Verdict::allowed);
     CHECK(t.rule(Access::read, "/etc/passwd") == "none");
+    CHECK(t.verdict(Access::read, "/") == Verdict::allowed);  // listing from the root down
+    CHECK(t.verdict(Access::read, t.tmp.path()) == Verdict::allowed);  // a folder above HOME
+    CHECK(t.verdict(Access::read, "/dev") == Verdict::allowed);
+    CHECK(t.verdict(Access::read, "/dev/sda") == Verdict::denied);
+    t.inputs.family = BackendFamily::seatbelt;
+    CHECK(t.verdict(Access::read, t.home + "/.ssh") == Verdict::denied);
+    CHECK(t.verdict(Access::read, t.home + "/other/file") == Verdict::denied);
+}
+
+TEST_CASE("reads: without a skeleton (a write root holds HOME) landlock refuses HOME and the folders above it",
+          "[rule-semantics]") {
+    Table t;
+    t.policy.rules.push_back(PolicyRule{OMS_RULE_WRITE_ALLOW_TREE, t.tmp.path(), 0, "test: row"});
+    CHECK(t.verdict(Access::read, t.home + "/.ssh/id_rsa") == Verdict::hidden);  // below a covered folder
+    CHECK(t.verdict(Access::read, t.home + "/.ssh") == Verdict::denied);  // the denied tree decides first
+    CHECK(t.verdict(Access::read, t.home + "/other/file") == Verdict::denied);
+    CHECK(t.verdict(Access::read, "/") == Verdict::denied);
+    CHECK(t.verdict(Access::read, "/dev") == Verdict::denied);
+    CHECK(t.verdict(Access::read, "/etc/passwd") == Verdict::allowed);
 }
 
 TEST_CASE("reads: a suffix hides a keypair found at run start; outside the walked roots only on seatbelt",

@@ -66,6 +66,13 @@ void apply_mounts(const ChildSpec& spec) {
     int resolv = spec.resolv_conf_target ? open_verified(spec, spec.resolv_conf_source, spec.resolv_conf_id, false) : -1;
     make_root_read_only(spec);
     set_up_private_temps(spec);
+    // After the private temps (HOME may lie in one) and before everything
+    // that lands below HOME (overlays, pins, read-only binds, masks), so
+    // those are made on the bound-back paths.
+    set_up_home_skeleton(spec);
+    // The folder oms was started in may now lie under a cover (the real HOME
+    // below its skeleton, the host's /tmp): the init keeps no hold on it.
+    if (chdir("/") != 0) child_fail(spec, "enter / of the mount namespace");
     mount_fresh_proc(spec);
     mount_scratch_trees(spec);
     // Last, so they end up on top of everything above.

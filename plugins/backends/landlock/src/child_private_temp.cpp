@@ -36,7 +36,8 @@ int step_into(const ChildSpec& spec, int dir, const char* name, bool last, bool 
     return fd;
 }
 
-// The folder or file at `path` (absolute, canonical), made where missing.
+}  // namespace
+
 int make_mount_point(const ChildSpec& spec, const char* path, bool folder) {
     int dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (dir < 0) child_fail(spec, "open /");
@@ -61,31 +62,36 @@ int make_mount_point(const ChildSpec& spec, const char* path, bool folder) {
     return dir;
 }
 
-}  // namespace
-
-void set_up_private_temps(const ChildSpec& spec) {
-    const size_t count = spec.temp_keeps.size();
-    char* folder = spec.keep_is_folder;
-    for (size_t i = 0; i < count; ++i) {
-        int at = open_mount_path(spec, spec.temp_keeps[i]);
+void clone_keeps(const ChildSpec& spec, const std::vector<const char*>& paths, int* fds, char* folder) {
+    for (size_t i = 0; i < paths.size(); ++i) {
+        int at = open_mount_path(spec, paths[i]);
         struct stat st;
-        if (fstat(at, &st) != 0) child_fail(spec, "inspect", spec.temp_keeps[i]);
+        if (fstat(at, &st) != 0) child_fail(spec, "inspect", paths[i]);
         folder[i] = S_ISDIR(st.st_mode) ? 1 : 0;
-        spec.mount_fds[i] = mount_uapi::open_tree_clone(at);
-        if (spec.mount_fds[i] < 0) child_fail(spec, "copy the mount for", spec.temp_keeps[i]);
+        fds[i] = mount_uapi::open_tree_clone(at);
+        if (fds[i] < 0) child_fail(spec, "copy the mount for", paths[i]);
         close(at);
     }
+}
+
+void bind_back_keeps(const ChildSpec& spec, const std::vector<const char*>& paths, int* fds, const char* folder,
+                     const char* step) {
+    for (size_t i = 0; i < paths.size(); ++i) {
+        int to = make_mount_point(spec, paths[i], folder[i] != 0);
+        if (mount_uapi::move_mount_onto(fds[i], to) != 0) child_fail(spec, step, paths[i]);
+        close(to);
+        close(fds[i]);
+    }
+}
+
+void set_up_private_temps(const ChildSpec& spec) {
+    clone_keeps(spec, spec.temp_keeps, spec.mount_fds, spec.keep_is_folder);
     // nosuid: a setuid copy made there stays an ordinary file.
     for (const char* temp : spec.private_temps)
         if (mount("tmpfs", temp, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0)
             child_fail(spec, "mount a private temp folder on", temp);
-    for (size_t i = 0; i < count; ++i) {
-        int to = make_mount_point(spec, spec.temp_keeps[i], folder[i] != 0);
-        if (mount_uapi::move_mount_onto(spec.mount_fds[i], to) != 0)
-            child_fail(spec, "bind back into the private temp folder", spec.temp_keeps[i]);
-        close(to);
-        close(spec.mount_fds[i]);
-    }
+    bind_back_keeps(spec, spec.temp_keeps, spec.mount_fds, spec.keep_is_folder,
+                    "bind back into the private temp folder");
 }
 
 }  // namespace oms::landlock

@@ -42,9 +42,20 @@ ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, cons
     spec.temp_keeps = c_strings(plan.temp_keeps);
     spec.scratch_trees = c_strings(plan.scratch_trees);
     spec.scratch_read_only = c_strings(plan.scratch_read_only);
-    spec.mount_fd_storage.assign(std::max(plan.writable_mounts.size(), plan.temp_keeps.size()) + 1, -1);
+    if (!plan.home_skeleton.empty()) spec.home_skeleton = plan.home_skeleton.c_str();
+    spec.home_keeps = c_strings(plan.home_keeps);
+    for (const auto& link : plan.home_links) {
+        spec.home_link_folders.push_back(link.folder.c_str());
+        spec.home_link_names.push_back(link.name.c_str());
+        spec.home_link_texts.push_back(link.text.c_str());
+    }
+    spec.home_mode = plan.home_mode;
+    spec.home_owner[0] = plan.home_owner[0];
+    spec.home_owner[1] = plan.home_owner[1];
+    const size_t most_keeps = std::max({plan.writable_mounts.size(), plan.temp_keeps.size(), plan.home_keeps.size()});
+    spec.mount_fd_storage.assign(most_keeps + 1, -1);
     spec.mount_fds = spec.mount_fd_storage.data();
-    spec.keep_folder_storage.assign(plan.temp_keeps.size() + 1, 0);
+    spec.keep_folder_storage.assign(most_keeps + 1, 0);
     spec.keep_is_folder = spec.keep_folder_storage.data();
     for (const auto& rule : plan.path_rules) {
         uint64_t rights = rule.rights & features.fs_rights;

@@ -24,12 +24,18 @@ struct ChildSpec {
     std::vector<char*> argv, envp;
     std::vector<const char*> pin_in_place, read_only, hide_folders, hide_files;
     std::vector<const char*> writable_mounts, private_temps, temp_keeps, scratch_trees, scratch_read_only;
-    // Room for one descriptor per writable mount or temp keep: the child
+    // HOME's skeleton (home_skeleton_plan.hpp): null when HOME is left as it is.
+    const char* home_skeleton = nullptr;
+    std::vector<const char*> home_keeps;
+    std::vector<const char*> home_link_folders, home_link_names, home_link_texts;  // Plan::home_links
+    uint32_t home_mode = 0700;
+    uint32_t home_owner[2] = {0, 0};
+    // Room for one descriptor per writable mount or temp or HOME keep: the child
     // holds their clones for a moment and may not allocate.
     std::vector<int> mount_fd_storage;
     std::vector<char> keep_folder_storage;
     int* mount_fds = nullptr;
-    char* keep_is_folder = nullptr;  // per temp keep: a folder (else a file)
+    char* keep_is_folder = nullptr;  // per temp or HOME keep: a folder (else a file)
     std::vector<ChildPathRule> path_rules;
     std::vector<uint16_t> connect_ports, bind_ports, relay_ports;
     // relay_listen[i]: the host had a listener on relay_ports[i] just before

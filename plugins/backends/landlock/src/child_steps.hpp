@@ -18,6 +18,7 @@ void enter_namespaces(const ChildSpec& spec);      // user maps (non-root), moun
 void apply_mounts(const ChildSpec& spec);          // all the steps below, in order, then pins, binds, masks
 void make_root_read_only(const ChildSpec& spec);   // everything but the writable mounts: EROFS
 void set_up_private_temps(const ChildSpec& spec);  // fresh /tmp, /var/tmp with the kept paths bound back
+void set_up_home_skeleton(const ChildSpec& spec); // HOME: read-only tmpfs with the granted paths bound back
 void mount_fresh_proc(const ChildSpec& spec);      // /proc of the new PID namespace
 void mount_scratch_trees(const ChildSpec& spec);   // overlays thrown away with the run (else read-only)
 void setup_loopback(const ChildSpec& spec);        // lo up, relay listeners handed to the parent
@@ -29,6 +30,15 @@ void setup_loopback(const ChildSpec& spec);        // lo up, relay listeners han
 // Binds `source` onto `target` (opened with no link in its path).
 void bind_fd(const ChildSpec& spec, int source, const char* target, bool read_only);
 void bind_in_place(const ChildSpec& spec, const char* path, bool read_only);
+// The folder or file at `path` (absolute, canonical), made where missing;
+// only in a file system the child has just mounted, nobody else writes there.
+int make_mount_point(const ChildSpec& spec, const char* path, bool folder);
+// Clones each path (recursively, with the flags it has now) into `fds`,
+// recording in `folder` whether it is a folder.
+void clone_keeps(const ChildSpec& spec, const std::vector<const char*>& paths, int* fds, char* folder);
+// Attaches each clone again at its path, made where missing.
+void bind_back_keeps(const ChildSpec& spec, const std::vector<const char*>& paths, int* fds, const char* folder,
+                     const char* step);
 // O_PATH descriptor of a mount path with no link in it, or the child ends.
 int open_mount_path(const ChildSpec& spec, const char* path);
 void setup_loopback(const ChildSpec& spec);        // lo up, relay listeners handed to the parent

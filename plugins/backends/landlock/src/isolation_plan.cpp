@@ -1,6 +1,7 @@
 #include "isolation_plan.hpp"
 
 #include "path_utils.hpp"
+#include "policy_values.hpp"
 
 #include <sys/stat.h>
 
@@ -12,23 +13,6 @@ namespace oms::landlock {
 namespace {
 
 const char* const kSystemTemps[] = {"/tmp", "/var/tmp"};
-
-std::vector<std::string> values_of(const oms::sdk::Policy& policy, oms_rule_kind kind) {
-    std::vector<std::string> out;
-    for (const auto& rule : policy.rules(kind)) out.emplace_back(rule.value);
-    return out;
-}
-
-bool within_any(const std::string& path, const std::vector<std::string>& roots) {
-    return std::any_of(roots.begin(), roots.end(), [&](const std::string& r) { return is_within(path, r); });
-}
-
-// Folders and regular files can be cloned as mounts; a device write root
-// (/dev/null) needs nothing: writing a device is no change to a file system.
-bool mountable(const std::string& path) {
-    struct stat st;
-    return stat(path.c_str(), &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
-}
 
 // A temp folder the user works in (the worktree, or a --rw mount, is the
 // temp folder or holds it) stays the host's: it is a write root like any

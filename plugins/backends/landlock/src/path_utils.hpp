@@ -9,12 +9,17 @@ namespace oms::landlock {
 
 // True when `path` is `root` or lies below it (both absolute, no trailing '/').
 bool is_within(std::string_view path, std::string_view root);
+// True when `path` lies within one of `roots`.
+bool within_any(std::string_view path, const std::vector<std::string>& roots);
 // Drops roots that lie inside another root of the list (sorted, no duplicates).
 std::vector<std::string> outermost(std::vector<std::string> roots);
 std::string parent_of(const std::string& path);
 // Canonical path (symlinks resolved), or nullopt when it does not exist.
 std::optional<std::string> canonical(const std::string& path);
 enum class Kind { missing, folder, file, other };
+// A folder or regular file (following links): what can be cloned as a mount
+// and bound back; a device write root (/dev/null) needs no mount.
+bool mountable(const std::string& path);
 // Kind of what the path finally points to (follows symlinks).
 Kind kind_of(const std::string& path);
 // Entries of a folder that are not symlinks, as absolute paths, sorted.

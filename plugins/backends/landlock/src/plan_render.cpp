@@ -36,6 +36,13 @@ void render_mounts(std::vector<std::string>& out, const Plan& plan) {
     for (const auto& p : plan.private_temps)
         out.push_back("  private temp   " + p + "  (fresh tmpfs for this run, nosuid; the host's is not visible)");
     for (const auto& p : plan.temp_keeps) out.push_back("  bound back     " + p + "  (same path, same rights, in the private temp)");
+    if (!plan.home_skeleton.empty())
+        out.push_back("  home skeleton  " + plan.home_skeleton +
+                      "  (read-only tmpfs: only the granted paths below are there, the rest of HOME has no name inside)");
+    for (const auto& p : plan.home_keeps) out.push_back("  bound back     " + p + "  (same path, same rights, in HOME's skeleton)");
+    for (const auto& link : plan.home_links)
+        out.push_back("  link           " + link.folder + "/" + link.name + " -> " + link.text +
+                      "  (made again in HOME's skeleton: it leads into a granted path)");
     for (const auto& p : plan.scratch_trees)
         out.push_back("  scratch        " + p + "  (overlay, writes go to the private temp and are thrown away; "
                       "read-only if the overlay cannot be mounted)");

@@ -3,7 +3,9 @@
 
 #include "landlock_uapi.hpp"
 #include "path_utils.hpp"
+#include "policy_values.hpp"
 #include "incremental_scan.hpp"
+#include "home_skeleton_plan.hpp"
 #include "isolation_plan.hpp"
 #include "scan_cache_dir.hpp"
 #include "secret_scan.hpp"
@@ -31,12 +33,6 @@ constexpr uint64_t kWriteRights = uapi::kFsWriteFile | uapi::kFsRemoveDir | uapi
 const char* const kReadableDevices[] = {"/dev/random", "/dev/urandom", "/dev/shm", "/dev/mqueue"};
 // Device files every shell expects to open for writing.
 const char* const kWritableDevices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/pts", "/dev/ptmx"};
-
-std::vector<std::string> values_of(const oms::sdk::Policy& policy, oms_rule_kind kind) {
-    std::vector<std::string> out;
-    for (const Rule& r : policy.rules(kind)) out.emplace_back(r.value);
-    return out;
-}
 
 std::string env_value(const std::vector<std::string>& env, const std::string& name) {
     for (const auto& entry : env)
@@ -302,6 +298,7 @@ Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy
     plan_network(plan, policy);
     plan_name_resolution(plan);
     plan_isolation(plan, context, policy);
+    plan_home_skeleton(plan, context, policy);
     return plan;
 }
 

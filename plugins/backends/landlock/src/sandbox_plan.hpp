@@ -30,6 +30,20 @@ struct Plan {
     std::vector<std::string> writable_mounts;  // write roots kept writable when / becomes read-only
     std::vector<std::string> private_temps;    // /tmp, /var/tmp: a fresh tmpfs each, per run
     std::vector<std::string> temp_keeps;       // paths under a private temp bound back at the same path
+    // HOME covered by a read-only tmpfs holding only home_keeps, bound back at
+    // the same path (home_skeleton_plan.hpp); empty: HOME is left as it is.
+    std::string home_skeleton;
+    std::vector<std::string> home_keeps;
+    // Links the user keeps in HOME (or a folder on the way to a kept path)
+    // that lead into a granted path, made again in the skeleton with the
+    // same text: the folder they sit in, their name, their text.
+    struct HomeLink {
+        std::string folder, name, text;
+    };
+    std::vector<HomeLink> home_links;
+    uint32_t home_mode = 0700;             // the skeleton's mode: HOME's, plus its owner's rwx
+    uint32_t home_owner[2] = {0, 0};       // HOME's uid and gid (given to the skeleton when oms is root)
+    bool list_from_root = false;           // read_dir granted on `/`: every folder can be listed
     std::vector<std::string> scratch_trees;    // overlays whose writes are thrown away at the end
     std::vector<std::string> scratch_read_only;  // scratch trees with no overlay possible: read-only
     std::vector<std::string> pin_in_place;    // bound onto themselves so they cannot be renamed
