@@ -10,10 +10,11 @@ namespace oms::core {
 
 namespace {
 
-// The spec's list and fnm's Linux folder (toolchain-roots opens the same
-// folders for reading).
-const char* const kFolders[] = {".cargo", ".rustup", ".local/share/solana", ".avm", ".nvm", ".volta", ".bun", ".fnm",
-                                ".local/share/fnm", nullptr};
+// The spec's list, fnm's Linux folder and the shim-based managers
+// (toolchain-roots opens the same folders for reading).
+const char* const kFolders[] = {".cargo", ".rustup", ".local/share/solana", ".avm",   ".nvm",
+                                ".volta", ".bun",    ".fnm",                ".local/share/fnm",
+                                ".pyenv", ".rbenv",  ".asdf",               ".local/share/mise", nullptr};
 
 bool is_folder(const std::string& path) {
     struct stat info {};

@@ -18,9 +18,12 @@ const oms_config_key keys[] = {
 };
 
 // The spec's toolchain folders under HOME, in the spec's order, then fnm's
-// folder on Linux (XDG data home; ~/.fnm is where older fnm and macOS keep it).
-const char* const home_toolchains[] = {".cargo", ".rustup", ".local/share/solana", ".avm", ".nvm",
-                                       ".volta", ".bun",    ".fnm",                ".local/share/fnm"};
+// folder on Linux (XDG data home; ~/.fnm is where older fnm and macOS keep it)
+// and the shim-based managers: a shim on PATH runs the manager's own
+// program from its folder, so the PATH entry alone is not enough.
+const char* const home_toolchains[] = {".cargo", ".rustup", ".local/share/solana", ".avm",  ".nvm",
+                                       ".volta", ".bun",    ".fnm",                ".local/share/fnm",
+                                       ".pyenv", ".rbenv",  ".asdf",               ".local/share/mise"};
 
 constexpr oms_rule_kind allow = OMS_RULE_READ_ALLOW_TREE;
 

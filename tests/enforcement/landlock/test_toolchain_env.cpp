@@ -193,7 +193,7 @@ TEST_CASE("USER and LOGNAME inside are the uid's name, never the caller's; user_
     CHECK_FALSE(fs::exists(w.work + "/ran-misspelt"));
 }
 
-TEST_CASE("version managers that look in HOME (volta, avm, nvm, bun, solana, fnm) find the real folders, read-only",
+TEST_CASE("version managers that look in HOME (volta, avm, nvm, bun, solana, fnm, pyenv) find the real folders, read-only",
           "[landlock][toolchains]") {
     require_landlock();
     World w;
@@ -212,11 +212,14 @@ TEST_CASE("version managers that look in HOME (volta, avm, nvm, bun, solana, fnm
     write_script(w.home + "/.local/share/fnm/node-versions/v20.2.0/installation/bin/npx", "echo FNM-NPX-20\n");
     fs::create_directories(w.home + "/.local/share/fnm/aliases");
     fs::create_symlink("../node-versions/v20.2.0/installation", w.home + "/.local/share/fnm/aliases/default");
-    const std::string path = w.home + "/.volta/bin:" + w.home + "/.cargo/bin:" + w.home + "/.bun/bin:" + w.home +
+    // pyenv's shim on PATH runs pyenv itself from ${PYENV_ROOT:-$HOME/.pyenv}/libexec.
+    write_script(w.home + "/.pyenv/shims/python", "exec \"${PYENV_ROOT:-$HOME/.pyenv}/libexec/pyenv\" exec python \"$@\"\n");
+    write_script(w.home + "/.pyenv/libexec/pyenv", "echo PYENV-PYTHON-3.12\n");
+    const std::string path = w.home + "/.pyenv/shims:" + w.home + "/.volta/bin:" + w.home + "/.cargo/bin:" + w.home + "/.bun/bin:" + w.home +
                              "/.local/share/solana/install/active_release/bin:" + w.home +
                              "/.local/share/fnm/aliases/default/bin:/usr/bin:/bin";
     ProcessResult run = run_toolchain_command(w, {path, {}, R"SH(
-        node; anchor; bun; solana; npx
+        node; anchor; bun; solana; npx; python
         echo "FNM-VERSIONS=$(ls "$HOME/.local/share/fnm/node-versions")"
         echo EVIL > "$HOME/.local/share/fnm/aliases/default/bin/npx"
         . "${NVM_DIR:-$HOME/.nvm}/nvm.sh" && echo "NVM=$NVM_LOADED"
@@ -228,7 +231,7 @@ TEST_CASE("version managers that look in HOME (volta, avm, nvm, bun, solana, fnm
     INFO(run.out << run.err);
     CHECK(run.exit_code == 0);
     for (const char* expected : {"VOLTA-NODE-20", "ANCHOR-0.30.1", "BUN-1.1", "SOLANA-CLI", "NVM=yes", "CONTROL", "FNM-NPX-20",
-                                 "FNM-VERSIONS=v20.2.0"})
+                                 "FNM-VERSIONS=v20.2.0", "PYENV-PYTHON-3.12"})
         CHECK(run.out.find(expected) != std::string::npos);
     // The links lead to read-only toolchain roots: the host files are unchanged.
     CHECK(read_file(w.home + "/.volta/tools/image/node/20.1.0/bin/node").find("EVIL") == std::string::npos);
