@@ -138,8 +138,10 @@ std::vector<char*> c_list(std::vector<std::string>& items) {
 }
 
 // Takes the private HOME's files out of `env` (they are oms's, not the
-// command's) and writes them into the HOME `env` names.
-void seed_home(std::vector<std::string>& env, int error_fd) {
+// command's) and writes them into the HOME `env` names. False when they
+// could not all be put there: the command is then not started (fail closed),
+// since it would find what an earlier command of the task left instead.
+bool seed_home(std::vector<std::string>& env, int error_fd) {
     const std::string prefix = std::string(home_seed::kVariable) + "=";
     std::string seed, home;
     for (auto e = env.begin(); e != env.end();) {
@@ -152,11 +154,12 @@ void seed_home(std::vector<std::string>& env, int error_fd) {
         ++e;
     }
     std::vector<home_seed::Entry> entries;
-    if (seed.empty()) return;
-    if (home.empty() || !home_seed::decode(seed, entries))
-        dprintf(error_fd, "oms: the private HOME's files could not be put into HOME\n");
-    else
-        home_seed::write_into(home, entries, error_fd);
+    if (seed.empty()) return true;
+    const bool seeded = !home.empty() && home_seed::decode(seed, entries) && home_seed::write_into(home, entries, error_fd);
+    if (!seeded)
+        dprintf(error_fd, "oms: the private HOME's files could not all be put into HOME; the command is not started "
+                          "(oms task end gives the task a new container)\n");
+    return seeded;
 }
 
 std::vector<std::string> own_environment() {
@@ -172,7 +175,7 @@ std::vector<std::string> own_environment() {
     for (int s = 1; s < NSIG; ++s) signal(s, SIG_DFL);
     setpgid(0, 0);
     for (int i = 0; i < 3; ++i) dup2(req.fds[i], i);  // dup2 clears close-on-exec
-    seed_home(req.env, 2);
+    if (!seed_home(req.env, 2)) _exit(126);
     user_names::rewrite(req.env, user_names::name_of(getuid()));
     if (!restrict_command()) {
         dprintf(2, "oms: cannot restrict the command (seccomp): %s\n", std::strerror(errno));
@@ -255,7 +258,7 @@ int listen_on(const char* path) {
 
 [[noreturn]] void exec_restricted(char** argv) {
     std::vector<std::string> env = own_environment();
-    seed_home(env, 2);
+    if (!seed_home(env, 2)) _exit(126);
     user_names::rewrite(env, user_names::name_of(getuid()));
     auto env_list = c_list(env);
     environ = env_list.data();
