@@ -38,6 +38,7 @@
 #include "exact_env.hpp"
 #include "expectations.hpp"
 #include "home_seed.hpp"
+#include "host_peer.hpp"
 #include "inner_relay.hpp"
 #include "inner_resolver.hpp"
 #include "leftovers.hpp"
@@ -342,6 +343,10 @@ int main(int argc, char** argv) {
         if (n <= 0) continue;
         int conn = accept4(server, nullptr, nullptr, SOCK_CLOEXEC);
         if (conn < 0) continue;
+        if (!peer_is_outside_container(conn)) {  // a command asking for a command of its own
+            close(conn);
+            continue;
+        }
         reap(handlers, {&relay, &resolver});  // the previous command's handler may have ended meanwhile
         if (handlers.empty()) clear_leftovers();
         pid_t handler = fork();
