@@ -210,7 +210,8 @@ TEST_CASE("docker: USER and LOGNAME name the container's user, never oms's", "[d
 // A warm task's commands share HOME: one command prepares it so that the
 // runner cannot put the private HOME's files there before the next command
 // (HOME made 0500, a folder where .npmrc goes, the ~/.cargo link replaced by
-// a folder holding a forged tool, a planted .gitconfig). Before, the runner
+// a folder holding a forged tool, a planted .gitconfig, folders at the names
+// the runner used for its new files, which held its pid). Before, the runner
 // said "cannot put ... into HOME" and started the next command anyway, which
 // then ran the forged tool and read the planted config. The attack is the
 // same one-shot, where the next command has a HOME of its own anyway.
@@ -226,7 +227,8 @@ TEST_CASE("docker: a command that prepares HOME cannot keep the next command fro
         "rm \"$HOME/.cargo\" && mkdir -p \"$HOME/.cargo/bin\" && echo forged > \"$HOME/.cargo/bin/cargo-tool\" && "
         "rm \"$HOME/.npmrc\" && mkdir -p \"$HOME/.npmrc/inside\" && "
         "printf '[core]\\n\\tpager = planted\\n' > \"$HOME/.gitconfig\" && "
-        "chmod 500 \"$HOME\" && echo prepared"});
+        "cd \"$HOME\" && for i in $(seq 1 3000); do echo .oms-new-$i-.gitconfig .oms-moved-aside-$i-.npmrc/x; done | "
+        "xargs mkdir -p && cd / && chmod 500 \"$HOME\" && echo prepared"});
     INFO(prepare.out << prepare.err);
     REQUIRE(prepare.exit_code == 0);
     CHECK_THAT(prepare.out, Catch::Contains("tool-v1\nprepared"));  // positive control: the real tool, first

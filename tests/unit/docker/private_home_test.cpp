@@ -169,6 +169,10 @@ TEST_CASE("home seed: a HOME prepared to make the seed fail still gets the entri
     make_dirs(home + "/.cargo/bin");               // a folder where a link goes, with a forged tool
     write_file(home + "/.cargo/bin/tool", "forged\n");
     write_file(home + "/.gitconfig", "[core]\n\tpager = planted\n");
+    // Folders at the names the runner used for its new file and for a folder
+    // it moves aside (they held its pid, here the test's).
+    make_dirs(home + "/.oms-new-" + std::to_string(getpid()) + "-.gitconfig/x");
+    make_dirs(home + "/.oms-moved-aside-" + std::to_string(getpid()) + "-.npmrc/x");
     REQUIRE(chmod(home.c_str(), 0500) == 0);       // and HOME made unwritable
     const Entries entries{{false, ".gitconfig", "[user]\n"}, {false, ".npmrc", "fetch-retries=0\n"},
                           {true, ".local/share/solana", "/s"}, {true, ".cargo", "/c"}};

@@ -1,11 +1,13 @@
 #include "home_seed.hpp"
 
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace oms::docker::home_seed {
@@ -117,6 +119,16 @@ int open_parent(int home, const std::vector<std::string>& parts) {
     return folder;
 }
 
+// The new file's name: a command that shares HOME cannot have put anything
+// there beforehand (a folder at a name it could guess, such as one with the
+// runner's pid, made every seed fail).
+std::string unguessable_name(const std::string& last_part) {
+    unsigned char bytes[12] = {};
+    if (getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes))
+        for (unsigned char& b : bytes) b = static_cast<unsigned char>(std::rand());
+    return ".oms-new-" + hex(std::string(reinterpret_cast<char*>(bytes), sizeof bytes)) + "-" + last_part;
+}
+
 bool make_new(int folder, const std::string& fresh, const Entry& entry) {
     if (entry.link) return symlinkat(entry.data.c_str(), folder, fresh.c_str()) == 0;
     int fd = openat(folder, fresh.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -134,7 +146,7 @@ bool make_new(int folder, const std::string& fresh, const Entry& entry) {
 bool move_folder_aside(int folder, const std::string& name) {
     struct stat st;
     if (fstatat(folder, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode)) return false;
-    const std::string aside = ".oms-moved-aside-" + std::to_string(getpid()) + "-" + name;
+    const std::string aside = ".oms-moved-aside" + unguessable_name(name).substr(std::strlen(".oms-new"));
     return renameat(folder, name.c_str(), folder, aside.c_str()) == 0;
 }
 
@@ -148,9 +160,13 @@ bool put(int home, const Entry& entry) {
     }
     const int folder = open_parent(home, parts);
     if (folder < 0) return false;
-    const std::string fresh = ".oms-new-" + std::to_string(getpid()) + "-" + parts.back();
-    unlinkat(folder, fresh.c_str(), 0);
-    bool done = make_new(folder, fresh, entry);
+    std::string fresh;
+    bool done = false;
+    for (int attempt = 0; attempt < 8 && !done; ++attempt) {
+        fresh = unguessable_name(parts.back());
+        done = make_new(folder, fresh, entry);
+        if (!done && errno != EEXIST) break;
+    }
     if (done && renameat(folder, fresh.c_str(), folder, parts.back().c_str()) != 0)
         done = (errno == EISDIR || errno == ENOTEMPTY || errno == EEXIST) && move_folder_aside(folder, parts.back()) &&
                renameat(folder, fresh.c_str(), folder, parts.back().c_str()) == 0;
