@@ -283,3 +283,21 @@ TEST_CASE("docker: a full HOME stops the next warm command instead of handing it
     }
     u.oms({"task", "end"});
 }
+
+// A policy that denies HOME: the command has none, so there is nothing to
+// seed, and the command runs (the runner refused it while oms still sent the
+// files).
+TEST_CASE("docker: with HOME denied by the policy, commands run without one", "[docker][home]") {
+    require_daemon();
+    const bool warm = GENERATE(false, true);
+    CAPTURE(warm);
+    OmsUser u(warm, "\n[plugin.env-allowlist]\ndeny = [\"HOME\"]\n");
+    for (int run = 0; run < 2; ++run) {
+        ProcessResult r = u.oms({"run", "--", "sh", "-c", "echo \"HOME=${HOME-unset}\"; exit 3"});
+        INFO(r.out << r.err);
+        CHECK(r.exit_code == 3);
+        CHECK(r.out == "HOME=unset\n");
+        CHECK(r.err.find("not started") == std::string::npos);
+    }
+    u.oms({"task", "end"});
+}

@@ -103,6 +103,20 @@ TEST_CASE("home files: they travel in the command's environment, never in an arg
     CHECK(std::none_of(plan.env.begin(), plan.env.end(), [&](const std::string& e) { return e.rfind(prefix, 0) == 0; }));
 }
 
+// A policy that denies HOME leaves the command without one: the runner has
+// nowhere to put the files, and would refuse every command if they came.
+TEST_CASE("home files: no variable when the policy gives the command no HOME") {
+    PrivateHome h;
+    h.in.env = {"PATH=/bin"};
+    Settings settings;
+    const std::string prefix = std::string(home_seed::kVariable) + "=";
+    for (Mode mode : {Mode::OneShot, Mode::Warm}) {
+        ContainerPlan plan = plan_container(settings, "sha256:" + std::string(64, 'b'), "1000:1000", h.in, mode,
+                                            "/var/run/docker.sock");
+        CHECK(std::none_of(plan.env.begin(), plan.env.end(), [&](const std::string& e) { return e.rfind(prefix, 0) == 0; }));
+    }
+}
+
 TEST_CASE("home seed: encode and decode agree; anything else is refused") {
     const Entries entries{{false, ".gitconfig", std::string("a\0b=\n;:", 7)}, {true, ".local/share/solana", "/h/s"}};
     Entries back;

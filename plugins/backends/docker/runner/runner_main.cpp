@@ -155,8 +155,8 @@ bool seed_home(std::vector<std::string>& env, int error_fd) {
         ++e;
     }
     std::vector<home_seed::Entry> entries;
-    if (seed.empty()) return true;
-    const bool seeded = !home.empty() && home_seed::decode(seed, entries) && home_seed::write_into(home, entries, error_fd);
+    if (seed.empty() || home.empty()) return true;  // no HOME (the policy denies it): nowhere to put them
+    const bool seeded = home_seed::decode(seed, entries) && home_seed::write_into(home, entries, error_fd);
     if (!seeded)
         dprintf(error_fd, "oms: the private HOME's files could not all be put into HOME; the command is not started "
                           "(oms task end gives the task a new container)\n");
