@@ -5,7 +5,8 @@
 //   1. worktree paths injected into docker's --mount options
 //   2. a .git link a command made, mounted from its host target
 //   3. a pinned file replaced by renaming its parent folder
-//   5. the in-container runner impersonated through ptrace
+//   5. the in-container runner impersonated through ptrace, or asked for a
+//      command of its own over its socket
 //   7. runner umask, the socket folder, background fork bombs, io_uring
 #include "docker_fixture.hpp"
 #include "process.hpp"
@@ -183,6 +184,32 @@ TEST_CASE("docker escapes 5: a command cannot trace or read the runner, and stat
         CHECK(later.exit_code == 3);
         CHECK(later.out == "real\n");
     }
+}
+
+// The runner's socket is in the container too (/.oms/sock). A command that
+// asks the runner for a command of its own, as oms does, got one that the
+// runner served like the task's: with a process holding the connection it
+// outlived the run (leftovers are killed only while no command runs) and
+// wrote into the worktree seconds after the run returned. The runner now
+// serves only peers outside the container's PID namespace (oms on the host).
+TEST_CASE("docker escapes 5: a command cannot ask the warm runner for a command that outlives its run", "[docker]") {
+    require_daemon();
+    Task task(true);
+    const std::string probe = probe_in(task);
+    const std::string late = task.worktree + "/late-marker";
+    Outcome attack = task.run({probe, "request", "/.oms/sock/runner.sock", "/bin/sh", "-c",
+                               "sleep 3; echo survived > " + quoted(late)});
+    INFO(attack.out << attack.err);
+    REQUIRE(attack.status == OMS_OK);
+    CHECK(attack.out.find("connected") != std::string::npos);  // the socket was reached: the runner refused
+    CHECK(attack.out.find("refused") != std::string::npos);
+    sleep(5);  // the requested command would have written by now
+    CHECK(!exists(late));
+    // Control: oms's own requests are served, the worktree is writable, statuses stay true.
+    Outcome later = task.sh("echo real > " + quoted(task.worktree + "/now-marker") + "; echo real; exit 3");
+    CHECK(later.exit_code == 3);
+    CHECK(later.out == "real\n");
+    CHECK(read_file(task.worktree + "/now-marker") == "real\n");
 }
 
 TEST_CASE("docker escapes 7: warm files get the one-shot mode 0644", "[docker]") {

@@ -206,3 +206,98 @@ TEST_CASE("docker: USER and LOGNAME name the container's user, never oms's", "[d
     }
     u.oms({"task", "end"});
 }
+
+// A warm task's commands share HOME: one command prepares it so that the
+// runner cannot put the private HOME's files there before the next command
+// (HOME made 0500, a folder where .npmrc goes, the ~/.cargo link replaced by
+// a folder holding a forged tool, a planted .gitconfig, folders at the names
+// the runner used for its new files, which held its pid). Before, the runner
+// said "cannot put ... into HOME" and started the next command anyway, which
+// then ran the forged tool and read the planted config. The attack is the
+// same one-shot, where the next command has a HOME of its own anyway.
+TEST_CASE("docker: a command that prepares HOME cannot keep the next command from getting the private HOME's files",
+          "[docker][home]") {
+    require_daemon();
+    const bool warm = GENERATE(false, true);
+    CAPTURE(warm);
+    OmsUser u(warm);
+    write_file(u.home + "/.cargo/bin/cargo-tool", "tool-v1\n");
+    ProcessResult prepare = u.oms({"run", "--ro", u.home + "/.cargo", "--", "sh", "-c",
+        "cat \"$HOME/.cargo/bin/cargo-tool\"; "
+        "rm \"$HOME/.cargo\" && mkdir -p \"$HOME/.cargo/bin\" && echo forged > \"$HOME/.cargo/bin/cargo-tool\" && "
+        "rm \"$HOME/.npmrc\" && mkdir -p \"$HOME/.npmrc/inside\" && "
+        "printf '[core]\\n\\tpager = planted\\n' > \"$HOME/.gitconfig\" && "
+        "cd \"$HOME\" && for i in $(seq 1 3000); do echo .oms-new-$i-.gitconfig .oms-moved-aside-$i-.npmrc/x; done | "
+        "xargs mkdir -p && cd / && chmod 500 \"$HOME\" && echo prepared"});
+    INFO(prepare.out << prepare.err);
+    REQUIRE(prepare.exit_code == 0);
+    CHECK_THAT(prepare.out, Catch::Contains("tool-v1\nprepared"));  // positive control: the real tool, first
+    ProcessResult next = u.oms({"run", "--ro", u.home + "/.cargo", "--", "sh", "-c",
+        "cat \"$HOME/.cargo/bin/cargo-tool\" \"$HOME/.gitconfig\" \"$HOME/.npmrc\"; touch \"$HOME/writable\" && "
+        "echo home-writable"});
+    INFO(next.out << next.err);
+    CHECK(next.exit_code == 0);
+    CHECK_THAT(next.out, Catch::StartsWith("tool-v1\n"));   // the link to the mounted folder, not the forged tool
+    CHECK(next.out.find("forged") == std::string::npos);
+    CHECK(next.out.find("planted") == std::string::npos);
+    CHECK_THAT(next.out, Catch::Contains("# Written by oms"));
+    CHECK_THAT(next.out, Catch::Contains("\nfetch-retries=0\n"));
+    CHECK_THAT(next.out, Catch::Contains("home-writable"));
+    CHECK(next.err.find("cannot put") == std::string::npos);
+    CHECK(read_file(u.home + "/.cargo/bin/cargo-tool") == "tool-v1\n");  // the host's folder, untouched
+    u.oms({"task", "end"});
+}
+
+// A command that fills HOME (a small tmpfs here) after planting a
+// .gitconfig: the runner cannot write the core's file over it, so the next
+// command of a warm task is not started (before, it ran and read the planted
+// file). `oms task end` gives the task a fresh container (positive control).
+TEST_CASE("docker: a full HOME stops the next warm command instead of handing it what the last one planted",
+          "[docker][home]") {
+    require_daemon();
+    const bool warm = GENERATE(false, true);
+    CAPTURE(warm);
+    OmsUser u(warm, "tmpfs_size = \"4m\"\n");
+    ProcessResult fill = u.oms({"run", "--", "sh", "-c",
+        "printf '[core]\\n\\tpager = planted\\n' > \"$HOME/.gitconfig\"; "
+        "dd if=/dev/zero of=\"$HOME/fill\" bs=64k 2>/dev/null; "
+        "(echo x > \"$HOME/more\") 2>/dev/null || echo home-full"});
+    INFO(fill.out << fill.err);
+    REQUIRE_THAT(fill.out, Catch::Contains("home-full"));
+    ProcessResult next = u.oms({"run", "--", "sh", "-c", "cat \"$HOME/.gitconfig\"; echo ran"});
+    INFO(next.out << next.err);
+    CHECK(next.out.find("planted") == std::string::npos);
+    if (warm) {
+        CHECK(next.exit_code == 126);
+        CHECK(next.out.find("ran") == std::string::npos);
+        CHECK_THAT(next.err, Catch::Contains("the command is not started"));
+        u.oms({"task", "end"});
+        ProcessResult fresh = u.oms({"run", "--", "sh", "-c", "cat \"$HOME/.gitconfig\"; echo ran"});
+        INFO(fresh.out << fresh.err);
+        CHECK(fresh.exit_code == 0);
+        CHECK_THAT(fresh.out, Catch::Contains("# Written by oms"));
+        CHECK_THAT(fresh.out, Catch::Contains("\nran\n"));
+    } else {
+        CHECK(next.exit_code == 0);  // one-shot: a new container, a new HOME
+        CHECK_THAT(next.out, Catch::Contains("# Written by oms"));
+    }
+    u.oms({"task", "end"});
+}
+
+// A policy that denies HOME: the command has none, so there is nothing to
+// seed, and the command runs (the runner refused it while oms still sent the
+// files).
+TEST_CASE("docker: with HOME denied by the policy, commands run without one", "[docker][home]") {
+    require_daemon();
+    const bool warm = GENERATE(false, true);
+    CAPTURE(warm);
+    OmsUser u(warm, "\n[plugin.env-allowlist]\ndeny = [\"HOME\"]\n");
+    for (int run = 0; run < 2; ++run) {
+        ProcessResult r = u.oms({"run", "--", "sh", "-c", "echo \"HOME=${HOME-unset}\"; exit 3"});
+        INFO(r.out << r.err);
+        CHECK(r.exit_code == 3);
+        CHECK(r.out == "HOME=unset\n");
+        CHECK(r.err.find("not started") == std::string::npos);
+    }
+    u.oms({"task", "end"});
+}

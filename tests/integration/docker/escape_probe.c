@@ -7,6 +7,12 @@
  *   escape_probe self       control: ptrace attach to its own child (0 = worked)
  *   escape_probe io_uring   io_uring_setup: exit 0 refused with EPERM, 1 allowed,
  *                           2 another error (printed)
+ *   escape_probe request SOCKET ARGV...
+ *                           ask the warm runner on SOCKET for a command of its
+ *                           own, as oms would; prints "connected", then
+ *                           "refused" (closed at once), "served N" (its status)
+ *                           or "accepted" (still running after 2 s: a process
+ *                           left holding the connection keeps it alive)
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -16,7 +22,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <stdint.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -93,11 +103,70 @@ static int io_uring(void) {
     return errno == EPERM ? 0 : 2;
 }
 
+/* The runner's request: a header (magic, payload size) carrying three
+ * descriptors, then cwd, argc, argv, envc, env, each NUL-terminated
+ * (plugins/backends/docker/runner/runner_protocol.hpp). */
+static int request(const char* path, int argc, char** argv) {
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof address);
+    address.sun_family = AF_UNIX;
+    snprintf(address.sun_path, sizeof address.sun_path, "%s", path);
+    if (connect(fd, (struct sockaddr*)&address, sizeof address) != 0) {
+        printf("connect: %s\n", strerror(errno));
+        return 1;
+    }
+    printf("connected\n");
+    char payload[8192];
+    size_t n = 0;
+    n += (size_t)snprintf(payload + n, sizeof payload - n, "/") + 1;
+    n += (size_t)snprintf(payload + n, sizeof payload - n, "%d", argc) + 1;
+    for (int i = 0; i < argc; ++i) n += (size_t)snprintf(payload + n, sizeof payload - n, "%s", argv[i]) + 1;
+    n += (size_t)snprintf(payload + n, sizeof payload - n, "1") + 1;
+    n += (size_t)snprintf(payload + n, sizeof payload - n, "PATH=/bin:/usr/bin") + 1;
+    uint32_t header[2] = {0x6f6d7331, (uint32_t)n};
+    int fds[3];
+    for (int i = 0; i < 3; ++i) fds[i] = open("/dev/null", O_RDWR);
+    char control[CMSG_SPACE(sizeof fds)];
+    memset(control, 0, sizeof control);
+    struct iovec io = {header, sizeof header};
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = &io;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    struct cmsghdr* c = CMSG_FIRSTHDR(&message);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof fds);
+    memcpy(CMSG_DATA(c), fds, sizeof fds);
+    if (sendmsg(fd, &message, MSG_NOSIGNAL) != (ssize_t)sizeof header ||
+        send(fd, payload, n, MSG_NOSIGNAL) != (ssize_t)n) {
+        printf("refused\n");
+        return 0;
+    }
+    struct pollfd ready = {fd, POLLIN, 0};
+    if (poll(&ready, 1, 2000) == 0) {
+        printf("accepted\n");
+        if (fork() == 0) {  /* holds the connection: the runner's handler waits on it */
+            setsid();
+            for (;;) pause();
+        }
+        return 0;
+    }
+    uint32_t status = 0;
+    if (recv(fd, &status, sizeof status, MSG_WAITALL) == (ssize_t)sizeof status) printf("served %u\n", status);
+    else printf("refused\n");
+    return 0;
+}
+
 int main(int argc, char** argv) {
     setvbuf(stdout, NULL, _IONBF, 0);
     if (argc == 2 && strcmp(argv[1], "attack") == 0) return attack();
     if (argc == 2 && strcmp(argv[1], "self") == 0) return self_control();
     if (argc == 2 && strcmp(argv[1], "io_uring") == 0) return io_uring();
-    fprintf(stderr, "usage: escape_probe attack|self|io_uring\n");
+    if (argc >= 4 && strcmp(argv[1], "request") == 0) return request(argv[2], argc - 3, argv + 3);
+    fprintf(stderr, "usage: escape_probe attack|self|io_uring|request SOCKET ARGV...\n");
     return 64;
 }

@@ -31,7 +31,11 @@ bool decode(const std::string& text, std::vector<Entry>& entries);
 // Writes each entry into `home` (runner side, as the command's user): the
 // folders on the way made 0700, never followed through a link, and the
 // entry put in place by renaming a new file or link over whatever is there.
-// Each entry that cannot be written gets one line on `error_fd`.
-void write_into(const std::string& home, const std::vector<Entry>& entries, int error_fd);
+// What an earlier command of a warm task left to stop that is undone: a link
+// or file where a folder goes is removed, a folder where the entry goes is
+// moved aside, the owner's rights on HOME and the folders are given back.
+// Each entry that still cannot be written (HOME full, say) gets one line on
+// `error_fd`; false then, and the caller does not start the command.
+bool write_into(const std::string& home, const std::vector<Entry>& entries, int error_fd);
 
 }  // namespace oms::docker::home_seed

@@ -38,6 +38,7 @@
 #include "exact_env.hpp"
 #include "expectations.hpp"
 #include "home_seed.hpp"
+#include "host_peer.hpp"
 #include "inner_relay.hpp"
 #include "inner_resolver.hpp"
 #include "leftovers.hpp"
@@ -138,8 +139,10 @@ std::vector<char*> c_list(std::vector<std::string>& items) {
 }
 
 // Takes the private HOME's files out of `env` (they are oms's, not the
-// command's) and writes them into the HOME `env` names.
-void seed_home(std::vector<std::string>& env, int error_fd) {
+// command's) and writes them into the HOME `env` names. False when they
+// could not all be put there: the command is then not started (fail closed),
+// since it would find what an earlier command of the task left instead.
+bool seed_home(std::vector<std::string>& env, int error_fd) {
     const std::string prefix = std::string(home_seed::kVariable) + "=";
     std::string seed, home;
     for (auto e = env.begin(); e != env.end();) {
@@ -152,11 +155,12 @@ void seed_home(std::vector<std::string>& env, int error_fd) {
         ++e;
     }
     std::vector<home_seed::Entry> entries;
-    if (seed.empty()) return;
-    if (home.empty() || !home_seed::decode(seed, entries))
-        dprintf(error_fd, "oms: the private HOME's files could not be put into HOME\n");
-    else
-        home_seed::write_into(home, entries, error_fd);
+    if (seed.empty() || home.empty()) return true;  // no HOME (the policy denies it): nowhere to put them
+    const bool seeded = home_seed::decode(seed, entries) && home_seed::write_into(home, entries, error_fd);
+    if (!seeded)
+        dprintf(error_fd, "oms: the private HOME's files could not all be put into HOME; the command is not started "
+                          "(oms task end gives the task a new container)\n");
+    return seeded;
 }
 
 std::vector<std::string> own_environment() {
@@ -172,7 +176,7 @@ std::vector<std::string> own_environment() {
     for (int s = 1; s < NSIG; ++s) signal(s, SIG_DFL);
     setpgid(0, 0);
     for (int i = 0; i < 3; ++i) dup2(req.fds[i], i);  // dup2 clears close-on-exec
-    seed_home(req.env, 2);
+    if (!seed_home(req.env, 2)) _exit(126);
     user_names::rewrite(req.env, user_names::name_of(getuid()));
     if (!restrict_command()) {
         dprintf(2, "oms: cannot restrict the command (seccomp): %s\n", std::strerror(errno));
@@ -255,7 +259,7 @@ int listen_on(const char* path) {
 
 [[noreturn]] void exec_restricted(char** argv) {
     std::vector<std::string> env = own_environment();
-    seed_home(env, 2);
+    if (!seed_home(env, 2)) _exit(126);
     user_names::rewrite(env, user_names::name_of(getuid()));
     auto env_list = c_list(env);
     environ = env_list.data();
@@ -339,6 +343,10 @@ int main(int argc, char** argv) {
         if (n <= 0) continue;
         int conn = accept4(server, nullptr, nullptr, SOCK_CLOEXEC);
         if (conn < 0) continue;
+        if (!peer_is_outside_container(conn)) {  // a command asking for a command of its own
+            close(conn);
+            continue;
+        }
         reap(handlers, {&relay, &resolver});  // the previous command's handler may have ended meanwhile
         if (handlers.empty()) clear_leftovers();
         pid_t handler = fork();

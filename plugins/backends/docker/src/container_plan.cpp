@@ -193,12 +193,15 @@ void add_masks(const RunInputs& in, const std::vector<std::string>& visible, con
 // variable out before the command starts).
 std::vector<std::string> command_env(const RunInputs& in, Mode mode, ContainerPlan& plan) {
     std::vector<std::string> env;
+    bool has_home = false;
     for (const std::string& entry : in.env) {
         std::string name = entry.substr(0, entry.find('='));
+        has_home = has_home || name == "HOME";
         if (mode == Mode::Warm && name == "HOME") env.push_back(std::string("HOME=") + kWarmHome);
         else if (mode == Mode::Warm && name == "TMPDIR") env.push_back("TMPDIR=/tmp");
         else if (name != home_seed::kVariable && !unreachable_toolchain_home(entry, in)) env.push_back(entry);
     }
+    if (!has_home) return env;  // the policy denies HOME: the command has none to find them in
     PrivateHomeFiles home = private_home_files(in);
     if (!home.entries.empty()) env.push_back(std::string(home_seed::kVariable) + "=" + home_seed::encode(home.entries));
     plan.notes.insert(plan.notes.end(), home.notes.begin(), home.notes.end());
