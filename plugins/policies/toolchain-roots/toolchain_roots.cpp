@@ -53,12 +53,14 @@ void ToolchainRoots::add_node(const oms::sdk::Context& context, const RootGuard&
     if (!path) return;
     const auto node = find_node(*path);
     if (!node) return;
-    // A `node` found in a folder a command could write may be its link to anywhere.
-    if (const auto reason = guard.swappable_reason(*node)) {
-        host().log(OMS_LOG_WARN, "node '" + *node + "' is not followed to its install root: " + *reason);
+    // A `node` found in a folder a command could write may be its link to
+    // anywhere; the install root is taken from the very resolution checked.
+    const RootGuard::Resolution resolution = guard.resolve(*node);
+    if (resolution.refusal) {
+        host().log(OMS_LOG_WARN, "node '" + *node + "' is not followed to its install root: " + *resolution.refusal);
         return;
     }
-    if (const auto resolved = real_path(*node)) add_guarded(guard, emit, node_install_root(*resolved), "node install root");
+    if (resolution.resolved) add_guarded(guard, emit, node_install_root(*resolution.resolved), "node install root");
 }
 
 void ToolchainRoots::add_home_toolchains(const oms::sdk::Context& context, const RootGuard& guard,

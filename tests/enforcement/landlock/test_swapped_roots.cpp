@@ -1,0 +1,89 @@
+// A folder a command can write, named by the policy (a PATH entry in the
+// worktree), swapped for a link into HOME while later runs start. Run 1
+// stays running and exchanges <worktree>/bin (a folder) with a link to
+// another repository under HOME as fast as it can; runs 2..N start with
+// that PATH entry and try to read and list the repository, and copy what
+// they find into the worktree. Each check oms makes sees the folder or the
+// link, and a second resolution a moment later may see the other: unless
+// every step keeps what it checked, the repository becomes a read root or is
+// bound into HOME's skeleton (and listed through `/`'s read_dir).
+#include "test_support.hpp"
+
+#include "process.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <thread>
+
+using namespace oms::test;
+
+namespace {
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+std::vector<std::string> env_with_path(const World& w) {
+    auto env = oms_world_env(w);
+    for (auto& entry : env)
+        if (entry.rfind("PATH=", 0) == 0) entry = "PATH=" + w.work + "/bin:/usr/bin:/bin";
+    return env;
+}
+
+ProcessResult oms_run(const World& w, const std::string& script, int timeout = 60) {
+    return run_process({oms_binary(), "run", "--sandbox", "landlock", "--worktree", w.work, "--", "sh", "-c", script},
+                       {env_with_path(w), std::nullopt, w.work, timeout});
+}
+
+}  // namespace
+
+TEST_CASE("a PATH entry swapped for a link into HOME while runs start opens nothing under HOME",
+          "[landlock][listing][swap]") {
+    require_landlock();
+    World w;
+    write_file(w.work + "/bin/hello", "#!/bin/sh\necho HELLO-FROM-BIN\n");
+    REQUIRE(chmod((w.work + "/bin/hello").c_str(), 0755) == 0);
+    REQUIRE(symlink(w.other_repo.c_str(), (w.work + "/swap").c_str()) == 0);
+
+    // Run 1: the swapper, left running beside the others.
+    ProcessResult swapper;
+    std::thread first([&] {
+        swapper = oms_run(w, expand(w, "{probe} exchange {work} bin swap 25"), 90);
+    });
+    usleep(1500 * 1000);
+    int ran = 0, refused = 0;
+    std::string leaked;
+    for (int i = 0; i < 40; ++i) {
+        auto r = oms_run(w, expand(w, R"SH(
+            cat {home}/src/other-repo/main.rs
+            echo "src:$(ls -A {home}/src)" > {work}/listing-)SH" + std::to_string(i) + R"SH(
+            cp -r {home}/src/other-repo {work}/loot-)SH" + std::to_string(i) + R"SH( 2>/dev/null
+            echo RAN)SH"));
+        if (has(r.out, "RAN")) ++ran;
+        else ++refused;
+        if (has(r.out, kOtherRepo)) leaked += "run " + std::to_string(i) + " read main.rs\n";
+    }
+    first.join();
+    INFO(swapper.out << swapper.err);
+    REQUIRE(has(swapper.out, "OK swapped"));  // the swapper really ran all along
+    // Host side: nothing of the repository reached the worktree, no listing named it.
+    for (int i = 0; i < 40; ++i) {
+        const std::string listing = w.work + "/listing-" + std::to_string(i);
+        if (exists(listing) && has(read_file(listing), "other-repo")) leaked += "run " + std::to_string(i) + " listed it\n";
+        if (exists(w.work + "/loot-" + std::to_string(i) + "/main.rs"))
+            leaked += "run " + std::to_string(i) + " copied it\n";
+    }
+    INFO("ran " << ran << ", refused " << refused);
+    INFO(leaked);
+    CHECK(leaked.empty());
+    CHECK(ran > 0);  // runs that saw the folder were not refused wholesale
+    // Positive control: the swapper left both names as they were; the PATH
+    // entry in the worktree runs its tool, and the repository is intact.
+    struct stat st;
+    REQUIRE(lstat((w.work + "/bin").c_str(), &st) == 0);
+    REQUIRE(S_ISDIR(st.st_mode));
+    auto after = oms_run(w, "hello; echo \"src:$(ls -A " + w.home + "/src 2>&1)\"");
+    INFO(after.out << after.err);
+    CHECK(has(after.out, "HELLO-FROM-BIN"));
+    CHECK_FALSE(has(after.out, "other-repo"));
+    CHECK(read_file(w.other_repo + "/main.rs") == kOtherRepo);
+}
