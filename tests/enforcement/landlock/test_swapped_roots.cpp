@@ -87,3 +87,50 @@ TEST_CASE("a PATH entry swapped for a link into HOME while runs start opens noth
     CHECK_FALSE(has(after.out, "other-repo"));
     CHECK(read_file(w.other_repo + "/main.rs") == kOtherRepo);
 }
+
+namespace {
+
+ProcessResult oms_run_with(const World& w, const std::vector<std::string>& flags, const std::string& script) {
+    std::vector<std::string> argv{oms_binary(), "run", "--sandbox", "landlock", "--worktree", w.work};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    for (const std::string& word : {std::string("--"), std::string("sh"), std::string("-c"), script}) argv.push_back(word);
+    return run_process(argv, {oms_world_env(w), std::nullopt, w.work, 60});
+}
+
+}  // namespace
+
+TEST_CASE("--ro and --rw folders reached through a link run 1 planted in the worktree are refused",
+          "[landlock][policy-inputs][swap]") {
+    require_landlock();
+    World w;
+    // Run 1 plants the links; the user (or the agent) later names them.
+    auto plant = oms_run_with(w, {}, expand(w, "ln -s {home}/src/other-repo {work}/vendor && ln -s {outside} {work}/out"));
+    INFO(plant.out << plant.err);
+    REQUIRE(plant.exit_code == 0);
+    // Run 2 and 3 strike: read the other repository, write outside the write roots.
+    auto read = oms_run_with(w, {"--ro", w.work + "/vendor"},
+                             expand(w, "cat {home}/src/other-repo/main.rs; cp -r {home}/src/other-repo {work}/loot"));
+    INFO(read.out << read.err);
+    CHECK(read.exit_code == 77);
+    CHECK(has(read.err, "--ro folder " + w.work + "/vendor goes through the link"));
+    CHECK_FALSE(has(read.out, kOtherRepo));
+    CHECK_FALSE(exists(w.work + "/loot"));
+    auto write = oms_run_with(w, {"--rw", "out"}, expand(w, "echo EVIL > {outside}/file; chmod 777 {outside}/file"));
+    INFO(write.out << write.err);
+    CHECK(write.exit_code == 77);
+    CHECK(has(write.err, "--rw folder out goes through the link"));
+    CHECK(read_file(w.outside + "/file") == "OUTSIDE-ORIGINAL");
+    struct stat st;
+    REQUIRE(stat((w.outside + "/file").c_str(), &st) == 0);
+    CHECK((st.st_mode & 07777) != 0777);
+    // Positive controls: a link of the user's outside every write root, and
+    // a real folder, still work as --ro and --rw.
+    REQUIRE(symlink(w.outside.c_str(), (w.root / "outside-link").c_str()) == 0);
+    auto ok = oms_run_with(w, {"--ro", w.root / "outside-link", "--rw", w.outside},
+                           expand(w, "cat {outside}/file; echo; echo CHANGED > {outside}/file && echo WROTE"));
+    INFO(ok.out << ok.err);
+    CHECK(ok.exit_code == 0);
+    CHECK(has(ok.out, "OUTSIDE-ORIGINAL"));
+    CHECK(has(ok.out, "WROTE"));
+    CHECK(read_file(w.outside + "/file") == "CHANGED\n");
+}

@@ -21,7 +21,7 @@ bool chosen_by_user(const std::string& temp, const oms::sdk::Context& context) {
     std::vector<std::string> chosen{std::string(context.worktree())};
     for (auto mount : context.read_write()) chosen.emplace_back(mount);
     for (const auto& path : chosen) {
-        auto real = path.empty() ? std::nullopt : canonical(path);
+        auto real = path.empty() ? std::nullopt : real_path_without_links(path);
         if (real && is_within(temp, *real)) return true;
     }
     return false;
