@@ -40,24 +40,22 @@ std::string parent(const std::string& path) {
     return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
 }
 
-[[noreturn]] void refuse(const std::string& flag, const std::string& path, const std::string& why) {
-    throw UserError(kExitRefused, "refusing to run: the " + flag + " folder " + path + " " + why + ". Nothing ran.");
-}
-
 }  // namespace
 
-std::vector<std::string> folders_commands_write(const std::string& worktree) {
-    std::vector<std::string> out{canonical_or_absolute(worktree)};
+std::vector<std::string> system_temp_folders() {
+    std::vector<std::string> out;
     for (const char* temp : {"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/private/var/folders"})
         if (access(temp, F_OK) == 0) out.push_back(canonical_or_absolute(temp));
     return out;
 }
 
-std::string checked_mount_path(const std::string& given, const std::vector<std::string>& command_writable,
-                               const std::string& flag) {
-    if (given.empty()) return canonical_or_absolute(given);
+std::optional<std::string> planted_link_on_the_way(const std::string& given, const CommandWritable& writable,
+                                                   std::string& resolved) {
+    resolved = canonical_or_absolute(given);
+    if (given.empty()) return std::nullopt;
     // Made absolute without resolving anything: the walk below does that.
     const std::string path = given[0] == '/' ? given : std::filesystem::absolute(given).string();
+    resolved = canonical_or_absolute(path);
     std::deque<std::string> rest = components(path);
     std::string done = "/";  // resolved so far, links followed one at a time
     int links = 0;
@@ -70,27 +68,39 @@ std::string checked_mount_path(const std::string& given, const std::vector<std::
         }
         const std::string next = done == "/" ? "/" + name : done + "/" + name;
         struct stat st;
-        if (lstat(next.c_str(), &st) != 0) return canonical_or_absolute(path);  // missing: skipped later
+        if (lstat(next.c_str(), &st) != 0) return std::nullopt;  // missing: handled where it is used
         if (!S_ISLNK(st.st_mode)) {
             done = next;
             continue;
         }
-        for (const auto& folder : command_writable)
-            if (within(done, folder))
-                refuse(flag, given, "goes through the link " + next + " inside " + folder +
-                                        ", which a command could have made");
+        if (const auto where = writable(done))
+            return "goes through the link " + next + " " + *where + ", which a command could have made";
         char target[PATH_MAX];
         const ssize_t length = readlink(next.c_str(), target, sizeof target);
         if (length <= 0 || length >= static_cast<ssize_t>(sizeof target) || ++links > kMaxLinks)
-            refuse(flag, given, "goes through the link " + next + ", which cannot be resolved safely");
+            return "goes through the link " + next + ", which cannot be resolved safely";
         const std::string text(target, static_cast<size_t>(length));
         if (text[0] == '/') done = "/";
         const auto parts = components(text);
         rest.insert(rest.begin(), parts.begin(), parts.end());
     }
-    if (canonical_or_absolute(path) != done)
-        refuse(flag, given, "resolved to " + done + " and a moment later elsewhere: a folder on the way is being swapped");
-    return done;
+    if (resolved != done)
+        return "resolved to " + done + " and a moment later to " + resolved + ": a folder on the way is being swapped";
+    return std::nullopt;
+}
+
+std::string checked_mount_path(const std::string& path, const std::string& worktree, const std::string& flag) {
+    std::vector<std::string> writable_folders = system_temp_folders();
+    writable_folders.push_back(canonical_or_absolute(worktree));
+    const CommandWritable writable = [&](const std::string& folder) -> std::optional<std::string> {
+        for (const auto& writable_folder : writable_folders)
+            if (within(folder, writable_folder)) return "inside " + writable_folder;
+        return std::nullopt;
+    };
+    std::string resolved;
+    if (const auto reason = planted_link_on_the_way(path, writable, resolved))
+        throw UserError(kExitRefused, "refusing to run: the " + flag + " folder " + path + " " + *reason + ". Nothing ran.");
+    return resolved;
 }
 
 }  // namespace oms::core

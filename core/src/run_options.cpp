@@ -63,8 +63,7 @@ std::vector<std::string> canonical_all(std::vector<std::string> paths) {
 std::vector<std::string> checked_mounts(std::vector<std::string> a, const std::vector<std::string>& b,
                                         const std::string& worktree, const std::string& flag) {
     a.insert(a.end(), b.begin(), b.end());
-    const auto writable = folders_commands_write(worktree);
-    for (auto& path : a) path = checked_mount_path(path, writable, flag);
+    for (auto& path : a) path = checked_mount_path(path, worktree, flag);
     return a;
 }
 

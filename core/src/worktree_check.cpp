@@ -1,8 +1,11 @@
 #include "oms/core/worktree_check.hpp"
 
 #include "oms/core/error.hpp"
+#include "oms/core/mount_path_check.hpp"
 #include "oms/core/paths.hpp"
 #include "oms/core/protected_folders.hpp"
+
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <optional>
@@ -47,6 +50,36 @@ std::optional<std::string> refusal_reason(const std::string& folder) {
     return std::nullopt;
 }
 
+bool holds_home(const std::string& folder) {
+    for (const std::string& home : home_folders())
+        if (is_within(home, folder)) return true;
+    return false;
+}
+
+// Where a command could have made a link on the way to a worktree: a system
+// temp folder, or a repository (a `.git` in the folder or above it, HOME and
+// above not counted), which may be another task's worktree.
+std::optional<std::string> commands_write_in(const std::string& folder) {
+    for (const std::string& temp : system_temp_folders())
+        if (is_within(folder, temp)) return "inside " + temp;
+    for (std::string up = folder;; up = fs::path(up).parent_path().string()) {
+        struct stat st;
+        if (!holds_home(up) && lstat((up + "/.git").c_str(), &st) == 0) return "inside the repository " + up;
+        if (up == "/" || up.empty()) return std::nullopt;
+    }
+}
+
+// A worktree reached through a link another task's command planted (task A
+// works in /repo, task B is given /repo/packages/x, which A's command made a
+// link to ~/other-project) would open that folder read-write to task B.
+void refuse_planted_link(const std::string& worktree) {
+    std::string resolved;
+    const auto reason = planted_link_on_the_way(worktree, commands_write_in, resolved);
+    if (!reason) return;
+    throw UserError(kExitRefused, "refusing the worktree '" + worktree + "': it " + *reason +
+                                      ". Nothing ran. Pass the project's own folder, with no link on the way.");
+}
+
 }  // namespace
 
 bool may_be_worktree(const std::string& folder) { return !refusal_reason(resolved_path(folder)); }
@@ -54,7 +87,7 @@ bool may_be_worktree(const std::string& folder) { return !refusal_reason(resolve
 void refuse_unsafe_worktree(const std::string& worktree) {
     const std::string folder = resolved_path(worktree);
     const auto reason = refusal_reason(folder);
-    if (!reason) return;
+    if (!reason) return refuse_planted_link(worktree);
     std::error_code error;
     std::string as_given = fs::absolute(worktree, error).lexically_normal().string();
     while (as_given.size() > 1 && as_given.back() == '/') as_given.pop_back();

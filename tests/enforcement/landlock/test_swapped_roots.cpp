@@ -134,3 +134,33 @@ TEST_CASE("--ro and --rw folders reached through a link run 1 planted in the wor
     CHECK(has(ok.out, "WROTE"));
     CHECK(read_file(w.outside + "/file") == "CHANGED\n");
 }
+
+TEST_CASE("a worktree reached through a link another task's command planted is refused",
+          "[landlock][policy-inputs][swap]") {
+    require_landlock();
+    World w;
+    // Task A works in the repository w.work; its command makes a subfolder a
+    // link to another repository under HOME. Task B is given that subfolder.
+    auto plant = oms_run_with(w, {}, expand(w, "mkdir -p {work}/packages && ln -s {home}/src/other-repo {work}/packages/x"));
+    INFO(plant.out << plant.err);
+    REQUIRE(plant.exit_code == 0);
+    auto strike = run_process({oms_binary(), "run", "--sandbox", "landlock", "--worktree", w.work + "/packages/x", "--",
+                               "sh", "-c", "cat main.rs; echo EVIL > planted"},
+                              {oms_world_env(w), std::nullopt, w.root.path(), 60});
+    INFO(strike.out << strike.err);
+    CHECK(strike.exit_code == 77);
+    CHECK(has(strike.err, "goes through the link " + w.work + "/packages/x inside the repository " + w.work));
+    CHECK_FALSE(has(strike.out, kOtherRepo));
+    CHECK_FALSE(exists(w.other_repo + "/planted"));
+    CHECK(read_file(w.other_repo + "/main.rs") == kOtherRepo);
+    // Positive control: the user's own link to a worktree, outside every
+    // repository and temp folder, still works.
+    REQUIRE(symlink(w.work.c_str(), (w.root / "work-link").c_str()) == 0);
+    auto ok = run_process({oms_binary(), "run", "--sandbox", "landlock", "--worktree", w.root / "work-link", "--", "sh",
+                           "-c", "cat README; echo; echo OK > written"},
+                          {oms_world_env(w), std::nullopt, w.root.path(), 60});
+    INFO(ok.out << ok.err);
+    CHECK(ok.exit_code == 0);
+    CHECK(has(ok.out, "WORKTREE-README"));
+    CHECK(read_file(w.work + "/written") == "OK\n");
+}
