@@ -49,7 +49,7 @@ void finish_run_options(RunOptions& values) {
     std::error_code error;
     if (!fs::is_directory(values.worktree, error))
         throw UserError(kExitUsage, "--worktree " + values.worktree + ": not a folder");
-    refuse_unsafe_worktree(values.worktree);
+    values.worktree = checked_worktree(values.worktree);
 }
 
 namespace {

@@ -69,25 +69,22 @@ std::optional<std::string> commands_write_in(const std::string& folder) {
     }
 }
 
-// A worktree reached through a link another task's command planted (task A
-// works in /repo, task B is given /repo/packages/x, which A's command made a
-// link to ~/other-project) would open that folder read-write to task B.
-void refuse_planted_link(const std::string& worktree) {
-    std::string resolved;
-    const auto reason = planted_link_on_the_way(worktree, commands_write_in, resolved);
-    if (!reason) return;
-    throw UserError(kExitRefused, "refusing the worktree '" + worktree + "': it " + *reason +
-                                      ". Nothing ran. Pass the project's own folder, with no link on the way.");
-}
-
 }  // namespace
 
 bool may_be_worktree(const std::string& folder) { return !refusal_reason(resolved_path(folder)); }
 
-void refuse_unsafe_worktree(const std::string& worktree) {
-    const std::string folder = resolved_path(worktree);
+std::string checked_worktree(const std::string& worktree) {
+    // One resolution, link by link; every check below looks at its result.
+    // A worktree reached through a link another task's command planted (task
+    // A works in /repo, task B is given /repo/packages/x, which A's command
+    // made a link to ~/other-project) would open that folder read-write to B.
+    std::string folder;
+    const auto planted = planted_link_on_the_way(worktree, commands_write_in, folder);
     const auto reason = refusal_reason(folder);
-    if (!reason) return refuse_planted_link(worktree);
+    if (!reason && !planted) return folder;
+    if (!reason)
+        throw UserError(kExitRefused, "refusing the worktree '" + worktree + "': it " + *planted +
+                                          ". Nothing ran. Pass the project's own folder, with no link on the way.");
     std::error_code error;
     std::string as_given = fs::absolute(worktree, error).lexically_normal().string();
     while (as_given.size() > 1 && as_given.back() == '/') as_given.pop_back();
@@ -95,6 +92,14 @@ void refuse_unsafe_worktree(const std::string& worktree) {
     throw UserError(kExitRefused, "refusing the worktree '" + worktree + "'" + via_link + ": " + *reason +
                                       ". Nothing ran. Pass the project's own folder instead (cd into the repository, "
                                       "or --worktree /path/to/repository).");
+}
+
+void refuse_unsafe_worktree(const std::string& worktree) { checked_worktree(worktree); }
+
+void refuse_changed_worktree(const std::string& checked, const std::string& now) {
+    if (checked != now)
+        throw UserError(kExitRefused, "refusing the worktree: it resolved to '" + checked + "' when checked and to '" +
+                                          now + "' a moment later (a folder on the way is being swapped). Nothing ran.");
 }
 
 }  // namespace oms::core

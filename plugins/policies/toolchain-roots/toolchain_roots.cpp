@@ -34,7 +34,9 @@ void ToolchainRoots::contribute(const oms::sdk::Context& context, const oms::sdk
     const auto extras = config_paths(host(), id, "extra", context.home(), RelativePaths::refuse);
     RuleEmitter emit(sink, id);
     const RootGuard guard(host(), context, command_write_roots(context));
-    emit.add_existing(allow, context.worktree(), "worktree");
+    // As the core resolved and checked it: resolving it again could follow a
+    // link swapped in since.
+    if (is_absolute(context.worktree()) && path_exists(context.worktree())) emit.add(allow, context.worktree(), "worktree");
     add_node(context, guard, emit);
     add_home_toolchains(context, guard, emit);
     add_path_entries(context, guard, emit);

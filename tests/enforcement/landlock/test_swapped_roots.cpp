@@ -14,9 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <thread>
 
 using namespace oms::test;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -163,4 +165,54 @@ TEST_CASE("a worktree reached through a link another task's command planted is r
     CHECK(ok.exit_code == 0);
     CHECK(has(ok.out, "WORKTREE-README"));
     CHECK(read_file(w.work + "/written") == "OK\n");
+}
+
+TEST_CASE("a worktree swapped for a link while runs start is refused, never followed", "[landlock][swap]") {
+    require_landlock();
+    World w;
+    // Task A's command exchanges <repo>/packages/x (a folder) with a link to
+    // another repository under HOME as fast as it can; task B starts 30 runs
+    // in packages/x meanwhile.
+    write_file(w.work + "/packages/x/README", "PACKAGE-X");
+    REQUIRE(symlink(w.other_repo.c_str(), (w.work + "/packages/y").c_str()) == 0);
+    ProcessResult swapper;
+    std::thread first([&] {
+        swapper = oms_run_with(w, {}, expand(w, "{probe} exchange {work}/packages x y 15"));
+    });
+    usleep(1500 * 1000);
+    int ran = 0;
+    std::string leaked, unexplained;
+    for (int i = 0; i < 30; ++i) {
+        const std::string n = std::to_string(i);
+        auto r = run_process({oms_binary(), "run", "--sandbox", "landlock", "--worktree", w.work + "/packages/x", "--",
+                              "sh", "-c", "cat main.rs; echo B > planted-" + n + "; echo RAN"},
+                             {oms_world_env(w), std::nullopt, w.root.path(), 60});
+        if (has(r.out, "RAN")) ++ran;
+        // Every other run stopped before the command, saying why.
+        else if (!has(r.err, "goes through the link") && !has(r.err, "being swapped") &&
+                 !has(r.err, "a link appeared in its path"))
+            unexplained += "run " + n + ": " + r.err + "\n";
+        if (has(r.out, kOtherRepo)) leaked += "run " + n + " read main.rs\n";
+    }
+    first.join();
+    INFO(swapper.out << swapper.err);
+    REQUIRE(has(swapper.out, "OK swapped"));
+    // Host side: the other repository holds only what it held.
+    for (const auto& entry : fs::directory_iterator(w.other_repo))
+        if (entry.path().filename() != "main.rs") leaked += "found " + entry.path().string() + "\n";
+    INFO("ran " << ran);
+    INFO(leaked);
+    CHECK(leaked.empty());
+    CHECK(read_file(w.other_repo + "/main.rs") == kOtherRepo);
+    INFO(unexplained);
+    CHECK(unexplained.empty());
+    // Positive control: once the swapping stops, task B runs in its folder
+    // and its write reaches the host there.
+    auto after = run_process({oms_binary(), "run", "--sandbox", "landlock", "--worktree", w.work + "/packages/x", "--",
+                              "sh", "-c", "cat README; echo; echo AFTER > after"},
+                             {oms_world_env(w), std::nullopt, w.root.path(), 60});
+    INFO(after.out << after.err);
+    CHECK(after.exit_code == 0);
+    CHECK(has(after.out, "PACKAGE-X"));
+    CHECK(read_file(w.work + "/packages/x/after") == "AFTER\n");
 }
