@@ -94,8 +94,6 @@ std::string checked_worktree(const std::string& worktree) {
                                       "or --worktree /path/to/repository).");
 }
 
-void refuse_unsafe_worktree(const std::string& worktree) { checked_worktree(worktree); }
-
 void refuse_changed_worktree(const std::string& checked, const std::string& now) {
     if (checked != now)
         throw UserError(kExitRefused, "refusing the worktree: it resolved to '" + checked + "' when checked and to '" +
