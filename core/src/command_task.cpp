@@ -25,10 +25,11 @@ int command_task(const Args& args) {
     }
     auto common = parse_common_options(Args(args.begin() + 1, args.end()), "usage: oms task end [options]\n\noptions");
     if (!common) return 0;
-    refuse_unsafe_worktree(common->worktree);
-    Session session(common->worktree);
+    const std::string worktree = checked_worktree(common->worktree);
+    Session session(worktree);
+    refuse_changed_worktree(worktree, session.paths().worktree);
     RunOptions options;
-    options.worktree = common->worktree;
+    options.worktree = worktree;
     RunDir run_dir;
     RunContext context(make_run_inputs(session, options, run_dir));
     int status = 0;

@@ -21,6 +21,7 @@
 #include "oms/core/signals.hpp"
 #include "oms/core/verify_plan.hpp"
 #include "oms/core/verify_snapshot.hpp"
+#include "oms/core/worktree_check.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -241,6 +242,7 @@ int command_verify(const Args& all_args) {
     const std::vector<std::string> check = options.run.command;
     finish_run_options(options.run);
     Session session(options.run.worktree);
+    refuse_changed_worktree(options.run.worktree, session.paths().worktree);
     const VerifySettings settings =
         read_verify_settings(session.config(), options.surfnet_cmd, options.surfnet_port, options.inputs);
     BackendChoice backend = choose_backend(session.registry(), session.config(), options.run.sandbox);

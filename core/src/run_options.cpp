@@ -1,6 +1,7 @@
 #include "oms/core/run_options.hpp"
 
 #include "oms/core/error.hpp"
+#include "oms/core/mount_path_check.hpp"
 #include "oms/core/paths.hpp"
 #include "oms/core/protected_folders.hpp"
 #include "oms/core/repository_top.hpp"
@@ -48,7 +49,7 @@ void finish_run_options(RunOptions& values) {
     std::error_code error;
     if (!fs::is_directory(values.worktree, error))
         throw UserError(kExitUsage, "--worktree " + values.worktree + ": not a folder");
-    refuse_unsafe_worktree(values.worktree);
+    values.worktree = checked_worktree(values.worktree);
 }
 
 namespace {
@@ -58,9 +59,12 @@ std::vector<std::string> canonical_all(std::vector<std::string> paths) {
     return paths;
 }
 
-std::vector<std::string> joined(std::vector<std::string> a, const std::vector<std::string>& b) {
+// --ro/--rw folders, resolved with no link followed where a command writes.
+std::vector<std::string> checked_mounts(std::vector<std::string> a, const std::vector<std::string>& b,
+                                        const std::string& worktree, const std::string& flag) {
     a.insert(a.end(), b.begin(), b.end());
-    return canonical_all(a);
+    for (auto& path : a) path = checked_mount_path(path, worktree, flag);
+    return a;
 }
 
 }  // namespace
@@ -79,8 +83,8 @@ RunInputs make_run_inputs(const Session& session, const RunOptions& options, con
     in.temp_dir = run_dir.temp();
     in.state_dir = state_dir();
     in.parent_env = current_environment();
-    in.read_only = joined(config.strings("sandbox", "read_only"), options.read_only);
-    in.read_write = joined(config.strings("sandbox", "read_write"), options.read_write);
+    in.read_only = checked_mounts(config.strings("sandbox", "read_only"), options.read_only, in.worktree, "--ro");
+    in.read_write = checked_mounts(config.strings("sandbox", "read_write"), options.read_write, in.worktree, "--rw");
     // Pinned files are named relative to the worktree they guard.
     std::vector<std::string> pinned = config.strings("sandbox", "pinned");
     pinned.insert(pinned.end(), options.pinned.begin(), options.pinned.end());

@@ -1,6 +1,7 @@
 #include "oms/core/run_session.hpp"
 
 #include "oms/core/repository_top.hpp"
+#include "oms/core/worktree_check.hpp"
 #include "oms/core/worktree_default.hpp"
 
 #include <cstdio>
@@ -14,6 +15,7 @@ bool reads_working_dir(const PluginRecord& backend) { return backend.abi_major >
 RunSession open_on(const RunOptions& options) {
     RunSession opened;
     opened.session = std::make_unique<Session>(options.worktree);
+    refuse_changed_worktree(options.worktree, opened.session->paths().worktree);
     opened.backend = choose_backend(opened.session->registry(), opened.session->config(), options.sandbox);
     return opened;
 }

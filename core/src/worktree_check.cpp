@@ -1,8 +1,11 @@
 #include "oms/core/worktree_check.hpp"
 
 #include "oms/core/error.hpp"
+#include "oms/core/mount_path_check.hpp"
 #include "oms/core/paths.hpp"
 #include "oms/core/protected_folders.hpp"
+
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <optional>
@@ -47,14 +50,41 @@ std::optional<std::string> refusal_reason(const std::string& folder) {
     return std::nullopt;
 }
 
+bool holds_home(const std::string& folder) {
+    for (const std::string& home : home_folders())
+        if (is_within(home, folder)) return true;
+    return false;
+}
+
+// Where a command could have made a link on the way to a worktree: a system
+// temp folder, or a repository (a `.git` in the folder or above it, HOME and
+// above not counted), which may be another task's worktree.
+std::optional<std::string> commands_write_in(const std::string& folder) {
+    for (const std::string& temp : system_temp_folders())
+        if (is_within(folder, temp)) return "inside " + temp;
+    for (std::string up = folder;; up = fs::path(up).parent_path().string()) {
+        struct stat st;
+        if (!holds_home(up) && lstat((up + "/.git").c_str(), &st) == 0) return "inside the repository " + up;
+        if (up == "/" || up.empty()) return std::nullopt;
+    }
+}
+
 }  // namespace
 
 bool may_be_worktree(const std::string& folder) { return !refusal_reason(resolved_path(folder)); }
 
-void refuse_unsafe_worktree(const std::string& worktree) {
-    const std::string folder = resolved_path(worktree);
+std::string checked_worktree(const std::string& worktree) {
+    // One resolution, link by link; every check below looks at its result.
+    // A worktree reached through a link another task's command planted (task
+    // A works in /repo, task B is given /repo/packages/x, which A's command
+    // made a link to ~/other-project) would open that folder read-write to B.
+    std::string folder;
+    const auto planted = planted_link_on_the_way(worktree, commands_write_in, folder);
     const auto reason = refusal_reason(folder);
-    if (!reason) return;
+    if (!reason && !planted) return folder;
+    if (!reason)
+        throw UserError(kExitRefused, "refusing the worktree '" + worktree + "': it " + *planted +
+                                          ". Nothing ran. Pass the project's own folder, with no link on the way.");
     std::error_code error;
     std::string as_given = fs::absolute(worktree, error).lexically_normal().string();
     while (as_given.size() > 1 && as_given.back() == '/') as_given.pop_back();
@@ -62,6 +92,12 @@ void refuse_unsafe_worktree(const std::string& worktree) {
     throw UserError(kExitRefused, "refusing the worktree '" + worktree + "'" + via_link + ": " + *reason +
                                       ". Nothing ran. Pass the project's own folder instead (cd into the repository, "
                                       "or --worktree /path/to/repository).");
+}
+
+void refuse_changed_worktree(const std::string& checked, const std::string& now) {
+    if (checked != now)
+        throw UserError(kExitRefused, "refusing the worktree: it resolved to '" + checked + "' when checked and to '" +
+                                          now + "' a moment later (a folder on the way is being swapped). Nothing ran.");
 }
 
 }  // namespace oms::core

@@ -82,8 +82,8 @@ std::optional<std::string> RootGuard::forbidden_reason(std::string_view root) co
     return std::nullopt;
 }
 
-std::optional<std::string> RootGuard::swappable_reason(std::string_view path) const {
-    if (!is_absolute(path)) return std::nullopt;
+RootGuard::Resolution RootGuard::walk(std::string_view path) const {
+    if (!is_absolute(path)) return {};
     std::deque<std::string> rest = components(path);
     std::string done = "/";  // the part resolved so far, links followed
     int links = 0;
@@ -96,30 +96,49 @@ std::optional<std::string> RootGuard::swappable_reason(std::string_view path) co
         }
         const std::string next = join(done, name);
         struct stat info {};
-        if (::lstat(next.c_str(), &info) != 0) return std::nullopt;  // missing: the caller skips it anyway
+        if (::lstat(next.c_str(), &info) != 0) return {};  // missing: the caller skips it anyway
         if (!S_ISLNK(info.st_mode)) {
             done = next;
             continue;
         }
         for (const std::string& root : write_roots_)
             if (is_within(done, root))
-                return "it goes through the link '" + next + "' inside the write root '" + root +
-                       "', which a command could have made";
+                return {"it goes through the link '" + next + "' inside the write root '" + root +
+                            "', which a command could have made",
+                        std::nullopt};
         const auto target = link_target(next);
-        if (!target || ++links > kMaxLinks) return "the link '" + next + "' cannot be resolved safely";
+        if (!target || ++links > kMaxLinks) return {"the link '" + next + "' cannot be resolved safely", std::nullopt};
         if (is_absolute(*target)) done = "/";
         std::deque<std::string> target_parts = components(*target);
         rest.insert(rest.begin(), target_parts.begin(), target_parts.end());
     }
-    return std::nullopt;
+    return {std::nullopt, done};
 }
 
+RootGuard::Resolution RootGuard::resolve(std::string_view path) const {
+    Resolution walked = walk(path);
+    if (walked.refusal || !walked.resolved) return walked;
+    // The kernel's resolution must land where the walk did: each folder the
+    // walk saw was then no link, and one that is a link now was swapped in
+    // between by something that can write there.
+    const auto now = real_path(path);
+    if (!now) return {};
+    if (*now != *walked.resolved)
+        return {"it resolved to '" + *walked.resolved + "' and a moment later to '" + *now +
+                    "': something is swapping a folder on the way",
+                std::nullopt};
+    return walked;
+}
+
+std::optional<std::string> RootGuard::swappable_reason(std::string_view path) const { return resolve(path).refusal; }
+
 std::optional<std::string> RootGuard::checked(std::string_view path, std::string_view source) const {
-    if (const auto reason = swappable_reason(path)) {
-        host_.log(OMS_LOG_WARN, std::string(source) + " '" + std::string(path) + "' is not opened: " + *reason);
+    const Resolution resolution = resolve(path);
+    if (resolution.refusal) {
+        host_.log(OMS_LOG_WARN, std::string(source) + " '" + std::string(path) + "' is not opened: " + *resolution.refusal);
         return std::nullopt;
     }
-    const auto resolved = real_path(path);
+    const auto& resolved = resolution.resolved;
     if (!resolved) return std::nullopt;
     if (const auto reason = forbidden_reason(*resolved)) {
         const std::string via = *resolved == path ? "" : " (resolves to '" + *resolved + "')";

@@ -25,8 +25,19 @@ public:
     // Why `root` (links resolved) cannot be a read root, or nullopt when it can.
     std::optional<std::string> forbidden_reason(std::string_view root) const;
 
-    // Why `path` (as given) cannot be trusted: resolving it follows a link
-    // that lies inside a write root. nullopt when no such link is on the way.
+    // `path` resolved one link at a time, as the checks see it.
+    struct Resolution {
+        std::optional<std::string> refusal;   // why it cannot be trusted
+        std::optional<std::string> resolved;  // the real path, when it exists and is trusted
+    };
+    // Refused when resolving it follows a link that lies inside a write root,
+    // or when it resolves differently a moment later (a command running
+    // beside this one swapped a folder on the way for a link, or back): the
+    // path returned is the one that was checked, never what a second look
+    // found.
+    Resolution resolve(std::string_view path) const;
+
+    // Why `path` (as given) cannot be trusted (resolve()'s refusal), or nullopt.
     std::optional<std::string> swappable_reason(std::string_view path) const;
 
     // `path` resolved, when it exists and neither check objects; otherwise
@@ -34,6 +45,7 @@ public:
     std::optional<std::string> checked(std::string_view path, std::string_view source) const;
 
 private:
+    Resolution walk(std::string_view path) const;  // resolve() without the second look
     const oms::sdk::Host& host_;
     std::vector<std::string> homes_;           // HOME resolved, and as given when different
     std::vector<std::string> secret_folders_;  // existing secret folders, resolved

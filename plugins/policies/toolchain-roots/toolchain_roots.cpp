@@ -37,7 +37,9 @@ void ToolchainRoots::contribute(const oms::sdk::Context& context, const oms::sdk
     const auto extras = config_paths(host(), id, "extra", context.home(), RelativePaths::refuse);
     RuleEmitter emit(sink, id);
     const RootGuard guard(host(), context, command_write_roots(context));
-    emit.add_existing(allow, context.worktree(), "worktree");
+    // As the core resolved and checked it: resolving it again could follow a
+    // link swapped in since.
+    if (is_absolute(context.worktree()) && path_exists(context.worktree())) emit.add(allow, context.worktree(), "worktree");
     add_node(context, guard, emit);
     add_home_toolchains(context, guard, emit);
     add_path_entries(context, guard, emit);
@@ -56,12 +58,14 @@ void ToolchainRoots::add_node(const oms::sdk::Context& context, const RootGuard&
     if (!path) return;
     const auto node = find_node(*path);
     if (!node) return;
-    // A `node` found in a folder a command could write may be its link to anywhere.
-    if (const auto reason = guard.swappable_reason(*node)) {
-        host().log(OMS_LOG_WARN, "node '" + *node + "' is not followed to its install root: " + *reason);
+    // A `node` found in a folder a command could write may be its link to
+    // anywhere; the install root is taken from the very resolution checked.
+    const RootGuard::Resolution resolution = guard.resolve(*node);
+    if (resolution.refusal) {
+        host().log(OMS_LOG_WARN, "node '" + *node + "' is not followed to its install root: " + *resolution.refusal);
         return;
     }
-    if (const auto resolved = real_path(*node)) add_guarded(guard, emit, node_install_root(*resolved), "node install root");
+    if (resolution.resolved) add_guarded(guard, emit, node_install_root(*resolution.resolved), "node install root");
 }
 
 void ToolchainRoots::add_home_toolchains(const oms::sdk::Context& context, const RootGuard& guard,

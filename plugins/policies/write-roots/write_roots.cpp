@@ -31,12 +31,14 @@ std::vector<std::string> system_temp_dirs(std::string_view platform) {
     return {"/tmp", "/var/tmp"};
 }
 
-// A path oms itself provides (it may not exist yet while `oms policy` runs):
-// resolved when it exists, as given otherwise.
-// An empty one (a context without it) adds nothing.
+// A path oms itself provides (it may not exist yet while `oms policy` runs).
+// The core gives it resolved and checked: it is used as given, since a
+// second resolution could follow a link swapped in since (a run beside
+// this one exchanging a nested worktree for a link). A relative one is
+// resolved. An empty one (a context without it) adds nothing.
 void add_provided(RuleEmitter& emit, oms_rule_kind kind, std::string_view path, std::string_view reason) {
     if (path.empty()) return;
-    const auto resolved = real_path(path);
+    const auto resolved = is_absolute(path) ? std::nullopt : real_path(path);
     emit.add(kind, resolved ? std::string_view(*resolved) : path, reason);
 }
 

@@ -340,6 +340,22 @@ int serve(int port, const char* file, int count) {
     return ok("served " + std::to_string(count));
 }
 
+// Swaps the names `first` and `second` in `folder` (renameat2
+// RENAME_EXCHANGE) as fast as it can for `seconds`: a folder on a path oms
+// checks is a folder or a link at every instant, never missing.
+int exchange_for(const char* folder, const char* first, const char* second, int seconds) {
+    int dir = open(folder, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0) return denied("open");
+    const time_t end = time(nullptr) + seconds;
+    long swaps = 0;
+    while (time(nullptr) < end)
+        for (int i = 0; i < 1000; ++i, ++swaps)
+            if (syscall(SYS_renameat2, dir, first, dir, second, 2 /* RENAME_EXCHANGE */) != 0) return denied("renameat2");
+    // An even count leaves both names where they started.
+    if (swaps % 2 && syscall(SYS_renameat2, dir, first, dir, second, 2) != 0) return denied("renameat2");
+    return ok("swapped " + std::to_string(swaps));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -376,6 +392,7 @@ int main(int argc, char** argv) {
     if (c == "umount") return call("umount", umount2(a, MNT_DETACH));
     if (c == "truncate") return call("truncate", truncate(a, 0));
     if (c == "create-setuid") return call("create-setuid", open(a, O_WRONLY | O_CREAT | O_EXCL, 04755));
+    if (c == "exchange") return exchange_for(a, b, argc > 4 ? argv[4] : "", argc > 5 ? atoi(argv[5]) : 1);
     if (c == "setxattr") return call("setxattr", setxattr(a, "user.oms-test", "1", 1, 0));
     if (c == "bind-tcp") {
         int fd = socket(AF_INET, SOCK_STREAM, 0);

@@ -28,7 +28,7 @@ struct RunOptions {
 void add_run_options(boost::program_options::options_description& options, RunOptions& values);
 // Expands comma lists in --pinned, defaults the worktree (default_worktree:
 // the repository holding the current folder) and checks it is a folder that
-// may be one (refuse_unsafe_worktree). A --worktree given is also the working
+// may be one (checked_worktree). A --worktree given is also the working
 // folder; a defaulted one keeps the current folder as the working folder.
 void finish_run_options(RunOptions& values);
 

@@ -10,8 +10,15 @@ namespace oms::core {
 
 // Throws UserError(kExitRefused) naming why `worktree` (as the user gave it)
 // is refused and what to pass instead. Links are resolved first: a link to
-// HOME is HOME. Returns normally for an ordinary project folder.
-void refuse_unsafe_worktree(const std::string& worktree);
+// HOME is HOME. A worktree reached through a link lying in a repository or a
+// system temp folder (which another task's command could have planted) is
+// refused too. Returns the real path it checked for an ordinary project
+// folder: use that string from then on (a second resolution could follow a
+// link swapped in since).
+std::string checked_worktree(const std::string& worktree);
+// Throws UserError(kExitRefused) when the worktree a session resolved
+// (`now`) is not the one checked: a folder on the way was swapped between.
+void refuse_changed_worktree(const std::string& checked, const std::string& now);
 
 // True when `folder` could be a worktree (the same check, without a message).
 bool may_be_worktree(const std::string& folder);

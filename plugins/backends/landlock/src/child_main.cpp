@@ -101,7 +101,16 @@ void run_child(const ChildSpec& spec) {
 // worktree: a link a command planted there (`ln -s / sub`) stops the run
 // instead of starting the next command outside.
 void enter_working_dir(const ChildSpec& spec) {
-    if (chdir(spec.worktree) != 0) child_fail(spec, "enter the worktree", spec.worktree);
+    // No link on the way to the worktree either: one there now was swapped
+    // in since the core checked the path (a nested worktree exchanged for a
+    // link by a command of the task around it).
+    const int worktree = open_no_links(spec.worktree);
+    if (worktree < 0)
+        child_fail(spec, errno == ELOOP ? "enter the worktree (a link appeared in its path)" : "enter the worktree",
+                   spec.worktree);
+    const bool in_worktree = fchdir(worktree) == 0;
+    close(worktree);
+    if (!in_worktree) child_fail(spec, "enter the worktree", spec.worktree);
     if (strcmp(spec.working_dir_below, ".") == 0) return;
     const int below = open_resolved(AT_FDCWD, spec.working_dir_below, O_PATH | O_DIRECTORY | O_CLOEXEC,
                                     RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);

@@ -36,7 +36,7 @@ Granted granted_paths(const oms::sdk::Context& context, const oms::sdk::Policy& 
     Granted out;
     auto add = [&](const std::string& path, bool read_root) {
         if (path.empty() || path[0] != '/') return;
-        auto real = canonical(path);
+        auto real = real_path_without_links(path);
         if (!real) return;
         if (read_root) out.read.push_back(*real);
         if (mountable(*real)) out.all.push_back(*real);

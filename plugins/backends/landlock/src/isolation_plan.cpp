@@ -21,7 +21,7 @@ bool chosen_by_user(const std::string& temp, const oms::sdk::Context& context) {
     std::vector<std::string> chosen{std::string(context.worktree())};
     for (auto mount : context.read_write()) chosen.emplace_back(mount);
     for (const auto& path : chosen) {
-        auto real = path.empty() ? std::nullopt : canonical(path);
+        auto real = path.empty() ? std::nullopt : real_path_without_links(path);
         if (real && is_within(temp, *real)) return true;
     }
     return false;
@@ -39,7 +39,7 @@ void plan_private_temps(Plan& plan, const oms::sdk::Context& context) {
 void plan_writable_mounts(Plan& plan, const oms::sdk::Policy& policy) {
     std::vector<std::string> roots;
     for (const auto& root : values_of(policy, OMS_RULE_WRITE_ALLOW_TREE)) {
-        auto real = canonical(root);
+        auto real = real_path_without_links(root);
         // The system temp folders get a fresh tmpfs instead.
         if (!real || !mountable(*real) || std::count(plan.private_temps.begin(), plan.private_temps.end(), *real))
             continue;
@@ -57,7 +57,7 @@ void plan_temp_keeps(Plan& plan, const oms::sdk::Context& context, const oms::sd
     std::vector<std::string> keeps;
     for (const auto& path : named) {
         if (path.empty() || path[0] != '/') continue;
-        auto real = canonical(path);
+        auto real = real_path_without_links(path);
         if (!real || !mountable(*real)) continue;
         for (const auto& temp : plan.private_temps)
             if (is_within(*real, temp) && *real != temp) keeps.push_back(*real);

@@ -1,5 +1,7 @@
 #include "path_utils.hpp"
 
+#include "openat2.hpp"
+
 #include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -44,6 +46,17 @@ std::optional<std::string> canonical(const std::string& path) {
     char buffer[PATH_MAX];
     if (!realpath(path.c_str(), buffer)) return std::nullopt;
     return std::string(buffer);
+}
+
+std::optional<std::string> real_path_without_links(const std::string& path) {
+    const int fd = open_no_links(path.c_str());
+    if (fd < 0) return std::nullopt;
+    char buffer[PATH_MAX];
+    const std::string link = "/proc/self/fd/" + std::to_string(fd);
+    const ssize_t length = readlink(link.c_str(), buffer, sizeof buffer);
+    close(fd);
+    if (length <= 0 || length >= static_cast<ssize_t>(sizeof buffer) || buffer[0] != '/') return std::nullopt;
+    return std::string(buffer, static_cast<size_t>(length));
 }
 
 Kind kind_of(const std::string& path) {

@@ -16,6 +16,12 @@ std::vector<std::string> outermost(std::vector<std::string> roots);
 std::string parent_of(const std::string& path);
 // Canonical path (symlinks resolved), or nullopt when it does not exist.
 std::optional<std::string> canonical(const std::string& path);
+// The real path of what `path` names when no component of it is a link,
+// taken from the very file opened; nullopt when it is missing or a link is on
+// the way. For policy paths that become mounts: the policy names real paths,
+// and a link there now was swapped in since by a command that can write a
+// folder on the way (it would lead the mount to what the link chose).
+std::optional<std::string> real_path_without_links(const std::string& path);
 enum class Kind { missing, folder, file, other };
 // A folder or regular file (following links): what can be cloned as a mount
 // and bound back; a device write root (/dev/null) needs no mount.
