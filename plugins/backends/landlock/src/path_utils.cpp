@@ -31,8 +31,11 @@ std::vector<std::string> outermost(std::vector<std::string> roots) {
     std::sort(roots.begin(), roots.end());
     roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
     std::vector<std::string> out;
+    // Against every kept root, not the last one: in byte order "/a/b-c"
+    // sorts between "/a/b" and "/a/b/c", so a nested root is not always
+    // next to the root that holds it.
     for (const auto& r : roots)
-        if (out.empty() || !is_within(r, out.back())) out.push_back(r);
+        if (!within_any(r, out)) out.push_back(r);
     return out;
 }
 
