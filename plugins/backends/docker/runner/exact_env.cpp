@@ -1,10 +1,7 @@
 #include "exact_env.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
-
-extern char** environ;
 
 namespace oms::docker::runner {
 
@@ -14,18 +11,11 @@ void kept_env_names_from(int& argi, int argc, char** argv, std::vector<std::stri
     for (; argi < argc && std::strncmp(argv[argi], kFlag, length) == 0; ++argi) names.emplace_back(argv[argi] + length);
 }
 
-void keep_only_env(const std::vector<std::string>& names) {
-    std::vector<std::string> kept;
-    for (char** entry = environ; entry && *entry; ++entry) {
-        const std::string text = *entry;
-        const std::string name = text.substr(0, text.find('='));
-        if (std::find(names.begin(), names.end(), name) != names.end()) kept.push_back(text);
-    }
-    clearenv();
-    for (const std::string& text : kept) {
-        const size_t at = text.find('=');
-        if (at != std::string::npos) setenv(text.substr(0, at).c_str(), text.c_str() + at + 1, 1);
-    }
+void keep_only_env(std::vector<std::string>& env, const std::vector<std::string>& names) {
+    const auto unnamed = [&](const std::string& entry) {
+        return std::find(names.begin(), names.end(), entry.substr(0, entry.find('='))) == names.end();
+    };
+    env.erase(std::remove_if(env.begin(), env.end(), unnamed), env.end());
 }
 
 }  // namespace oms::docker::runner

@@ -12,7 +12,7 @@ namespace oms::docker::runner {
 // Consumes the --keep-env=NAME arguments from argv[argi] on.
 void kept_env_names_from(int& argi, int argc, char** argv, std::vector<std::string>& names);
 
-// Removes from the environment every variable not named in `names`.
-void keep_only_env(const std::vector<std::string>& names);
+// Removes from `env` (NAME=value entries) every variable not named in `names`.
+void keep_only_env(std::vector<std::string>& env, const std::vector<std::string>& names);
 
 }  // namespace oms::docker::runner

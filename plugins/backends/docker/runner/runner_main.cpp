@@ -165,8 +165,17 @@ bool seed_home(std::vector<std::string>& env, int error_fd) {
 
 std::vector<std::string> own_environment() {
     std::vector<std::string> env;
-    for (char** e = environ; e && *e; ++e) env.emplace_back(*e);  // clearenv() leaves it null
+    for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
     return env;
+}
+
+// What every command's environment goes through last, warm or one-shot: the
+// private HOME's files taken out and written into HOME, USER/LOGNAME naming
+// the container's user. False when HOME could not be seeded (fail closed).
+bool prepare_command_env(std::vector<std::string>& env) {
+    if (!seed_home(env, 2)) return false;
+    user_names::rewrite(env, user_names::name_of(getuid()));
+    return true;
 }
 
 [[noreturn]] void become_command(Request& req) {
@@ -176,8 +185,7 @@ std::vector<std::string> own_environment() {
     for (int s = 1; s < NSIG; ++s) signal(s, SIG_DFL);
     setpgid(0, 0);
     for (int i = 0; i < 3; ++i) dup2(req.fds[i], i);  // dup2 clears close-on-exec
-    if (!seed_home(req.env, 2)) _exit(126);
-    user_names::rewrite(req.env, user_names::name_of(getuid()));
+    if (!prepare_command_env(req.env)) _exit(126);
     if (!restrict_command()) {
         dprintf(2, "oms: cannot restrict the command (seccomp): %s\n", std::strerror(errno));
         _exit(126);
@@ -257,10 +265,12 @@ int listen_on(const char* path) {
 }
 
 
-[[noreturn]] void exec_restricted(char** argv) {
+// The environment docker gave this process, cut to the policy's names
+// (`kept_env`): docker adds HOSTNAME and the image's ENV entries.
+[[noreturn]] void exec_restricted(char** argv, const std::vector<std::string>& kept_env) {
     std::vector<std::string> env = own_environment();
-    if (!seed_home(env, 2)) _exit(126);
-    user_names::rewrite(env, user_names::name_of(getuid()));
+    keep_only_env(env, kept_env);
+    if (!prepare_command_env(env)) _exit(126);
     auto env_list = c_list(env);
     environ = env_list.data();
     if (!restrict_command()) {
@@ -288,8 +298,7 @@ int main(int argc, char** argv) {
     if (argc - argi >= 2 && std::strcmp(argv[argi], "--exec") == 0) {
         if (start_inner_relay(relay_ports, relay_socket.c_str(), true) < 0) return 125;
         if (answer_dns && hold_dns_port() && fork_resolver(true) < 0) return 125;
-        keep_only_env(kept_env);
-        exec_restricted(argv + argi + 1);
+        exec_restricted(argv + argi + 1, kept_env);
     }
     if (argc - argi != 1) {
         std::fprintf(stderr, "usage: oms-docker-runner [--expect=DEV:INO:PATH]... SOCKET_PATH | [--keep-env=NAME]... --exec ARGV...\n");
