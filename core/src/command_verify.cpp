@@ -19,6 +19,7 @@
 #include "oms/core/run_dir_sweep.hpp"
 #include "oms/core/run_options.hpp"
 #include "oms/core/signals.hpp"
+#include "oms/core/tracked_files.hpp"
 #include "oms/core/verify_plan.hpp"
 #include "oms/core/verify_snapshot.hpp"
 #include "oms/core/worktree_check.hpp"
@@ -253,7 +254,8 @@ int command_verify(const Args& all_args) {
     if (!options.output.empty() && is_within(canonical_or_absolute(options.output), worktree))
         throw UserError(kExitUsage, "oms verify: --output " + options.output +
                                         " lies inside the worktree, which the check cannot see; choose another folder");
-    std::vector<std::string> inputs = settings.inputs.empty() ? tracked_files(worktree) : settings.inputs;
+    const TrackedFiles tracked = settings.inputs.empty() ? tracked_files(worktree) : TrackedFiles{};
+    std::vector<std::string> inputs = settings.inputs.empty() ? tracked.files : settings.inputs;
     const std::vector<std::string> pinned = pinned_inputs(session, options.run);
     inputs.insert(inputs.end(), pinned.begin(), pinned.end());
 
@@ -262,7 +264,8 @@ int command_verify(const Args& all_args) {
     RunDir run_dir;
     SnapshotFolder snapshot_folder(run_dir.root());
     SnapshotReport snapshot = copy_inputs(worktree, inputs, snapshot_folder.path());
-    snapshot.source = settings.inputs.empty() ? "git ls-files" : "configured list";
+    snapshot.source = settings.inputs.empty() ? "the files tracked in " + tracked.index : "configured list";
+    snapshot.skipped.insert(snapshot.skipped.begin(), tracked.notes.begin(), tracked.notes.end());
     for (auto& line : snapshot.skipped) std::fprintf(stderr, "oms verify: not in the snapshot: %s\n", line.c_str());
 
     const std::string output = options.plan ? run_dir.root() + "/output (made at the start)"

@@ -3,12 +3,11 @@
 #include "oms/core/error.hpp"
 #include "oms/core/folder_removal.hpp"
 #include "oms/core/paths.hpp"
+#include "oms/core/scoped_fd.hpp"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -23,88 +22,10 @@ namespace {
 
 [[noreturn]] void fail(const std::string& what) { throw UserError(kExitSoftware, "oms verify: " + what); }
 
-class Fd {
-public:
-    explicit Fd(int fd = -1) : fd_(fd) {}
-    ~Fd() {
-        if (fd_ >= 0) close(fd_);
-    }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return fd_; }
-
-private:
-    int fd_;
-};
-
-std::vector<std::string> split_nul(const std::string& text) {
-    std::vector<std::string> out;
-    size_t start = 0;
-    for (size_t i = 0; i < text.size(); ++i)
-        if (text[i] == '\0') {
-            if (i > start) out.push_back(text.substr(start, i - start));
-            start = i + 1;
-        }
-    return out;
-}
-
-// git reads the worktree's own .git/config, which a command may have
-// written: only settings that make ls-files run nothing else are used, and
-// the user's and system's config are left out.
-std::vector<std::string> git_environment() {
-    std::vector<std::string> env{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_TERMINAL_PROMPT=0",
-                                 "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C", "HOME=/nonexistent"};
-    env.push_back("PATH=" + env_value("PATH").value_or("/usr/bin:/bin"));
-    return env;
-}
-
-std::string run_git_ls_files(const std::string& worktree) {
-    std::vector<std::string> args{"git",
-                                  "-c", "core.fsmonitor=false",
-                                  "-c", "core.untrackedCache=false",
-                                  "-c", "safe.directory=" + worktree,
-                                  "-C", worktree,
-                                  "ls-files", "-z", "--cached"};
-    std::vector<std::string> env = git_environment();
-    std::vector<char*> argv, envp;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    for (auto& e : env) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    int pipe_fds[2];
-    if (pipe2(pipe_fds, O_CLOEXEC) != 0) fail("cannot create a pipe for git");
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    pid_t pid = -1;
-    int spawned = posix_spawnp(&pid, "git", &actions, nullptr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    close(pipe_fds[1]);
-    std::string out;
-    char buffer[65536];
-    for (ssize_t n; spawned == 0 && (n = read(pipe_fds[0], buffer, sizeof buffer)) != 0;) {
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) break;
-        out.append(buffer, static_cast<size_t>(n));
-    }
-    close(pipe_fds[0]);
-    if (spawned != 0)
-        throw UserError(kExitUnavailable, "oms verify: cannot run git to list the tracked files (" +
-                                              std::string(strerror(spawned)) + "); name the inputs with --inputs");
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw UserError(kExitUnavailable, "oms verify: `git ls-files` failed in " + worktree +
-                                              " (not a git worktree?); name the inputs with --inputs or [verify] inputs");
-    return out;
-}
-
 // Copies one regular file's content from `source` into a new file `name` in
 // the open folder `into`, read-only.
 void copy_file(int source, const struct stat& info, int into, const std::string& name, SnapshotReport& report) {
-    Fd target(openat(into, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    ScopedFd target(openat(into, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
     if (target.get() < 0) fail("cannot create " + name + " in the snapshot: " + strerror(errno));
     char buffer[65536];
     for (ssize_t n; (n = read(source, buffer, sizeof buffer)) != 0;) {
@@ -140,7 +61,7 @@ void copy_folder(int source, int into, const std::string& name, const std::strin
         report.skipped.push_back(shown + ": nested deeper than 256 folders");
         return;
     }
-    Fd target(enter_target_folder(into, name));
+    ScopedFd target(enter_target_folder(into, name));
     for (const std::string& entry : folder_entries(source)) {
         if (depth == 0 && entry == ".git") continue;
         copy_entry(source, target.get(), entry, shown + "/" + entry, report, depth + 1);
@@ -157,7 +78,7 @@ void copy_entry(int from, int into, const std::string& name, const std::string& 
         report.skipped.push_back(shown + ": not a regular file (device, socket or FIFO)");
         return;
     }
-    Fd source(openat(from, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    ScopedFd source(openat(from, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
     if (source.get() < 0) {
         report.skipped.push_back(shown + (errno == ELOOP ? ": a symbolic link (links are never followed)"
                                                          : ": " + std::string(strerror(errno))));
@@ -177,9 +98,9 @@ void copy_entry(int from, int into, const std::string& name, const std::string& 
 // a skipped line) when one on the worktree's side is a link or missing.
 bool copy_input(int worktree, int snapshot, const std::vector<std::string>& parts, const std::string& name,
                 SnapshotReport& report) {
-    Fd from_holder(dup(worktree)), into_holder(dup(snapshot));
+    ScopedFd from_holder(dup(worktree)), into_holder(dup(snapshot));
     int from = from_holder.get(), into = into_holder.get();
-    std::vector<std::unique_ptr<Fd>> opened;
+    std::vector<std::unique_ptr<ScopedFd>> opened;
     for (size_t i = 0; i + 1 < parts.size(); ++i) {
         int next = openat(from, parts[i].c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (next < 0) {
@@ -188,9 +109,9 @@ bool copy_input(int worktree, int snapshot, const std::vector<std::string>& part
                                                  : ": " + std::string(strerror(errno))));
             return false;
         }
-        opened.push_back(std::make_unique<Fd>(next));
+        opened.push_back(std::make_unique<ScopedFd>(next));
         from = next;
-        opened.push_back(std::make_unique<Fd>(enter_target_folder(into, parts[i])));
+        opened.push_back(std::make_unique<ScopedFd>(enter_target_folder(into, parts[i])));
         into = opened.back()->get();
     }
     // Listed twice (a pinned file that is also tracked): copied once.
@@ -202,7 +123,7 @@ bool copy_input(int worktree, int snapshot, const std::vector<std::string>& part
 // Folders become read-only once filled, deepest first.
 void seal_folders(int folder, int depth) {
     for (const std::string& entry : folder_entries(folder)) {
-        Fd sub(openat(folder, entry.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        ScopedFd sub(openat(folder, entry.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
         if (sub.get() >= 0 && depth < 300) seal_folders(sub.get(), depth + 1);
     }
     fchmod(folder, 0555);
@@ -218,8 +139,6 @@ void check_relative_input(const std::string& name, const std::string& what) {
         throw UserError(kExitUsage, "oms verify: " + what + " '" + name +
                                         "' must be a path relative to the worktree without '.' or '..' parts");
 }
-
-std::vector<std::string> tracked_files(const std::string& worktree) { return split_nul(run_git_ls_files(worktree)); }
 
 SnapshotFolder::SnapshotFolder(const std::string& base) {
     std::error_code error;
@@ -242,9 +161,9 @@ SnapshotFolder::~SnapshotFolder() {
 SnapshotReport copy_inputs(const std::string& worktree, const std::vector<std::string>& inputs,
                            const std::string& target) {
     SnapshotReport report;
-    Fd from(open(worktree.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    ScopedFd from(open(worktree.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (from.get() < 0) fail("cannot open the worktree " + worktree + ": " + strerror(errno));
-    Fd into(open(target.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    ScopedFd into(open(target.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (into.get() < 0) fail("cannot open the snapshot folder " + target + ": " + strerror(errno));
     for (const std::string& name : inputs) {
         check_relative_input(name, "input");

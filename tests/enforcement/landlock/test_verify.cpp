@@ -360,3 +360,69 @@ TEST_CASE("oms verify: a worktree that is a repository's subfolder snapshots its
     CHECK(plan.out.find("1 files") != std::string::npos);
     CHECK(plan.err.find("not in the snapshot") == std::string::npos);
 }
+
+namespace {
+
+// A repository a sandboxed command prepares (its .git did not exist when the
+// run started, so the run may write it): a sparse index whose folder's tree
+// object is gone, in a partial clone whose promisor remote is reached
+// through core.sshCommand. Any git that lists the files fetches the missing
+// tree and so runs that command, on the host when the host runs git.
+std::string hostile_repository_script(const std::string& marker) {
+    return "set -e\n"
+           "g() { git -c user.name=t -c user.email=t@t -c init.defaultBranch=main \"$@\"; }\n"
+           "g init -q\n"
+           "mkdir d; echo inside > d/f; echo tracked-top > top\n"
+           "g add .; g commit -qm c\n"
+           "g sparse-checkout init --cone --sparse-index\n"
+           "g sparse-checkout set other\n"
+           "t=$(g rev-parse HEAD:d)\n"
+           "rm -f .git/objects/$(echo $t | cut -c1-2)/$(echo $t | cut -c3-)\n"
+           "g config core.repositoryformatversion 1\n"
+           "g config extensions.partialClone origin\n"
+           "g config remote.origin.url ssh://attacker.invalid/x\n"
+           "g config remote.origin.promisor true\n"
+           "g config core.sshCommand \"touch '" + marker + "'; false\"\n";
+}
+
+// git run as oms verify ran it before it read the index itself.
+void list_with_host_git(const OmsEnv& env) {
+    ProcessOptions options;
+    options.env = {"PATH=/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+                   "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C", "HOME=/nonexistent"};
+    run_process({"/usr/bin/git", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c",
+                 "safe.directory=" + env.worktree, "-C", env.worktree, "ls-files", "-z", "--cached"},
+                options);
+}
+
+}  // namespace
+
+TEST_CASE("oms verify runs no program on a repository a command wrote", "[verify]") {
+    OmsEnv env;
+    TempDir scratch("oms-verify-test");
+    const std::string marker = scratch / "ran-on-the-host";
+    ProcessResult prepared = env.oms({"run", "--sandbox", "landlock", "--", "/bin/sh", "-c",
+                                      hostile_repository_script(marker)});
+    INFO("prepare: " << prepared.err);
+    REQUIRE(prepared.exit_code == 0);
+    // The repository is what the test says: host git listing it runs the
+    // command's program (so a pass below is not a harmless repository).
+    list_with_host_git(env);
+    REQUIRE(exists(marker));
+    REQUIRE(unlink(marker.c_str()) == 0);
+
+    env.user_config("[verify]\nsurfnet_cmd = [\"" + standin() + "\", \"serve\", \"{port}\", \"m\"]\n");
+    HostEchoServer reserved;  // only for a free port number
+    const std::string output = scratch / "results";
+    ProcessResult result = env.oms({"verify", "--sandbox", "landlock", "--surfnet-port", std::to_string(reserved.port()),
+                                    "--output", output, "--", "/bin/sh", "-c",
+                                    "cat top > \"$OMS_OUTPUT_DIR/top\"; ls -a > \"$OMS_OUTPUT_DIR/listing\""});
+    INFO("stderr: " << result.err);
+    CHECK(result.exit_code == 0);
+    CHECK_FALSE(exists(marker));
+    // Positive control: the tracked file is in the snapshot; the folder the
+    // sparse index leaves out is named, not fetched.
+    CHECK(text_of(output + "/top") == "tracked-top\n");
+    CHECK(text_of(output + "/listing").find(".git") == std::string::npos);
+    CHECK(result.err.find("not in the snapshot: d/: a folder left out of the sparse checkout") != std::string::npos);
+}

@@ -10,15 +10,11 @@
 namespace oms::core {
 
 struct SnapshotReport {
-    std::string source;  // where the list came from ("git ls-files", "configured list")
+    std::string source;  // where the list came from (the git index read, or "configured list")
     size_t files = 0;
     uint64_t bytes = 0;
     std::vector<std::string> skipped;  // "path: why" for links, devices, missing files
 };
-
-// The worktree's tracked files, from `git ls-files -z` run with no user or
-// system config, no hooks and no fsmonitor. Throws UserError when git fails.
-std::vector<std::string> tracked_files(const std::string& worktree);
 
 // Refuses (UserError) a name that is empty, absolute, or has a "." or ".."
 // part: inputs are named relative to the worktree and stay inside it.
