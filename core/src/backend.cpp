@@ -23,16 +23,25 @@ void collect(void* data, oms_report_kind kind, oms_str text) {
     }
 }
 
+// "the backends here: a, b, c", so a misspelt id is corrected at once.
+std::string known_backends(const Registry& registry) {
+    std::string ids;
+    for (const PluginRecord* record : registry.loaded(OMS_KIND_BACKEND)) ids += (ids.empty() ? "" : ", ") + record->id;
+    return ids.empty() ? "no backend plugin is loaded (see `oms doctor`)" : "the backends here: " + ids;
+}
+
 BackendChoice named(const Registry& registry, const std::string& id, const std::string& by) {
     const PluginRecord* record = registry.find(id);
     PluginInstance* instance = record ? registry.instance(id) : nullptr;
     if (!record || !instance) {
         const PluginRecord* broken = registry.find_any(id);
-        std::string why = broken ? "its plugin was rejected: " + broken->reason : "no plugin with this id was found";
+        std::string why = broken ? "its plugin was rejected: " + broken->reason
+                                 : "no plugin with this id was found; " + known_backends(registry);
         throw UserError(kExitUnavailable, "backend '" + id + "' (chosen by " + by + ") cannot be used: " + why);
     }
     if (!record->is_backend())
-        throw UserError(kExitUnavailable, "'" + id + "' (chosen by " + by + ") is a policy plugin, not a backend");
+        throw UserError(kExitUnavailable, "'" + id + "' (chosen by " + by + ") is a policy plugin, not a backend; " +
+                                              known_backends(registry));
     BackendChoice choice{record, instance, probe_backend(*record, *instance), by};
     return choice;
 }

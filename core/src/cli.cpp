@@ -55,6 +55,12 @@ int dispatch(const Args& args) {
     return it->second(Args(args.begin() + 1, args.end()));
 }
 
+// A message that names its subcommand ("oms verify: ...") already says who
+// speaks: it is printed as it is, not as "oms: oms verify: ...".
+std::string prefixed(const std::string& message) {
+    return message.rfind("oms ", 0) == 0 || message.rfind("oms:", 0) == 0 ? message : "oms: " + message;
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -67,7 +73,7 @@ int run_cli(int argc, char** argv) {
     try {
         return dispatch(Args(argv + 1, argv + argc));
     } catch (const UserError& e) {
-        std::fprintf(stderr, "oms: %s\n", e.what());
+        std::fprintf(stderr, "%s\n", prefixed(e.what()).c_str());
         return e.exit_code();
     } catch (const boost::program_options::error& e) {
         std::fprintf(stderr, "oms: %s (see --help)\n", e.what());

@@ -44,9 +44,33 @@ std::optional<CommonOptions> parse_common_options(const Args& args, const char* 
     return options;
 }
 
-std::pair<Args, Args> split_at_dashes(const Args& args) {
-    for (size_t i = 0; i < args.size(); ++i)
-        if (args[i] == "--") return {Args(args.begin(), args.begin() + i), Args(args.begin() + i + 1, args.end())};
+namespace {
+
+// True when `word` names an option of `description` whose value is the next
+// word ("--sandbox ID", "-o DIR"), as the parser would read it (long names
+// may be abbreviated).
+bool value_follows(const std::string& word, const po::options_description& description) {
+    std::string name;
+    if (word.compare(0, 2, "--") == 0) {
+        if (word.find('=') != std::string::npos) return false;
+        name = word.substr(2);
+    } else {
+        if (word.size() != 2) return false;  // "-xVALUE" or bundled switches
+        name = word;
+    }
+    const po::option_description* option = description.find_nothrow(name, true);
+    return option != nullptr && option->semantic()->max_tokens() > 0;
+}
+
+}  // namespace
+
+std::pair<Args, Args> split_at_command(const Args& args, const po::options_description& description) {
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& word = args[i];
+        if (word == "--") return {Args(args.begin(), args.begin() + i), Args(args.begin() + i + 1, args.end())};
+        if (word.size() < 2 || word[0] != '-') return {Args(args.begin(), args.begin() + i), Args(args.begin() + i, args.end())};
+        if (value_follows(word, description)) ++i;
+    }
     return {args, {}};
 }
 

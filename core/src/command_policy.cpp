@@ -70,10 +70,10 @@ void print_json(const RunContext& context, const Policy& policy, const BackendCh
 
 int command_policy(const Args& args) {
     RunOptions options;
-    po::options_description description("usage: oms policy [options] [-- COMMAND ...]\n\noptions");
+    po::options_description description("usage: oms policy [options] [[--] COMMAND ...]\n\noptions");
     add_run_options(description, options);
     description.add_options()("json", po::bool_switch(&options.json), "machine-readable output");
-    auto [ours, command] = split_at_dashes(args);
+    auto [ours, command] = split_at_command(args, description);
     auto values = parse_options(ours, description);
     if (!values) return 0;
     options.sandbox = given(*values, "sandbox");

@@ -37,17 +37,18 @@ void warn_lost_guarantees(const BackendChoice& backend, const RunInputs& in) {
 }  // namespace
 
 int command_run(const Args& all_args) {
-    auto [args, command] = split_at_dashes(all_args);
     RunOptions options;
-    po::options_description description("usage: oms run [options] -- COMMAND [ARGS...]\n\noptions");
+    po::options_description description("usage: oms run [options] [--] COMMAND [ARGS...]\n\noptions");
     add_run_options(description, options);
-    bool quiet = false;
     description.add_options()("yes,y", po::bool_switch(&options.yes), "approve the command (backends without a sandbox)")(
-        "quiet,q", po::bool_switch(&quiet), "no line from oms after the command fails");
+        "quiet,q", po::bool_switch(&options.quiet),
+        "no informational line from oms (the worktree note, the line after a failed command); refusals and "
+        "warnings still print");
+    auto [args, command] = split_at_command(all_args, description);
     auto values = parse_options(args, description);
     if (!values) return 0;
     options.sandbox = given(*values, "sandbox");
-    if (command.empty()) throw UserError(kExitUsage, "oms run: no command given (oms run [options] -- COMMAND ...)");
+    if (command.empty()) throw UserError(kExitUsage, "oms run: no command given (oms run [options] [--] COMMAND ...)");
     options.command = command;
     finish_run_options(options);
 
@@ -79,7 +80,7 @@ int command_run(const Args& all_args) {
     warn_lost_guarantees(backend, context.inputs());
     const int exit_code = launch(backend, context, policy);
     // After the command's own output: it has exited, and this goes to stderr only.
-    if (!unconfined && !quiet && session.config().boolean("sandbox", "failure_hint", true) &&
+    if (!unconfined && !options.quiet && session.config().boolean("sandbox", "failure_hint", true) &&
         failure_hint_wanted(exit_code))
         std::fprintf(stderr, "%s\n", failure_hint(backend.record->id, exit_code).c_str());
     return exit_code;

@@ -50,10 +50,9 @@ struct VerifyOptions {
 
 // nullopt after printing the help.
 std::optional<VerifyOptions> parse_verify_options(const Args& all_args) {
-    auto [args, command] = split_at_dashes(all_args);
     VerifyOptions options;
     po::options_description description(
-        "usage: oms verify [options] -- CHECK [ARGS...]\n\n"
+        "usage: oms verify [options] [--] CHECK [ARGS...]\n\n"
         "Runs the pinned check against a read-only snapshot of its inputs, next to a fresh offline Surfnet\n"
         "that is the only thing it can reach, and returns its exit status. Results: $OMS_OUTPUT_DIR.\n\noptions");
     add_run_options(description, options.run);
@@ -69,10 +68,11 @@ std::optional<VerifyOptions> parse_verify_options(const Args& all_args) {
          "$TMPDIR/oms-verify-*); it must not exist")
         ("plan", po::bool_switch(&options.plan), "print the snapshot and network plan and the policy; run nothing")
         ("yes,y", po::bool_switch(&options.run.yes), "run on a backend without a sandbox (host-null) anyway");
+    auto [args, command] = split_at_command(all_args, description);
     auto values = parse_options(args, description);
     if (!values) return std::nullopt;
     options.run.sandbox = given(*values, "sandbox");
-    if (command.empty()) throw UserError(kExitUsage, "oms verify: no check given (oms verify [options] -- CHECK ...)");
+    if (command.empty()) throw UserError(kExitUsage, "oms verify: no check given (oms verify [options] [--] CHECK ...)");
     options.run.command = command;
     std::vector<std::string> inputs;
     for (auto& item : options.inputs)

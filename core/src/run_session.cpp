@@ -35,6 +35,7 @@ RunSession open_run_session(RunOptions& options) {
         return opened;
     }
     const std::string& worktree = opened.session->paths().worktree;
+    if (options.quiet) return opened;
     if (auto line = worktree_line(WorktreeChoice{worktree, options.working_dir.empty() ? worktree : options.working_dir}))
         std::fprintf(stderr, "%s\n", line->c_str());
     return opened;

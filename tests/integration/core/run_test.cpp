@@ -118,6 +118,43 @@ TEST_CASE("exit status passes through; a signal death becomes 128+N") {
     CHECK(env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/true"}).exit_code == 0);
 }
 
+TEST_CASE("options after the command's first word are the command's, as with env and timeout") {
+    OmsEnv env;
+    write_file(env.worktree + "/visible.txt", "x\n");
+    // No "--": the command starts at its first word, and "-la" is ls's.
+    ProcessResult listed = env.oms({"run", "--sandbox", "host-null", "--yes", "/bin/ls", "-la"});
+    INFO("stderr: " << listed.err);
+    CHECK(listed.exit_code == 0);
+    CHECK_THAT(listed.out, Catch::Contains("visible.txt"));
+    CHECK_THAT(listed.out, Catch::Contains("total"));  // -l reached ls
+    // An option's value is never taken for the command; "--" after the
+    // command's first word is the command's too.
+    ProcessResult echoed = env.oms({"run", "--sandbox", "host-null", "-y", "/bin/echo", "--sandbox", "--", "-y"});
+    INFO("stderr: " << echoed.err);
+    CHECK(echoed.exit_code == 0);
+    CHECK(echoed.out == "--sandbox -- -y\n");
+    // "--" still works, and an unknown oms option before the command is refused.
+    CHECK(env.oms({"run", "--sandbox=host-null", "--yes", "--", "/bin/echo", "-n", "a"}).out == "a");
+    ProcessResult unknown = env.oms({"run", "--sandbox", "host-null", "--frobnicate", "/bin/true"});
+    CHECK(unknown.exit_code == 2);
+    CHECK_THAT(unknown.err, Catch::Contains("frobnicate"));
+    // A misspelt backend id is answered with the ids there are.
+    ProcessResult misspelt = env.oms({"run", "--sandbox", "landlok", "/bin/true"});
+    CHECK(misspelt.exit_code == 69);
+    CHECK_THAT(misspelt.err, Catch::Contains("backend 'landlok' (chosen by --sandbox) cannot be used"));
+    CHECK_THAT(misspelt.err, Catch::Contains("the backends here: ") && Catch::Contains("host-null") &&
+                                 Catch::Contains("landlock"));
+    // A message that names its command is not prefixed twice.
+    ProcessResult none = env.oms({"run", "--sandbox", "host-null", "--yes"});
+    CHECK(none.exit_code == 2);
+    CHECK(none.err.rfind("oms run: no command given", 0) == 0);
+    // oms policy takes the command the same way ("-la" is not refused as oms's).
+    ProcessResult policy = env.oms({"policy", "--sandbox", "host-null", "/bin/ls", "-la"});
+    INFO("policy stderr: " << policy.err);
+    CHECK(policy.exit_code == 0);
+    CHECK_THAT(policy.out, Catch::Contains("rules:"));
+}
+
 TEST_CASE("stdin and stdout pass through") {
     OmsEnv env;
     ProcessOptions options;

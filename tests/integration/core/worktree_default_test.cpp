@@ -44,6 +44,12 @@ TEST_CASE("host-null from a subfolder: the command starts there, the worktree is
     CHECK_THAT(run.err, Catch::Contains("oms: worktree: " + repo.top + " (the repository holding the current folder; "
                                         "the command starts in " + repo.sub + ")"));
 
+    // --quiet: the same run from the same folder, with no oms line at all.
+    ProcessResult quiet = run_in(env, repo.sub, {"run", "--sandbox", "host-null", "--yes", "--quiet", "--", "pwd"});
+    INFO(quiet.out << quiet.err);
+    CHECK(quiet.out == repo.sub + "\n");
+    CHECK(quiet.err.empty());
+
     ProcessResult policy = run_in(env, repo.sub, {"policy", "--sandbox", "host-null"});
     INFO(policy.out << policy.err);
     CHECK_THAT(policy.out, Catch::Contains("worktree: " + repo.top + "\nworking folder: " + repo.sub + "\n"));

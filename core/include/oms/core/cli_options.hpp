@@ -27,7 +27,12 @@ struct CommonOptions {
 // Returns nullopt after printing the help.
 std::optional<CommonOptions> parse_common_options(const Args& args, const char* usage);
 
-// Everything before the first "--" is oms's; everything after is the command.
-std::pair<Args, Args> split_at_dashes(const Args& args);
+// oms's options and the command, as env, timeout and bwrap split them: the
+// command starts at the first word that is neither one of `description`'s
+// options nor such an option's value, or after a "--" (which is dropped).
+// Everything from the command's first word on is the command's, options too
+// (`oms run ls -la`).
+std::pair<Args, Args> split_at_command(const Args& args,
+                                       const boost::program_options::options_description& description);
 
 }  // namespace oms::core

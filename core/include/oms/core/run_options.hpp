@@ -21,6 +21,7 @@ struct RunOptions {
     bool yes = false;
     bool best_effort = false;
     bool json = false;
+    bool quiet = false;  // no informational oms line (worktree note, failure hint)
     std::vector<std::string> command;
 };
 
