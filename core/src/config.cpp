@@ -1,5 +1,6 @@
 #include "oms/core/config.hpp"
 
+#include "oms/core/config_file_reader.hpp"
 #include "oms/core/error.hpp"
 
 #include <filesystem>
@@ -22,7 +23,8 @@ const char* layer_name(ConfigLayer layer) {
 [[noreturn]] void config_error(const std::string& file, int64_t line, const std::string& key,
                                const std::string& what) {
     std::ostringstream message;
-    message << "config error: " << file << ":" << line;
+    message << "config error: " << file;
+    if (line > 0) message << ":" << line;
     if (!key.empty()) message << ": key '" << key << "'";
     message << ": " << what;
     throw UserError(kExitConfig, message.str());
@@ -141,13 +143,14 @@ const Schema& core_schema() {
 }
 
 void Config::add_file(const std::string& path, ConfigLayer layer) {
-    std::error_code error;
-    if (!std::filesystem::exists(path, error)) return;
+    const ConfigFileText read = read_config_file(path, layer == ConfigLayer::Worktree);
+    if (!read.found) return;
+    if (read.problem) config_error(path, 0, "", "cannot be used as a config file: " + *read.problem);
     auto file = std::make_unique<ParsedFile>();
     file->path = path;
     file->layer = layer;
     try {
-        file->root = toml::parse_file(path);
+        file->root = toml::parse(read.text, path);
     } catch (const toml::parse_error& e) {
         config_error(path, static_cast<int64_t>(e.source().begin.line), "",
                      "malformed TOML: " + std::string(e.description()));

@@ -4,6 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace oms::test;
 
 namespace {
@@ -115,4 +118,54 @@ TEST_CASE("plugin folders must be absolute: a relative one would load code from 
     env.env["OMS_PLUGIN_PATH"] = OMS_CONFIG_FIXTURE_DIR;
     env.user_config("[sandbox]\nplugin_paths = [\"evil\"]\n");
     expect_refused(env, "config.toml:2: key 'sandbox.plugin_paths': plugin folder 'evil' is not an absolute path");
+}
+
+TEST_CASE("a worktree config that is a FIFO, a link or huge is refused, never waited on or followed") {
+    ConfigEnv env;
+    const std::string config = env.worktree + "/.oms/config.toml";
+    // Positive control: a regular worktree config is read (a narrowing key).
+    env.worktree_config("[sandbox]\npinned = [\"p.txt\"]\n");
+    ProcessResult plain = env.oms(kTouch);
+    INFO(plain.err);
+    CHECK(plain.exit_code == 0);
+    REQUIRE(unlink((env.worktree + "/ran").c_str()) == 0);
+
+    // A FIFO: a plain open would wait for a writer forever.
+    REQUIRE(unlink(config.c_str()) == 0);
+    REQUIRE(mkfifo(config.c_str(), 0600) == 0);
+    ProcessResult fifo = env.oms(kTouch, ProcessOptions{{}, std::nullopt, "", 20});
+    INFO(fifo.err);
+    CHECK(fifo.exit_code == 78);
+    CHECK_THAT(fifo.err, Catch::Contains(config + ": cannot be used as a config file: not a regular file"));
+    CHECK_FALSE(exists(env.worktree + "/ran"));
+
+    // A link to a file the command could not read: not parsed, not quoted.
+    REQUIRE(unlink(config.c_str()) == 0);
+    write_file(env.home + "/.cargo/credentials.toml", "[registry]\ntoken = \"SECRET-TOKEN-VALUE\"\n");
+    REQUIRE(symlink((env.home + "/.cargo/credentials.toml").c_str(), config.c_str()) == 0);
+    ProcessResult linked = env.oms(kTouch);
+    INFO(linked.err);
+    CHECK(linked.exit_code == 78);
+    CHECK_THAT(linked.err, Catch::Contains("a symbolic link"));
+    CHECK_THAT(linked.err, !Catch::Contains("registry") && !Catch::Contains("SECRET"));
+
+    // The folder .oms as a link is refused the same way.
+    REQUIRE(unlink(config.c_str()) == 0);
+    REQUIRE(rmdir((env.worktree + "/.oms").c_str()) == 0);
+    write_file(env.home + "/elsewhere/config.toml", "[registry]\ntoken = \"SECRET-TOKEN-VALUE\"\n");
+    REQUIRE(symlink((env.home + "/elsewhere").c_str(), (env.worktree + "/.oms").c_str()) == 0);
+    ProcessResult folder = env.oms(kTouch);
+    INFO(folder.err);
+    CHECK(folder.exit_code == 78);
+    CHECK_THAT(folder.err, Catch::Contains("is a symbolic link or not a folder"));
+    CHECK_THAT(folder.err, !Catch::Contains("SECRET"));
+    REQUIRE(unlink((env.worktree + "/.oms").c_str()) == 0);
+
+    // More than a megabyte is not parsed.
+    env.worktree_config("# " + std::string(1100000, 'x') + "\n");
+    ProcessResult huge = env.oms(kTouch);
+    INFO(huge.err.substr(0, 300));
+    CHECK(huge.exit_code == 78);
+    CHECK_THAT(huge.err, Catch::Contains("larger than 1048576 bytes"));
+    CHECK_FALSE(exists(env.worktree + "/ran"));
 }
