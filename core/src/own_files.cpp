@@ -88,6 +88,21 @@ std::optional<std::string> link_inside_write_root(const std::string& named, cons
                                       "real folder ('" + own.path + "') instead.");
 }
 
+bool is_link(const std::string& path) {
+    struct stat info {};
+    return ::lstat(path.c_str(), &info) == 0 && S_ISLNK(info.st_mode);
+}
+
+// Plugin files that are links (a plugin built elsewhere and linked into a
+// plugin folder): what they point at is loaded as surely as the folder.
+std::vector<std::string> linked_plugin_files(const std::string& folder) {
+    std::vector<std::string> out;
+    std::error_code error;
+    for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error))
+        if (it->path().extension() == ".so" && is_link(it->path().string())) out.push_back(it->path().string());
+    return out;
+}
+
 }  // namespace
 
 std::vector<OwnFile> own_files(const std::vector<std::string>& named_plugin_folders) {
@@ -96,9 +111,15 @@ std::vector<OwnFile> own_files(const std::vector<std::string>& named_plugin_fold
     };
     std::vector<OwnFile> out;
     out.push_back(own(boost::dll::program_location().string(), "oms's executable"));
-    for (const std::string& folder : named_plugin_folders) out.push_back(own(folder, "oms's plugin folder"));
+    for (const std::string& folder : named_plugin_folders) {
+        out.push_back(own(folder, "oms's plugin folder"));
+        for (const std::string& file : linked_plugin_files(folder))
+            out.push_back(own(file, "a plugin file linked into oms's plugin folder"));
+    }
     out.push_back(own(default_config_file(), "oms's default config file"));
     out.push_back(own(fs::path(user_config_file()).parent_path().string(), "oms's config folder", true));
+    // A config file kept elsewhere (a dotfiles repository) and linked here.
+    if (is_link(user_config_file())) out.push_back(own(user_config_file(), "oms's user config file (a link)"));
     out.push_back(own(state_dir(), "oms's state folder", true));
     return out;
 }

@@ -141,3 +141,50 @@ TEST_CASE("a plugin folder named through a link inside the worktree refuses the 
     CHECK(control.exit_code == 0);
     CHECK(read_file(w.work + "/ran.txt") == "RAN\n");
 }
+
+TEST_CASE("a plugin file or the user config linked from a file in the worktree stays read-only",
+          "[landlock][own-files]") {
+    require_landlock();
+    World w;
+    const OmsInWorktree copy = copy_oms_into(w);
+    // A plugin built in the worktree and linked into a plugin folder outside
+    // it, and the user's config kept in a dotfiles folder of the worktree.
+    const std::string plugin_target = w.work + "/dev/oms-network.so";
+    const std::string linked_plugins = w.outside + "/linked-plugins";
+    make_dirs(w.work + "/dev");
+    make_dirs(linked_plugins);
+    fs::rename(copy.plugins + "/oms-network.so", plugin_target);
+    fs::create_symlink(plugin_target, linked_plugins + "/oms-network.so");
+    const std::string user_config = w.root / "xdg-config/oms/config.toml";
+    const std::string config_target = w.work + "/dotfiles/oms-config.toml";
+    write_file(config_target, fs::exists(user_config) ? read_file(user_config) : "");
+    fs::remove(user_config);
+    fs::create_symlink(config_target, user_config);
+    const std::string plugin_before = read_file(plugin_target), config_before = read_file(config_target);
+
+    ProcessResult strike = run_copied_oms(w, copy, linked_plugins, {}, R"SH(
+        echo EVIL > dev/oms-network.so
+        echo '[sandbox]' > dotfiles/oms-config.toml
+        mv dev dev.old; mv dotfiles dotfiles.old
+        echo CONTROL > control.txt
+        exit 0)SH");
+    INFO(strike.out << strike.err);
+    CHECK(strike.exit_code == 0);
+    CHECK(read_file(plugin_target) == plugin_before);
+    CHECK(read_file(config_target) == config_before);
+    CHECK_FALSE(fs::exists(w.work + "/dev.old"));
+    CHECK_FALSE(fs::exists(w.work + "/dotfiles.old"));
+    // Positive control: the rest of the worktree is writable.
+    CHECK(read_file(w.work + "/control.txt") == "CONTROL\n");
+
+    ProcessResult policy = run_process({copy.bin, "policy", "--sandbox", "landlock", "--worktree", w.work},
+                                       {environment_with({{"HOME", w.home},
+                                                          {"XDG_CONFIG_HOME", w.root / "xdg-config"},
+                                                          {"XDG_STATE_HOME", w.root / "xdg-state"},
+                                                          {"OMS_PLUGIN_PATH", linked_plugins},
+                                                          {"PATH", "/usr/bin:/bin"}}),
+                                        std::nullopt, w.work, 60});
+    INFO(policy.out << policy.err);
+    CHECK(policy.out.find(plugin_target) != std::string::npos);
+    CHECK(policy.out.find(config_target) != std::string::npos);
+}
