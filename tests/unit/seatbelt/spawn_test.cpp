@@ -49,6 +49,8 @@ struct Session {
     ContextBuilder context;
     std::unique_ptr<LoadedPlugin> plugin;
     std::string out_path = root / "stdout";
+    std::string state_dir = root / "state";
+    std::string profile_folder = state_dir + "/seatbelt-profiles";
 
     explicit Session(const char* platform = "macos")
         : platform_env_("OMS_SEATBELT_PLATFORM", platform),
@@ -56,13 +58,14 @@ struct Session {
           nested_env_("APP_SANDBOX_CONTAINER_ID", nullptr) {
         layout.temp_dir = root / "run/tmp";
         layout.private_home = root / "run/home";
-        for (const auto& dir : {layout.worktree, layout.temp_dir, layout.private_home}) make_dirs(dir);
+        for (const auto& dir : {layout.worktree, layout.temp_dir, layout.private_home, state_dir}) make_dirs(dir);
         policy = mirror_policy(layout);
         context.platform = "macos";
         context.home = home;
         context.worktree = layout.worktree;
         context.private_home = layout.private_home;
         context.temp_dir = layout.temp_dir;
+        context.state_dir = state_dir;
         plugin = std::make_unique<LoadedPlugin>();
     }
 
@@ -103,12 +106,12 @@ struct Session {
 
     // The record the fake sandbox-exec left for the (only) profile of this session.
     std::string record(const std::string& suffix) const {
-        for (const auto& entry : fs::directory_iterator(layout.temp_dir)) {
+        for (const auto& entry : fs::directory_iterator(profile_folder)) {
             const std::string name = entry.path().string();
             if (name.size() > suffix.size() + 3 && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
                 return read_file(name);
         }
-        FAIL("no record " << suffix << " in " << layout.temp_dir);
+        FAIL("no record " << suffix << " in " << profile_folder);
         return {};
     }
 
@@ -130,7 +133,12 @@ TEST_CASE("spawn runs sandbox-exec with the rendered profile and its parameters"
     Session session;
     REQUIRE(session.run({"/bin/true"}) == 0);
     const std::string profile_file = session.profile_path();
-    CHECK(fs::path(profile_file).parent_path() == fs::path(session.layout.temp_dir));
+    // In oms's state folder, which no command may write, never in the run's
+    // temp folder, which every Seatbelt run may write.
+    CHECK(fs::path(profile_file).parent_path() == fs::path(session.profile_folder));
+    CHECK((fs::status(session.profile_folder).permissions() & fs::perms::all) == fs::perms::owner_all);
+    for (const std::string& writable : {session.layout.temp_dir, session.layout.worktree, session.layout.private_home})
+        CHECK(profile_file.rfind(writable + "/", 0) != 0);
     const auto expected = oms::seatbelt::render_profile(rules_of(session.policy), &oms::seatbelt::resolve_on_this_machine);
     CHECK(session.record(".sb.copy") == expected.text);
     CHECK(session.record(".sb.mode") == std::to_string(0600));
@@ -213,7 +221,7 @@ TEST_CASE("releasing a run without waiting ends the command", "[seatbelt][spawn]
     REQUIRE(started.status == OMS_OK);
     std::string pid_text;
     for (int i = 0; i < 100 && pid_text.empty(); ++i) {
-        for (const auto& entry : fs::directory_iterator(session.layout.temp_dir))
+        for (const auto& entry : fs::directory_iterator(session.profile_folder))
             if (entry.path().extension() == ".pid") pid_text = read_file(entry.path().string());
         if (pid_text.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
@@ -263,7 +271,7 @@ TEST_CASE("a worktree that cannot be entered is an error, not a run elsewhere", 
     CHECK(started.status == OMS_ERR_FAILED);
     CHECK(started.error.find("No such file or directory") != std::string::npos);
     // The profile file of the failed start is cleaned up.
-    for (const auto& entry : fs::directory_iterator(session.layout.temp_dir))
+    for (const auto& entry : fs::directory_iterator(session.profile_folder))
         CHECK(entry.path().extension() != ".sb");
 }
 

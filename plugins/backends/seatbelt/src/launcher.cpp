@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,16 +14,47 @@ namespace {
 
 using oms::sdk::Error;
 
+constexpr const char* kProfileFolder = "seatbelt-profiles";
+
 [[noreturn]] void fail(const std::string& what) {
     throw Error(OMS_ERR_FAILED, "seatbelt: " + what + ": " + std::strerror(errno));
 }
 
-// Writes the profile to a fresh 0600 file and returns its path.
-std::string write_profile_file(const std::string& temp_dir, const std::string& text) {
-    if (temp_dir.empty()) throw Error(OMS_ERR_INVALID, "seatbelt: the run has no temp folder for the profile");
-    std::string path = temp_dir + "/oms-seatbelt-XXXXXX.sb";
+// The folder for profile files: <state_dir>/seatbelt-profiles, 0700, never
+// a link. Not the run's temp folder: under Seatbelt every run may write the
+// system temp folders where the run folders lie, so a command of another run
+// could rewrite a profile there before sandbox-exec reads it. The state
+// folder is outside every write root (oms refuses a worktree around it and
+// write-denies it inside a write root).
+int open_profile_folder(const std::string& state_dir) {
+    if (state_dir.empty() || state_dir[0] != '/')
+        throw Error(OMS_ERR_INVALID, "seatbelt: the run has no state folder for the profile");
+    const int state = ::open(state_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (state < 0) fail("cannot open the state folder " + state_dir);
+    if (::mkdirat(state, kProfileFolder, 0700) != 0 && errno != EEXIST) {
+        ::close(state);
+        fail("cannot create " + state_dir + "/" + kProfileFolder);
+    }
+    const int folder = ::openat(state, kProfileFolder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    ::close(state);
+    struct stat info {};
+    if (folder < 0 || ::fstat(folder, &info) != 0) fail("cannot open " + state_dir + "/" + kProfileFolder);
+    if (info.st_uid != ::geteuid() || (info.st_mode & 077) != 0) {
+        ::close(folder);
+        errno = EPERM;
+        fail(state_dir + "/" + kProfileFolder + " is not a private folder of this user");
+    }
+    return folder;
+}
+
+// Writes the profile to a fresh 0600 file in the state folder and returns its path.
+std::string write_profile_file(const std::string& state_dir, const std::string& text) {
+    // mkstemps creates the name exclusively (O_EXCL, 0600) in a folder that
+    // was just checked to be this user's own, 0700 and not a link.
+    ::close(open_profile_folder(state_dir));
+    std::string path = state_dir + "/" + kProfileFolder + "/oms-seatbelt-XXXXXX.sb";
     const int fd = ::mkstemps(path.data(), 3);
-    if (fd < 0) fail("cannot create a profile file in " + temp_dir);
+    if (fd < 0) fail("cannot create a profile file in " + state_dir + "/" + kProfileFolder);
     size_t written = 0;
     while (written < text.size()) {
         const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
@@ -77,7 +109,7 @@ std::unique_ptr<oms::sdk::Run> launch(const LaunchRequest& request) {
     // sandbox-exec would read a leading '-' as one of its own options.
     if (request.argv[0].empty() || request.argv[0][0] == '-')
         throw Error(OMS_ERR_INVALID, "seatbelt: the command name may not start with '-'");
-    const std::string profile_file = write_profile_file(request.temp_dir, request.profile.text);
+    const std::string profile_file = write_profile_file(request.state_dir, request.profile.text);
     oms::sdk::ExecSpec spec;
     spec.argv = sandbox_exec_argv(request.sandbox_exec, profile_file, request.profile.parameters, request.argv);
     spec.env = request.env;

@@ -1,5 +1,6 @@
-// Starting a command under sandbox-exec: the profile goes to a 0600 file in
-// the run's temp folder, then (through oms::sdk::ChildProcess) fork + exec of
+// Starting a command under sandbox-exec: the profile goes to a fresh 0600
+// file in <state_dir>/seatbelt-profiles (0700; no command can write there,
+// unlike the run's temp folder), then (through oms::sdk::ChildProcess) fork + exec of
 //   <sandbox-exec> -D NAME=value ... -f <profile file> <argv...>
 // with the child's signal mask and dispositions reset, its cwd the working folder,
 // only the policy's environment, and no descriptor but 0, 1, 2.
@@ -16,7 +17,7 @@ namespace oms::seatbelt {
 
 struct LaunchRequest {
     std::string sandbox_exec;          // absolute path
-    std::string temp_dir;              // where the profile file goes
+    std::string state_dir;             // oms's state folder; the profile file goes below it
     Profile profile;
     std::vector<std::string> argv;     // the command
     std::vector<std::string> env;      // exactly the command's environment

@@ -75,7 +75,7 @@ public:
         // shows them, the log keeps a trace per run.
         for (const auto& limit : request.profile.limits) host().log(OMS_LOG_DEBUG, "seatbelt: " + limit);
         request.sandbox_exec = here.sandbox_exec;
-        request.temp_dir = std::string(context.temp_dir());
+        request.state_dir = std::string(context.state_dir());
         request.argv = owned(context.argv());
         request.env = owned(policy.env());
         request.cwd = oms::sdk::checked_working_dir(context);
