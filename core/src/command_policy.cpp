@@ -4,6 +4,7 @@
 #include "oms/core/backend.hpp"
 #include "oms/core/cli.hpp"
 #include "oms/core/cli_options.hpp"
+#include "oms/core/env_options.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/json.hpp"
 #include "oms/core/policy.hpp"
@@ -41,6 +42,10 @@ void print_policy_text(const RunContext& context, const Policy& policy, const Ba
     }
     std::printf("\nenvironment:\n");
     for (auto& entry : policy.env) std::printf("  %s\n", entry.c_str());
+    const DroppedVariables dropped = dropped_variables(in.parent_env, policy.env);
+    if (!dropped.names.empty() || dropped.credentials > 0)
+        std::printf("\nnot passed from your environment (--env NAME passes one for a run):\n  %s\n",
+                    describe_dropped(dropped, dropped.names.size()).c_str());
     std::printf("\nbackend: %s (chosen by %s)%s\n", backend.record->id.c_str(), backend.chosen_by.c_str(),
                 backend.report.usable ? "" : (" [cannot run here: " + backend.report.reason + "]").c_str());
     for (auto& line : rendering.text) std::printf("%s\n", line.c_str());

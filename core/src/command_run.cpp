@@ -82,7 +82,10 @@ int command_run(const Args& all_args) {
     // After the command's own output: it has exited, and this goes to stderr only.
     if (!unconfined && !options.quiet && session.config().boolean("sandbox", "failure_hint", true) &&
         failure_hint_wanted(exit_code))
-        std::fprintf(stderr, "%s\n", failure_hint(backend.record->id, exit_code).c_str());
+        std::fprintf(stderr, "%s\n",
+                     failure_hint(backend.record->id, exit_code,
+                                  dropped_variables(context.inputs().parent_env, policy.env))
+                         .c_str());
     return exit_code;
 }
 

@@ -11,10 +11,13 @@ bool failure_hint_wanted(int exit_code) {
     return true;
 }
 
-std::string failure_hint(const std::string& backend_id, int exit_code) {
-    return "oms: exit " + std::to_string(exit_code) + " under the " + backend_id +
-           " sandbox; if a file or port was refused, ask: oms explain read|write|exec|connect TARGET "
-           "(--quiet or [sandbox] failure_hint = false silences this line)";
+std::string failure_hint(const std::string& backend_id, int exit_code, const DroppedVariables& dropped) {
+    std::string line = "oms: exit " + std::to_string(exit_code) + " under the " + backend_id + " sandbox";
+    if (!dropped.names.empty())
+        line += "; not passed from your environment: " + describe_dropped(DroppedVariables{dropped.names, 0}, 6) +
+                " (--env NAME passes one)";
+    return line + "; if a file or port was refused, ask: oms explain read|write|exec|connect|env TARGET "
+                  "(--quiet or [sandbox] failure_hint = false silences this line)";
 }
 
 }  // namespace oms::core

@@ -2,6 +2,7 @@
 
 #include "oms/core/account_name.hpp"
 #include "oms/core/environment.hpp"
+#include "oms/core/env_options.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/own_files.hpp"
 #include "oms/core/policy_guard.hpp"
@@ -102,6 +103,7 @@ void assemble_policy(const Registry& registry, const RunContext& context, Policy
     policy.env = command_environment(in.parent_env, names, in.private_home, in.temp_dir,
                                      toolchain_home_defaults(in.home), account_name(::getuid()));
     policy.rules = std::move(rules);
+    apply_env_options(in.env_options, in.parent_env, policy);
     guard_assembled_policy(context, policy);
     deny_writes_to_own_files(own_files(registry.named_folders()), policy);
 }

@@ -32,6 +32,9 @@ void add_run_options(po::options_description& options, RunOptions& values) {
         ("surfpool", po::value<std::string>()->notifier([&values](const std::string& v) { values.surfpool = v; }),
          "the command is this trusted Surfpool binary (checked: argv[0] must resolve to this very file); only it "
          "may listen on loopback and use the Surfpool ports")
+        ("env", po::value<std::vector<std::string>>(&values.env)->composing(),
+         "NAME passes your NAME to the command for this run, NAME=VALUE sets it (repeatable); credentials "
+         "never pass")
         ("best-effort", po::bool_switch(&values.best_effort),
          "run even if the backend cannot enforce every rule (doctor and a warning say what is lost)");
 }
@@ -92,6 +95,7 @@ RunInputs make_run_inputs(const Session& session, const RunOptions& options, con
         if (!file.empty() && file[0] != '/') file = in.worktree + "/" + file;
     in.pinned = canonical_all(pinned);
     in.argv = options.command;
+    in.env_options = options.env;
     in.surfpool = trusted_surfpool_for(options.surfpool, config.text("sandbox", "surfpool"), in.argv,
                                        path_of(in.parent_env), in.worktree);
     if (options.best_effort || config.boolean("sandbox", "best_effort", false)) in.flags |= OMS_RUN_BEST_EFFORT;

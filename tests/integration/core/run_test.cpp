@@ -155,6 +155,51 @@ TEST_CASE("options after the command's first word are the command's, as with env
     CHECK_THAT(policy.out, Catch::Contains("rules:"));
 }
 
+TEST_CASE("--env passes one variable for one run; oms policy names what does not pass, never a credential") {
+    OmsEnv env;
+    env.env["PYTHONPATH"] = "src";
+    env.env["GITHUB_TOKEN"] = "ghp-do-not-show";
+    const std::vector<std::string> show{"/bin/sh", "-c", "echo \"[$PYTHONPATH][$CI][$GITHUB_TOKEN]\""};
+    auto run = [&](std::vector<std::string> options) {
+        std::vector<std::string> args{"run", "--sandbox", "host-null", "--yes"};
+        args.insert(args.end(), options.begin(), options.end());
+        args.insert(args.end(), show.begin(), show.end());
+        return env.oms(args);
+    };
+    // By default it is dropped (the spec's allowlist), and oms policy says so.
+    CHECK(run({}).out == "[][][]\n");
+    ProcessResult policy = env.oms({"policy", "--sandbox", "host-null"});
+    INFO(policy.out);
+    CHECK_THAT(policy.out, Catch::Contains("not passed from your environment (--env NAME passes one for a run):"));
+    CHECK_THAT(policy.out, Catch::Contains("PYTHONPATH"));
+    CHECK_THAT(policy.out, Catch::Contains("(and 1 credential-like variable, which never passes)"));
+    CHECK_THAT(policy.out, !Catch::Contains("GITHUB_TOKEN") && !Catch::Contains("ghp-do-not-show"));
+
+    // --env NAME takes the caller's value, NAME=VALUE a given one.
+    ProcessResult passed = run({"--env", "PYTHONPATH", "--env", "CI=1"});
+    INFO(passed.err);
+    CHECK(passed.exit_code == 0);
+    CHECK(passed.out == "[src][1][]\n");
+    ProcessResult listed = env.oms({"policy", "--sandbox", "host-null", "--env", "PYTHONPATH"});
+    CHECK_THAT(listed.out, Catch::Contains("--env (command line)"));
+
+    // Refused, and nothing runs: credentials (either form), oms's own, unset, not a name.
+    const std::string marker = env.worktree + "/ran";
+    for (const std::vector<std::string>& bad :
+         {std::vector<std::string>{"--env", "GITHUB_TOKEN"}, {"--env", "GITHUB_TOKEN=x"}, {"--env", "AWS_REGION=eu"},
+          {"--env", "HOME=/tmp"}, {"--env", "NOT_SET_ANYWHERE"}, {"--env", "1X=y"}}) {
+        std::vector<std::string> args{"run", "--sandbox", "host-null", "--yes"};
+        args.insert(args.end(), bad.begin(), bad.end());
+        args.insert(args.end(), {"/bin/sh", "-c", "touch " + marker});
+        ProcessResult refused = env.oms(args);
+        INFO(bad[1] << ": " << refused.err);
+        CHECK(refused.exit_code == 2);
+        CHECK_THAT(refused.err, Catch::Contains("--env ") && Catch::Contains("Nothing ran."));
+        CHECK_THAT(refused.err, !Catch::Contains("ghp-do-not-show"));
+        CHECK_FALSE(exists(marker));
+    }
+}
+
 TEST_CASE("stdin and stdout pass through") {
     OmsEnv env;
     ProcessOptions options;

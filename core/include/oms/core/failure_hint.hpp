@@ -2,6 +2,8 @@
 // backend: which sandbox it ran in, and how to ask whether it refused
 // something (`oms explain`). The command's own output is never touched.
 #pragma once
+#include "oms/core/env_options.hpp"
+
 #include <string>
 
 namespace oms::core {
@@ -11,7 +13,9 @@ namespace oms::core {
 // did not cause those, and a line after Ctrl-C is noise.
 bool failure_hint_wanted(int exit_code);
 
-// "oms: exit 1 under the landlock sandbox; if a file or port was refused, ask: oms explain read PATH"
-std::string failure_hint(const std::string& backend_id, int exit_code);
+// "oms: exit 1 under the landlock sandbox; not passed from your environment:
+// PYTHONPATH (--env NAME passes one); if a file or port was refused, ask: oms
+// explain ..." (variables by name only, never a value nor a credential-like name).
+std::string failure_hint(const std::string& backend_id, int exit_code, const DroppedVariables& dropped);
 
 }  // namespace oms::core

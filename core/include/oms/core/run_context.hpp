@@ -13,6 +13,7 @@ struct RunInputs {
     std::string working_dir;  // where the command starts; empty: the worktree
     std::vector<std::string> parent_env, read_only, read_write, pinned, argv;
     uint32_t flags = 0;
+    std::vector<std::string> env_options;  // --env NAME[=VALUE], applied after the policy plugins
 };
 
 class RunContext {
