@@ -7,16 +7,21 @@
 #include "oms/core/cli_options.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/json.hpp"
+#include "oms/core/paths.hpp"
 #include "oms/core/policy.hpp"
 #include "oms/core/policy_guard.hpp"
 #include "oms/core/policy_lowering.hpp"
 #include "oms/core/rule_semantics.hpp"
 #include "oms/core/run_options.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 namespace po = boost::program_options;
 
@@ -49,6 +54,49 @@ std::string resolve_path(const std::string& target) {
 
 bool is_path_access(Access access) {
     return access == Access::read || access == Access::write || access == Access::exec;
+}
+
+std::string path_of_env(const std::vector<std::string>& env) {
+    for (const std::string& entry : env)
+        if (entry.rfind("PATH=", 0) == 0) return entry.substr(5);
+    return "";
+}
+
+// A bare program name, as a shell would find it: the first executable file
+// of that name on the command's PATH (not the caller's: the command gets the
+// policy's environment).
+std::optional<std::string> on_command_path(const std::string& name, const std::string& path) {
+    for (const std::string& folder : split_list(path, ':')) {
+        if (folder.empty() || folder[0] != '/') continue;
+        const std::string candidate = folder + "/" + name;
+        struct stat info {};
+        if (::stat(candidate.c_str(), &info) == 0 && S_ISREG(info.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
+            return candidate;
+    }
+    return std::nullopt;
+}
+
+// The path a target names, and what the user should know about how it was found.
+std::pair<std::string, std::vector<std::string>> resolve_target(Access access, const std::string& target,
+                                                                const std::vector<std::string>& env) {
+    std::vector<std::string> notes;
+    if (!is_path_access(access)) return {target, notes};
+    std::string named = target;
+    if (access == Access::exec && target.find('/') == std::string::npos) {
+        const std::string path = path_of_env(env);
+        if (auto found = on_command_path(target, path)) {
+            named = *found;
+            notes.push_back("found on the command's PATH as " + *found);
+        } else {
+            notes.push_back("'" + target + "' is not on the command's PATH (" + path + "): a shell would say "
+                            "command not found (exit 127); the verdict below is for ./" + target);
+        }
+    }
+    const std::string resolved = resolve_path(named);
+    struct stat info {};
+    if (::lstat(resolved.c_str(), &info) != 0)
+        notes.push_back(resolved + " does not exist now: the verdict is for a file made there");
+    return {resolved, notes};
 }
 
 SemanticsInputs semantics_inputs(const BackendChoice& backend, const RunInputs& in) {
@@ -139,8 +187,10 @@ int command_explain(const Args& args) {
     const SemanticsInputs inputs = semantics_inputs(backend, context.inputs());
     std::vector<Answer> answers;
     for (size_t i = 1; i < words.size(); ++i) {
-        Answer a{words[i], is_path_access(*access) ? resolve_path(words[i]) : words[i], {}};
+        auto [resolved, notes] = resolve_target(*access, words[i], policy.env);
+        Answer a{words[i], resolved, {}};
         a.decision = decide(policy, inputs, *access, a.resolved);
+        a.decision.notes.insert(a.decision.notes.begin(), notes.begin(), notes.end());
         answers.push_back(std::move(a));
     }
     if (options.json)

@@ -36,6 +36,19 @@ TEST_CASE("oms explain answers for every backend and runs nothing") {
         CHECK_THAT(r.out, Catch::Contains("\"verdict\":\"allowed\",\"because\":\"inside a write root\""));
         CHECK_THAT(r.out, Catch::Contains("\"origin\":\"write-roots: worktree\""));
     }
+    SECTION("exec of a bare name searches the command's PATH; a missing path is said to be missing") {
+        auto r = env.oms({"explain", "--sandbox", "seatbelt", "exec", "sh", "no-such-tool-4711"});
+        INFO(r.out << r.err);
+        REQUIRE(r.exit_code == 0);
+        CHECK_THAT(r.out, Catch::Contains("note: found on the command's PATH as /usr/bin/sh") ||
+                              Catch::Contains("note: found on the command's PATH as /bin/sh"));
+        CHECK_THAT(r.out, Catch::Contains("'no-such-tool-4711' is not on the command's PATH"));
+        auto missing = env.oms({"explain", "--sandbox", "seatbelt", "read", "nosuchfile", "deploy-keypair.json"});
+        INFO(missing.out);
+        CHECK_THAT(missing.out, Catch::Contains("/nosuchfile does not exist now"));
+        // Positive control: an existing file carries no such note.
+        CHECK_THAT(missing.out, !Catch::Contains("deploy-keypair.json does not exist"));
+    }
     SECTION("usage errors") {
         auto unknown = env.oms({"explain", "frob", "x"});
         CHECK(unknown.exit_code == 2);
