@@ -263,7 +263,7 @@ int command_verify(const Args& all_args) {
     BlockedSignals blocked;
     RunDir run_dir;
     SnapshotFolder snapshot_folder(run_dir.root());
-    SnapshotReport snapshot = copy_inputs(worktree, inputs, snapshot_folder.path());
+    SnapshotReport snapshot = copy_inputs(worktree, inputs, snapshot_folder.path(), settings.max_snapshot_bytes);
     snapshot.source = settings.inputs.empty() ? "the files tracked in " + tracked.index : "configured list";
     snapshot.skipped.insert(snapshot.skipped.begin(), tracked.notes.begin(), tracked.notes.end());
     for (auto& line : snapshot.skipped) std::fprintf(stderr, "oms verify: not in the snapshot: %s\n", line.c_str());

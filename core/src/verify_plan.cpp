@@ -50,6 +50,8 @@ const Schema& verify_schema() {
         {"surfnet_wait_ms", {OMS_CONFIG_INTEGER, false, "how long to wait for the Surfnet's port (default 15000)"}},
         {"inputs", {OMS_CONFIG_STRING_ARRAY, false,
                     "files and folders (relative to the worktree) the snapshot holds instead of git's tracked files"}},
+        {"max_snapshot_bytes", {OMS_CONFIG_INTEGER, false,
+                                "the most the snapshot may hold, in bytes (default 4294967296: 4 GiB)"}},
     };
     return schema;
 }
@@ -73,6 +75,12 @@ VerifySettings read_verify_settings(const Config& config, const std::string& sur
                                     "--surfnet-cmd (see docs/user-guide.md, \"oms verify\")");
     for (auto& arg : argv) settings.surfnet_argv.push_back(with_port(arg, settings.port));
     settings.inputs = inputs_flag.empty() ? config.strings("verify", "inputs") : inputs_flag;
+    if (const ConfigValue* value = config.get("verify", "max_snapshot_bytes")) {
+        if (value->integer <= 0)
+            throw UserError(kExitConfig, "config error: " + value->where +
+                                             ": key 'verify.max_snapshot_bytes': must be a positive number of bytes");
+        settings.max_snapshot_bytes = static_cast<uint64_t>(value->integer);
+    }
     return settings;
 }
 

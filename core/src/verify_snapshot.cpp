@@ -22,9 +22,17 @@ namespace {
 
 [[noreturn]] void fail(const std::string& what) { throw UserError(kExitSoftware, "oms verify: " + what); }
 
+[[noreturn]] void too_big(const std::string& name, const SnapshotReport& report) {
+    throw UserError(kExitUnavailable, "oms verify: the snapshot would hold more than " +
+                                          std::to_string(report.max_bytes) + " bytes at " + name +
+                                          " (a file made huge?); raise [verify] max_snapshot_bytes or name fewer "
+                                          "--inputs. Nothing ran.");
+}
+
 // Copies one regular file's content from `source` into a new file `name` in
 // the open folder `into`, read-only.
 void copy_file(int source, const struct stat& info, int into, const std::string& name, SnapshotReport& report) {
+    if (static_cast<uint64_t>(info.st_size) > report.max_bytes - report.bytes) too_big(name, report);
     ScopedFd target(openat(into, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
     if (target.get() < 0) fail("cannot create " + name + " in the snapshot: " + strerror(errno));
     char buffer[65536];
@@ -37,6 +45,7 @@ void copy_file(int source, const struct stat& info, int into, const std::string&
             if (w < 0) fail("cannot write " + name + " in the snapshot: " + strerror(errno));
             done += w;
             report.bytes += static_cast<uint64_t>(w);
+            if (report.bytes > report.max_bytes) too_big(name, report);  // it grew while copied
         }
     }
     fchmod(target.get(), (info.st_mode & 0111) ? 0555 : 0444);
@@ -159,8 +168,9 @@ SnapshotFolder::~SnapshotFolder() {
 }
 
 SnapshotReport copy_inputs(const std::string& worktree, const std::vector<std::string>& inputs,
-                           const std::string& target) {
+                           const std::string& target, uint64_t max_bytes) {
     SnapshotReport report;
+    report.max_bytes = max_bytes;
     ScopedFd from(open(worktree.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (from.get() < 0) fail("cannot open the worktree " + worktree + ": " + strerror(errno));
     ScopedFd into(open(target.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));

@@ -426,3 +426,28 @@ TEST_CASE("oms verify runs no program on a repository a command wrote", "[verify
     CHECK(text_of(output + "/listing").find(".git") == std::string::npos);
     CHECK(result.err.find("not in the snapshot: d/: a folder left out of the sparse checkout") != std::string::npos);
 }
+
+TEST_CASE("oms verify: a snapshot past [verify] max_snapshot_bytes stops before the check runs", "[verify]") {
+    OmsEnv env;
+    TempDir scratch("oms-verify-test");
+    make_repository(env, scratch / "outside.txt");  // input.txt holds 12 bytes
+    const std::string standin_line = "[verify]\nsurfnet_cmd = [\"" + standin() + "\", \"serve\", \"{port}\", \"m\"]\n";
+    // A tracked file a command made huge (sparse: no disk used here).
+    REQUIRE(truncate((env.worktree + "/input.txt").c_str(), 64 << 20) == 0);
+    env.user_config(standin_line + "max_snapshot_bytes = 1048576\n");
+    const std::string marker = scratch / "ran";
+    ProcessResult big = env.oms({"verify", "--sandbox", "landlock", "--", "/bin/sh", "-c", "touch '" + marker + "'"});
+    INFO("stderr: " << big.err);
+    CHECK(big.exit_code == 69);
+    CHECK(big.err.find("the snapshot would hold more than 1048576 bytes at input.txt") != std::string::npos);
+    CHECK_FALSE(exists(marker));
+    // Positive control: under the limit the plan is made.
+    REQUIRE(truncate((env.worktree + "/input.txt").c_str(), 12) == 0);
+    ProcessResult small = env.oms({"verify", "--sandbox", "landlock", "--plan", "--", "/bin/true"});
+    INFO("stderr: " << small.err);
+    CHECK(small.exit_code == 0);
+    env.user_config(standin_line + "max_snapshot_bytes = 0\n");
+    ProcessResult zero = env.oms({"verify", "--sandbox", "landlock", "--plan", "--", "/bin/true"});
+    CHECK(zero.exit_code == 78);
+    CHECK(zero.err.find("verify.max_snapshot_bytes") != std::string::npos);
+}

@@ -22,7 +22,8 @@ struct VerifySettings {
     std::vector<std::string> surfnet_argv;  // with {port} already replaced
     uint16_t port = 8899;
     int wait_ms = 15000;                    // for the Surfnet's port to answer
-    std::vector<std::string> inputs;        // configured list; empty: git ls-files
+    std::vector<std::string> inputs;        // configured list; empty: the git index's tracked files
+    uint64_t max_snapshot_bytes = uint64_t{4} << 30;  // a tracked file a command made huge stops the copy
 };
 
 struct NetworkChoice {

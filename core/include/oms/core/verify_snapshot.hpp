@@ -13,6 +13,7 @@ struct SnapshotReport {
     std::string source;  // where the list came from (the git index read, or "configured list")
     size_t files = 0;
     uint64_t bytes = 0;
+    uint64_t max_bytes = 0;  // the limit the copy was made under
     std::vector<std::string> skipped;  // "path: why" for links, devices, missing files
 };
 
@@ -38,7 +39,9 @@ private:
 // `worktree` into `target`. Only regular files are copied, read-only (0444,
 // or 0555 when executable); links anywhere on the way, devices, sockets and
 // FIFOs are skipped and listed; folders become 0555 once filled.
+// More than `max_bytes` in all stops the copy with an error naming the file
+// (a command could make a tracked file huge, or sparse, to fill the disk).
 SnapshotReport copy_inputs(const std::string& worktree, const std::vector<std::string>& inputs,
-                           const std::string& target);
+                           const std::string& target, uint64_t max_bytes);
 
 }  // namespace oms::core
