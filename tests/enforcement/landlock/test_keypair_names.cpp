@@ -138,19 +138,26 @@ TEST_CASE("a keypair's name planted as a link to a folder stops the run", "[land
 namespace {
 
 // A run that keeps moving the keypair's folder away, putting a decoy keypair
-// at its path and moving it back, until `stop` appears. It also renames a
-// folder holding no keypair, and counts both kinds of rename that worked.
+// at its path for 2 ms and moving the folder back, until `stop-renaming`
+// appears. It also renames a folder holding no keypair (away and straight
+// back), and records which kind of rename worked. One perl process, no fork
+// per step, so the swaps come fast and at a steady pace.
 const char* const kRenamer = R"SH(
-cd {work}
-: > renamer-started
-while [ ! -e stop-renaming ]; do
-  if mv target/deploy target/away 2>/dev/null; then
-    mkdir target/deploy && echo DECOY > target/deploy/prog-keypair.json
-    rm -rf target/deploy && mv target/away target/deploy && echo x >> key-folder-moved
-  fi
-  mv target/docs target/docs2 && mv target/docs2 target/docs && echo x >> other-folder-moved
-done
-echo RENAMER-STOPPED
+cd {work}/target && exec perl -e '
+  sub mark { open(my $f, ">>", "../$_[0]"); print $f "x\n"; close $f; }
+  sub pause { select(undef, undef, undef, 0.002); }
+  mark("renamer-started");
+  until (-e "../stop-renaming") {
+    if (rename("deploy", "away")) {
+      mkdir("deploy"); open(my $d, ">", "deploy/prog-keypair.json"); print $d "DECOY"; close $d;
+      pause();
+      unlink("deploy/prog-keypair.json"); rmdir("deploy");
+      rename("away", "deploy") and mark("key-folder-moved");
+    }
+    mark("other-folder-moved") if rename("docs", "docs2") && rename("docs2", "docs");
+    pause();
+  }
+  print "RENAMER-STOPPED\n";'
 )SH";
 
 // Joins the renamer on every way out of the test (a failed REQUIRE too).
@@ -183,11 +190,14 @@ TEST_CASE("a concurrent run moving the keypair's folder never lets another run r
         REQUIRE(wait_for(w.work + "/renamer-started", std::chrono::seconds(30)));
         REQUIRE(wait_for(w.work + "/other-folder-moved", std::chrono::seconds(30)));  // positive: it renames
 
-        // Starts of the other run, each reading the key's paths a few times.
+        // Starts of the other run, each reading the key's paths for a while
+        // (a mask put on the decoy comes off when the renamer removes it).
         const std::string strike = expand(w, R"SH(
             cd {work}/target
-            for i in 1 2 3 4 5 6; do
+            i=0
+            while [ $i -lt 20 ]; do
               cat deploy/prog-keypair.json away/prog-keypair.json deploy/prog.so away/prog.so 2>/dev/null
+              i=$((i + 1))
             done
             echo; echo STRIKE-RAN; exit 0)SH");
         int starts = 0, ran = 0, read_neighbour = 0, leaked = 0;
