@@ -204,10 +204,13 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
 // key itself is a mount point already (its mask). A concurrent run's own
 // mounts do not stop this command: Linux refuses the rename only for mount
 // points of the caller's namespace (measured; see docs/security-model.md).
+// A scratch tree needs none: renames there land in the run's own overlay.
 void pin_keypair_folders(Plan& plan, const oms::sdk::Policy& policy, const std::vector<KeypairTarget>& targets) {
     const auto roots = outermost(values_of(policy, OMS_RULE_WRITE_ALLOW_TREE));
+    const auto scratch = values_of(policy, OMS_RULE_WRITE_SCRATCH_TREE);
     std::set<std::string> pins(plan.pin_in_place.begin(), plan.pin_in_place.end());
-    for (const auto& target : targets) add_folders_up_to_root(pins, target.path, roots);
+    for (const auto& target : targets)
+        if (!within_any(target.path, scratch)) add_folders_up_to_root(pins, target.path, roots);
     plan.pin_in_place.assign(pins.begin(), pins.end());  // sorted: outer folders first
 }
 
