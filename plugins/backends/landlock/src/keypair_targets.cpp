@@ -11,13 +11,16 @@ namespace oms::landlock {
 
 namespace {
 
-[[noreturn]] void refuse(const std::vector<std::string>& problems, const std::string& example) {
+// One line: every path, then what to do about each kind.
+[[noreturn]] void refuse(const std::vector<std::string>& problems, const std::string& linked_file, bool folder_link) {
     std::string list;
     for (const auto& problem : problems) list += (list.empty() ? "" : ", ") + problem;
-    throw oms::sdk::Error(OMS_ERR_FAILED,
-                          "landlock: keypair names that a mask cannot hide alone: " + list +
-                              "; the command did not run. Remove the other names of the file (find / -xdev "
-                              "-samefile " + example + " lists them) or the link, then run again");
+    std::string advice;
+    if (!linked_file.empty())
+        advice = "remove the file's other names (find / -xdev -samefile " + linked_file + " lists them)";
+    if (folder_link) advice += std::string(advice.empty() ? "" : " and ") + "remove the link";
+    throw oms::sdk::Error(OMS_ERR_FAILED, "landlock: keypair names that a mask cannot hide alone: " + list +
+                                              "; the command did not run. To run, " + advice);
 }
 
 }  // namespace
@@ -25,7 +28,8 @@ namespace {
 std::vector<KeypairTarget> keypair_targets(const std::vector<std::string>& matches) {
     std::vector<KeypairTarget> targets;
     std::vector<std::string> problems;
-    std::string example;
+    std::string linked_file;
+    bool folder_link = false;
     for (const auto& match : matches) {
         struct stat st, link;
         if (stat(match.c_str(), &st) != 0) {
@@ -36,17 +40,18 @@ std::vector<KeypairTarget> keypair_targets(const std::vector<std::string>& match
         const bool is_link = lstat(match.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
         if (S_ISDIR(st.st_mode) && is_link) {
             problems.push_back(match + " (a link to a folder)");
+            folder_link = true;
             continue;
         }
         if (!S_ISDIR(st.st_mode) && st.st_nlink > 1) {
             problems.push_back(match + " (a file with " + std::to_string(st.st_nlink) + " names)");
-            if (example.empty()) example = match;
+            if (linked_file.empty()) linked_file = match;
             continue;
         }
         targets.push_back(KeypairTarget{canonical(match).value_or(match), S_ISDIR(st.st_mode), uint64_t(st.st_dev),
                                         uint64_t(st.st_ino)});
     }
-    if (!problems.empty()) refuse(problems, example.empty() ? "FILE" : example);
+    if (!problems.empty()) refuse(problems, linked_file, folder_link);
     return targets;
 }
 
