@@ -17,6 +17,20 @@ int open_mount_path(const ChildSpec& spec, const char* path) {
     return fd;
 }
 
+namespace {
+
+// Attaches a copy of `source` onto the open `to` (closed here).
+void attach_copy(const ChildSpec& spec, int source, int to, const char* target, bool read_only) {
+    int tree = mount_uapi::open_tree_clone(source);
+    if (tree < 0) child_fail(spec, "copy the mount for", target);
+    if (read_only && mount_uapi::set_read_only(tree) != 0) child_fail(spec, "make read-only", target);
+    if (mount_uapi::move_mount_onto(tree, to) != 0) child_fail(spec, "bind-mount onto", target);
+    close(tree);
+    close(to);
+}
+
+}  // namespace
+
 // Binds `source` (an open descriptor) onto `target`, read-only when asked.
 // Through descriptors: the target is opened with no link allowed in its path
 // (the worktree and the temp folder are writable by commands, so a folder on
@@ -24,13 +38,7 @@ int open_mount_path(const ChildSpec& spec, const char* path) {
 // the source is made read-only before it is attached (no moment where it is
 // writable), and it is attached to exactly the folder or file opened.
 void bind_fd(const ChildSpec& spec, int source, const char* target, bool read_only) {
-    int to = open_mount_path(spec, target);
-    int tree = mount_uapi::open_tree_clone(source);
-    if (tree < 0) child_fail(spec, "copy the mount for", target);
-    if (read_only && mount_uapi::set_read_only(tree) != 0) child_fail(spec, "make read-only", target);
-    if (mount_uapi::move_mount_onto(tree, to) != 0) child_fail(spec, "bind-mount onto", target);
-    close(tree);
-    close(to);
+    attach_copy(spec, source, open_mount_path(spec, target), target, read_only);
 }
 
 // A bind of a path onto itself; the source is opened with no link allowed.
@@ -50,6 +58,21 @@ int open_verified(const ChildSpec& spec, const char* path, const unsigned long l
     if (fd < 0 || fstat(fd, &st) != 0) child_fail(spec, "open the mask source", path);
     if (st.st_dev != id[0] || st.st_ino != id[1]) child_fail(spec, "trust the mask source (it was replaced)", path, EPERM);
     return fd;
+}
+
+// Covers `target` with `source` if it is still the object the keypair search
+// matched (`id`: st_dev, st_ino; 0, 0 for a path hidden by name). The path is
+// opened once, checked, and the mask attached to that very object: a folder
+// on the way renamed and a decoy put at the path (by a concurrent command,
+// on the host's file system) either shows here as another inode, which stops
+// the run, or comes after the mount, which then moved with the key.
+void mask_matched(const ChildSpec& spec, int source, const char* target, const unsigned long long* id) {
+    int to = open_mount_path(spec, target);
+    struct stat st;
+    if (id[1] != 0 && (fstat(to, &st) != 0 || st.st_dev != id[0] || st.st_ino != id[1]))
+        child_fail(spec, "hide the keypair (it is not the file the search found: it was moved or replaced since)",
+                   target, ESTALE);
+    attach_copy(spec, source, to, target, true);
 }
 
 }  // namespace
@@ -85,8 +108,10 @@ void apply_mounts(const ChildSpec& spec) {
         close(resolv);
     }
     if (!masks) return;
-    for (const char* path : spec.hide_folders) bind_fd(spec, folder, path, true);
-    for (const char* path : spec.hide_files) bind_fd(spec, file, path, true);
+    for (size_t i = 0; i < spec.hide_folders.size(); ++i)
+        mask_matched(spec, folder, spec.hide_folders[i], &spec.hide_folder_ids[2 * i]);
+    for (size_t i = 0; i < spec.hide_files.size(); ++i)
+        mask_matched(spec, file, spec.hide_files[i], &spec.hide_file_ids[2 * i]);
     close(folder);
     close(file);
 }

@@ -14,6 +14,16 @@ std::vector<const char*> c_strings(const std::vector<std::string>& items) {
     return out;
 }
 
+std::vector<unsigned long long> identities(const Plan& plan, const std::vector<std::string>& paths) {
+    std::vector<unsigned long long> out;
+    for (const auto& path : paths) {
+        auto it = plan.mask_identity.find(path);
+        out.push_back(it == plan.mask_identity.end() ? 0 : it->second.device);
+        out.push_back(it == plan.mask_identity.end() ? 0 : it->second.inode);
+    }
+    return out;
+}
+
 std::vector<char*> c_list(std::vector<std::string>& items) {
     std::vector<char*> out;
     for (auto& s : items) out.push_back(s.data());
@@ -37,6 +47,8 @@ ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, cons
     spec.read_only = c_strings(plan.read_only);
     spec.hide_folders = c_strings(plan.hide_folders);
     spec.hide_files = c_strings(plan.hide_files);
+    spec.hide_folder_ids = identities(plan, plan.hide_folders);
+    spec.hide_file_ids = identities(plan, plan.hide_files);
     spec.writable_mounts = c_strings(plan.writable_mounts);
     spec.private_temps = c_strings(plan.private_temps);
     spec.temp_keeps = c_strings(plan.temp_keeps);

@@ -23,6 +23,9 @@ struct ChildSpec {
     std::vector<std::string> storage_argv, storage_env;
     std::vector<char*> argv, envp;
     std::vector<const char*> pin_in_place, read_only, hide_folders, hide_files;
+    // Two per hide_folders / hide_files entry: the st_dev and st_ino the
+    // keypair search saw there (0, 0: not a search match, covered by path).
+    std::vector<unsigned long long> hide_folder_ids, hide_file_ids;
     std::vector<const char*> writable_mounts, private_temps, temp_keeps, scratch_trees, scratch_read_only;
     // HOME's skeleton (home_skeleton_plan.hpp): null when HOME is left as it is.
     const char* home_skeleton = nullptr;

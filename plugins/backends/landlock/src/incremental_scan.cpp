@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <memory>
 #include <set>
+#include <tuple>
 
 namespace oms::landlock {
 
@@ -51,6 +52,7 @@ public:
                                     std::set<std::string>& found) {
         fresh_ = ScanCache{root, request_.suffixes, {}};
         incomplete_ = false;
+        vanished_.clear();
         root_ = root;
         found_ = &found;
         root_fd_ = open_walk_folder(AT_FDCWD, root.c_str(), root);
@@ -82,11 +84,15 @@ private:
     std::set<std::string>* found_ = nullptr;
     bool changed_ = false;
     bool incomplete_ = false;  // some folder could not be read by its path from the root
+    std::string vanished_;     // a folder listed (or cached) but gone when opened
 
 public:
     // True when the last walk had to leave a folder out for a reason other
     // than it being gone or unreadable: its result cannot stand alone.
     bool incomplete() const { return incomplete_; }
+    // A folder below the root that its parent listed but that was gone when
+    // opened: the walk must start again (secret_scan.hpp, kWalkTries).
+    const std::string& vanished() const { return vanished_; }
 
 private:
     alignas(8) char buffer_[64 * 1024];
@@ -106,7 +112,10 @@ private:
         if (depth > kMaxScanDepth) too_deep(full_path(relative));
         if (match_.skipped(full_path(relative))) return;
         FolderRecord record;
-        if (!reuse(relative, record) && !read(relative, record)) return;  // gone (or too long: incomplete_)
+        if (!reuse(relative, record) && !read(relative, record)) {  // gone (or too long: incomplete_)
+            if (!relative.empty() && !incomplete_ && vanished_.empty()) vanished_ = full_path(relative);
+            return;
+        }
         emit(relative, record);
         for (const auto& name : record.subfolders) visit(join(relative, name), depth + 1);
         fresh_.folders.emplace(relative, std::move(record));
@@ -167,16 +176,16 @@ private:
 
     void classify(int fd, const std::string& folder, const char* name, unsigned char type, FolderRecord& record) {
         type = entry_type(fd, name, type);
-        if (type == DT_DIR) record.subfolders.emplace_back(name);
-        else if (type != DT_UNKNOWN && match_.matches(folder + "/" + name))
-            record.matches.push_back(NameMatch{name, type == DT_LNK});
+        const bool matches = type != DT_UNKNOWN && match_.matches(folder + "/" + name);
+        if (type == DT_DIR && !matches) record.subfolders.emplace_back(name);
+        else if (matches) record.matches.push_back(NameMatch{name, type == DT_LNK});  // a folder: hidden whole
     }
 
-    // A symlink counts when it points at a file now, as in the full walk.
+    // A symlink counts when it points at something now, as in the full walk.
     void emit(const std::string& relative, const FolderRecord& record) {
         for (const auto& match : record.matches) {
             std::string path = full_path(relative) + "/" + match.name;
-            if (!match.symlink || kind_of(path) == Kind::file) found_->insert(std::move(path));
+            if (!match.symlink || kind_of(path) != Kind::missing) found_->insert(std::move(path));
         }
     }
 };
@@ -199,7 +208,14 @@ std::vector<std::string> find_secret_files_cached(const ScanRequest& request, co
         }
         if (kind != Kind::folder) continue;
         const std::string file = cache_file_for(cache_dir, root);
-        auto [fresh, changed] = walker->walk(root, load_scan_cache(file, root, request.suffixes), found);
+        std::set<std::string> in_root;
+        auto [fresh, changed] = walker->walk(root, load_scan_cache(file, root, request.suffixes), in_root);
+        for (int attempt = 2; !walker->vanished().empty(); ++attempt) {  // no cache from a walk that missed a folder
+            if (attempt > kWalkTries) changed_during_walk(walker->vanished());
+            in_root.clear();
+            std::tie(fresh, changed) = walker->walk(root, std::nullopt, in_root);
+        }
+        found.insert(in_root.begin(), in_root.end());
         if (walker->incomplete()) {  // paths too long to name from the root: the plain walk goes folder by folder
             for (const auto& path : find_secret_files(ScanRequest{{root}, request.suffixes, request.skip, {}}))
                 found.insert(path);

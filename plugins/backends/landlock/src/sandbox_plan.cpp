@@ -7,6 +7,7 @@
 #include "incremental_scan.hpp"
 #include "home_skeleton_plan.hpp"
 #include "isolation_plan.hpp"
+#include "keypair_targets.hpp"
 #include "scan_cache_dir.hpp"
 #include "secret_scan.hpp"
 
@@ -109,6 +110,15 @@ std::vector<std::string> write_denied_by_name(const std::vector<std::string>& na
     return std::vector<std::string>(out.begin(), out.end());
 }
 
+// The folders between `path` and the write root holding it, added to `pins`.
+void add_folders_up_to_root(std::set<std::string>& pins, const std::string& path,
+                            const std::vector<std::string>& roots) {
+    for (const auto& root : roots) {
+        if (!is_within(path, root) || path == root) continue;
+        for (std::string up = parent_of(path); up != root && is_within(up, root); up = parent_of(up)) pins.insert(up);
+    }
+}
+
 // WRITE_DENY paths and the entries of a WRITE_DENY_NAME name become read-only
 // bind mounts; the folders between them and their write root become mount
 // points so nobody can rename them away. One inside another is covered by it.
@@ -126,11 +136,7 @@ void plan_write_denies(Plan& plan, const oms::sdk::Policy& policy, const std::ve
                                    [&](const std::string& other) { return other != path && is_within(path, other); });
         if (covered) continue;
         plan.read_only.push_back(path);
-        for (const auto& root : roots) {
-            if (!is_within(path, root) || path == root) continue;
-            for (std::string up = parent_of(path); up != root && is_within(up, root); up = parent_of(up))
-                pins.insert(up);
-        }
+        add_folders_up_to_root(pins, path, roots);
     }
     plan.pin_in_place.assign(pins.begin(), pins.end());  // sorted: outer folders first
 }
@@ -190,6 +196,24 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
     return out;
 }
 
+// The folders between each hidden keypair and its write root become mount
+// points, as for WRITE_DENY: a rename of a mount point fails (EBUSY) in the
+// mount namespace that has it, so this run's command cannot move the key's
+// folder away and put a decoy at its path while another run of the task
+// starts (that run's search would then find the decoy, not the key). The
+// key itself is a mount point already (its mask). A concurrent run's own
+// mounts do not stop this command: Linux refuses the rename only for mount
+// points of the caller's namespace (measured; see docs/security-model.md).
+// A scratch tree needs none: renames there land in the run's own overlay.
+void pin_keypair_folders(Plan& plan, const oms::sdk::Policy& policy, const std::vector<KeypairTarget>& targets) {
+    const auto roots = outermost(values_of(policy, OMS_RULE_WRITE_ALLOW_TREE));
+    const auto scratch = values_of(policy, OMS_RULE_WRITE_SCRATCH_TREE);
+    std::set<std::string> pins(plan.pin_in_place.begin(), plan.pin_in_place.end());
+    for (const auto& target : targets)
+        if (!within_any(target.path, scratch)) add_folders_up_to_root(pins, target.path, roots);
+    plan.pin_in_place.assign(pins.begin(), pins.end());  // sorted: outer folders first
+}
+
 void plan_read_denies(Plan& plan, const oms::sdk::Context& context, const oms::sdk::Policy& policy,
                       const PlanOptions& options, const std::vector<std::string>& keypairs) {
     for (const auto& path : values_of(policy, OMS_RULE_READ_DENY)) hide(plan, path, "read deny");
@@ -203,13 +227,15 @@ void plan_read_denies(Plan& plan, const oms::sdk::Context& context, const oms::s
     std::set<std::string> exact_allows;
     for (const auto& root : values_of(policy, OMS_RULE_READ_ALLOW_TREE))
         if (kind_of(root) == Kind::file) exact_allows.insert(root);
-    for (const auto& file : keypairs) {
-        if (exact_allows.count(file)) plan.exempt_keypairs.push_back(file);
-        else {
-            plan.hide_files.push_back(file);
-            plan.hidden_keypairs.push_back(file);
-        }
+    std::vector<std::string> hidden;
+    for (const auto& file : keypairs) (exact_allows.count(file) ? plan.exempt_keypairs : hidden).push_back(file);
+    const auto targets = keypair_targets(hidden);
+    for (const auto& target : targets) {
+        (target.folder ? plan.hide_folders : plan.hide_files).push_back(target.path);
+        plan.hidden_keypairs.push_back(target.path);
+        if (target.inode) plan.mask_identity[target.path] = Plan::Identity{target.device, target.inode};
     }
+    pin_keypair_folders(plan, policy, targets);
 }
 
 // One mount per real target, and none inside a folder that is hidden whole
@@ -269,6 +295,14 @@ void plan_working_dir(Plan& plan, const oms::sdk::Context& context) {
         plan.working_dir == plan.worktree ? "." : plan.working_dir.substr(plan.worktree == "/" ? 1 : plan.worktree.size() + 1);
 }
 
+// Below a scratch tree the child sees an overlay, which gives its files other
+// device and inode numbers than the search saw: those masks go by path (the
+// overlay is the run's own; its lower layer is read-only).
+void forget_overlaid_identities(Plan& plan) {
+    for (auto it = plan.mask_identity.begin(); it != plan.mask_identity.end();)
+        it = within_any(it->first, plan.scratch_trees) ? plan.mask_identity.erase(it) : std::next(it);
+}
+
 }  // namespace
 
 const std::vector<std::string>& default_hidden_sockets() {
@@ -298,6 +332,7 @@ Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy
     plan_network(plan, policy);
     plan_name_resolution(plan);
     plan_isolation(plan, context, policy);
+    forget_overlaid_identities(plan);
     plan_home_skeleton(plan, context, policy);
     return plan;
 }

@@ -5,6 +5,7 @@
 #include <oms/sdk.hpp>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,12 @@ struct Plan {
     std::vector<std::string> hide_files;      // covered by an empty read-only file
     std::vector<std::string> not_present;     // deny rules with nothing to cover (render only)
     std::vector<std::string> hidden_keypairs;  // files the suffix rules hide (render only)
+    // What the keypair search saw at each mask target it gave (canonical
+    // path): the child covers that path only if it is still that object.
+    struct Identity {
+        uint64_t device = 0, inode = 0;
+    };
+    std::map<std::string, Identity> mask_identity;
     std::vector<std::string> exempt_keypairs;  // keypair-named files an exact read allow exempts (render only)
 
     std::vector<PathRule> path_rules;     // Landlock filesystem allow-list

@@ -14,7 +14,7 @@ namespace oms::landlock {
 namespace {
 
 constexpr char kMagic[8] = {'O', 'M', 'S', 'S', 'C', 'A', 'N', '\n'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;  // 2: a folder whose name matches is a match, not a subfolder
 constexpr size_t kMaxFileBytes = size_t(256) << 20;  // far above any real tree; refuses nonsense sizes
 
 uint64_t fnv1a(const char* data, size_t size) {

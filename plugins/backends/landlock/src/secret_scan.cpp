@@ -67,11 +67,14 @@ private:
         if (type == DT_UNKNOWN && errno == EACCES && restore_owner_rights(dir_fd))
             type = entry_type(dir_fd, name.c_str(), type);  // listable but not searchable: ours, fixed
         if (type != DT_UNKNOWN && match_.named(name.c_str())) found_.named.insert(path_);
-        if (type == DT_DIR) {
+        if (type == DT_DIR && match_.matches(path_)) {
+            found_.secrets.insert(path_);  // hidden whole: nothing in it is looked at
+        } else if (type == DT_DIR) {
             int child = open_child(dir_fd, name);
             if (child >= 0) walk(child, depth + 1);
+            else if (found_.vanished.empty()) found_.vanished = path_;
         } else if (type != DT_UNKNOWN && match_.matches(path_)) {
-            if (type != DT_LNK || kind_of(path_) == Kind::file) found_.secrets.insert(path_);
+            if (type != DT_LNK || kind_of(path_) != Kind::missing) found_.secrets.insert(path_);
         }
         path_.resize(length);
     }
@@ -97,9 +100,18 @@ void too_deep(const std::string& folder) {
                                               "(the command did not run)");
 }
 
-ScanFindings scan_tree(const ScanRequest& request) {
+void changed_during_walk(const std::string& folder) {
+    throw oms::sdk::Error(OMS_ERR_FAILED, "landlock: the folder " + folder +
+                                              " vanished while it was searched for keypair files, " +
+                                              std::to_string(kWalkTries) +
+                                              " searches in a row; the command did not run. Something is moving "
+                                              "folders there: run again once it has stopped");
+}
+
+namespace {
+
+ScanFindings scan_once(const ScanRequest& request) {
     ScanFindings found;
-    if (request.suffixes.empty() && request.names.empty()) return found;
     // One buffer for every folder of every root (heap: not on the caller's
     // stack; once: allocating it per root made the heap grow and shrink).
     auto buffer = std::make_unique<uint64_t[]>(kScanBufferSize / sizeof(uint64_t));
@@ -111,8 +123,20 @@ ScanFindings scan_tree(const ScanRequest& request) {
         } else if (kind_of(root) == Kind::file && ScanMatcher(request).matches(root)) {
             found.secrets.insert(root);
         }
+        if (!found.vanished.empty()) break;
     }
     return found;
+}
+
+}  // namespace
+
+ScanFindings scan_tree(const ScanRequest& request) {
+    if (request.suffixes.empty() && request.names.empty()) return {};
+    for (int attempt = 1;; ++attempt) {
+        ScanFindings found = scan_once(request);
+        if (found.vanished.empty()) return found;
+        if (attempt == kWalkTries) changed_during_walk(found.vanished);
+    }
 }
 
 std::vector<std::string> find_secret_files(const ScanRequest& request) {

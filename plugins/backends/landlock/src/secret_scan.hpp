@@ -1,7 +1,9 @@
 // Finds the files a READ_DENY_SUFFIX rule covers. Landlock cannot match
 // names, so the files that exist when the command starts are listed here and
 // hidden one by one. Uses getdents types only (no stat per file) to stay fast
-// on large worktrees.
+// on large worktrees. A folder whose name ends with a suffix is a match too,
+// and is not walked: it is hidden whole (a keypair copied onto a folder's
+// name lands inside it, under a name that matches nothing).
 #pragma once
 #include <cstddef>
 #include <set>
@@ -20,6 +22,14 @@ constexpr size_t kScanBufferSize = 64 * 1024;
 constexpr int kMaxScanDepth = 256;
 [[noreturn]] void too_deep(const std::string& folder);
 
+// A walk that met a folder gone or no longer a folder when it came to open it
+// (listed in its parent a moment before) is started again, this many times in
+// all; then the run fails (changed_during_walk). Skipping it would miss what
+// it held if it had only been moved: into a folder already read, the keypair
+// in it would be found nowhere.
+constexpr int kWalkTries = 3;
+[[noreturn]] void changed_during_walk(const std::string& folder);
+
 struct ScanRequest {
     std::vector<std::string> roots;     // folders to walk
     std::vector<std::string> suffixes;  // "-keypair.json", "/id.json"
@@ -29,14 +39,16 @@ struct ScanRequest {
 
 // What one walk found, as paths under the roots.
 struct ScanFindings {
-    std::set<std::string> secrets;  // ends with a suffix (a link only when it points at a file)
+    std::set<std::string> secrets;  // ends with a suffix (a link only when it points at something)
     std::set<std::string> named;    // folders, files and links whose name is one of `names`
+    std::string vanished;           // a folder listed but gone when opened: walk again
 };
 
-// Paths (as found under the roots) whose text ends with one of the suffixes.
-// Symlinks are reported when they end with a suffix and point at a file.
-// Throws oms::sdk::Error for a tree deeper than kMaxScanDepth and for a
-// folder that cannot be read (walk_open.hpp): never a search in part.
+// Paths (as found under the roots) whose text ends with one of the suffixes:
+// files, folders (not walked), and symlinks that point at something.
+// Throws oms::sdk::Error for a tree deeper than kMaxScanDepth, for a
+// folder that cannot be read (walk_open.hpp) and for a tree that kept
+// changing under kWalkTries walks: never a search in part.
 std::vector<std::string> find_secret_files(const ScanRequest& request);
 
 // The same walk, also collecting the entries named in request.names.

@@ -46,6 +46,10 @@ public:
         work(buffer);
         if (helper_.joinable()) helper_.join();
         if (!too_deep_.empty()) too_deep(too_deep_);
+        if (!vanished_.empty()) {
+            found.vanished = vanished_;
+            return true;
+        }
         if (failed_) return false;
         found.secrets.insert(found_.secrets.begin(), found_.secrets.end());
         found.named.insert(found_.named.begin(), found_.named.end());
@@ -65,6 +69,7 @@ private:
     bool helper_tried_ = false;
     bool failed_ = false;     // stops both threads
     std::string too_deep_;    // the first folder past kMaxScanDepth
+    std::string vanished_;    // a folder gone when opened: stops both threads, the caller walks again
 
     // No second thread (say, a process limit): this one does it all.
     void start_helper() {
@@ -103,6 +108,10 @@ private:
             lock.lock();
             --busy_;
             ++folders_read_;
+            if (complete && !found.vanished.empty()) {
+                if (vanished_.empty()) vanished_ = found.vanished;
+                complete = false;
+            }
             if (!complete) {
                 failed_ = true;
                 if (folder.depth > kMaxScanDepth && too_deep_.empty()) too_deep_ = path_of(folder);
@@ -133,14 +142,18 @@ private:
     // False when the folder could not be read the way the plain walk would
     // have read it: too deep, a path too long for openat2, a link where a
     // folder was, a folder (or entry) it may not read. A folder gone is
-    // skipped, as the plain walk does.
+    // reported in `found.vanished`, as the plain walk does.
     bool read_folder(const PendingFolder& folder, char* buffer, std::vector<PendingFolder>& subfolders,
                      ScanFindings& found) const {
         const std::string path = path_of(folder);
         if (folder.depth > kMaxScanDepth) return false;
         if (match_.skipped(path)) return true;
         int fd = open_beneath(root_fd_, folder.relative);
-        if (fd < 0) return errno == ENOENT || errno == ENOTDIR;
+        if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+            found.vanished = path;
+            return true;
+        }
+        if (fd < 0) return false;
         ScopedFd closer(fd);
         bool complete = true;
         const bool listed = for_each_entry(fd, buffer, kScanBufferSize, [&](const char* name, unsigned char type) {
@@ -148,10 +161,12 @@ private:
             if (type == DT_UNKNOWN && errno == EACCES) complete = false;  // not searchable
             const std::string child = path + "/" + name;
             if (type != DT_UNKNOWN && match_.named(name)) found.named.insert(child);
-            if (type == DT_DIR) {
+            if (type == DT_DIR && match_.matches(child)) {
+                found.secrets.insert(child);  // hidden whole, not walked
+            } else if (type == DT_DIR) {
                 subfolders.push_back({folder.relative.empty() ? name : folder.relative + "/" + name, folder.depth + 1});
             } else if (type != DT_UNKNOWN && match_.matches(child)) {
-                if (type != DT_LNK || kind_of(child) == Kind::file) found.secrets.insert(child);
+                if (type != DT_LNK || kind_of(child) != Kind::missing) found.secrets.insert(child);
             }
         });
         return listed && complete;

@@ -1,0 +1,34 @@
+// The keypair search's matches made into mask targets: the real path (a
+// link's target), whether it is a folder, and the device and inode the child
+// checks before covering it (child_mounts.cpp), so what is masked is what was
+// matched. One stat per match, not per file of the walk; done at every start,
+// so the scan cache (scan_cache.hpp) cannot stand in for it.
+//
+// Refused (oms::sdk::Error, one line naming every such path), because a mask
+// covers one name and these reach the key under another:
+//  - a file with more than one name (st_nlink > 1): a hard link planted in an
+//    earlier run, while the keypair file was still empty, shows its content
+//    once the user copies the key into it. The other names could lie in any
+//    folder of the file system the command reads (all of it outside HOME),
+//    far beyond what the walk sees, so they are not looked for and hidden.
+//  - a keypair-named link that leads to a folder: a key copied onto the
+//    link's name lands inside that folder, under a name that matches nothing.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace oms::landlock {
+
+struct KeypairTarget {
+    std::string path;       // canonical
+    bool folder = false;    // a folder whose name matches: hidden whole
+    uint64_t device = 0;    // st_dev, st_ino when the search saw it (0: not known)
+    uint64_t inode = 0;
+};
+
+// The matches still present, as targets; gone ones are left out (nothing to
+// hide). Throws for the cases above.
+std::vector<KeypairTarget> keypair_targets(const std::vector<std::string>& matches);
+
+}  // namespace oms::landlock

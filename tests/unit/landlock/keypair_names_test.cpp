@@ -1,0 +1,113 @@
+// A keypair's name on a folder, or on a link to one, and a keypair file with
+// several names: what the three walks report (the plain one, the two-thread
+// one, the cached one of the toolchain roots) and what keypair_targets makes
+// of it. Each check sits next to the plain keypair it must still find.
+#include "incremental_scan.hpp"
+#include "keypair_targets.hpp"
+#include "scan_tree.hpp"
+#include "secret_scan.hpp"
+#include "shared_walk.hpp"
+
+#include <oms/sdk.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace oms::landlock;
+using namespace oms::landlock::test;
+
+namespace {
+
+// A tree big enough for the two-thread walk's second thread, with a folder
+// named like a keypair (holding a file whose own name matches nothing, and
+// one that matches) and a plain keypair beside it.
+std::string plant(const oms::test::TempDir& base) {
+    const std::string root = base / "tree";
+    for (int d = 0; d < 120; ++d) oms::test::write_file(root + "/pkg" + std::to_string(d) + "/lib.rs", "");
+    oms::test::write_file(root + "/target/deploy/prog-keypair.json/prog.json", "[1]");
+    oms::test::write_file(root + "/target/deploy/prog-keypair.json/inner-keypair.json", "[2]");
+    oms::test::write_file(root + "/target/deploy/other-keypair.json", "[3]");
+    oms::test::write_file(root + "/cfg/id.json/key", "[4]");
+    return root;
+}
+
+std::set<std::string> expected(const std::string& root) {
+    return {root + "/target/deploy/prog-keypair.json", root + "/target/deploy/other-keypair.json",
+            root + "/cfg/id.json"};
+}
+
+std::set<std::string> as_set(const std::vector<std::string>& paths) { return {paths.begin(), paths.end()}; }
+
+}  // namespace
+
+TEST_CASE("a folder named like a keypair is a match and is not walked, in every walk") {
+    oms::test::TempDir base("oms-keypair-folder");
+    const std::string root = plant(base);
+    const std::vector<std::string> suffixes{"-keypair.json", "/id.json"};
+    ScanRequest request{{root}, suffixes, {}};
+
+    CHECK(as_set(find_secret_files(request)) == expected(root));  // the plain walk behind the entry point
+
+    ScanFindings shared;
+    std::vector<uint64_t> buffer(kScanBufferSize / sizeof(uint64_t));
+    REQUIRE(walk_shared(request, root, shared, reinterpret_cast<char*>(buffer.data())));
+    CHECK(shared.secrets == expected(root));
+    CHECK(shared.vanished.empty());
+
+    const std::string cache = base / "cache";
+    REQUIRE(mkdir(cache.c_str(), 0700) == 0);
+    ScanStats cold, warm;
+    let_time_pass();  // every folder trusted once read
+    CHECK(as_set(find_secret_files_cached(request, cache, &cold, kTestWindowNs)) == expected(root));
+    CHECK(as_set(find_secret_files_cached(request, cache, &warm, kTestWindowNs)) == expected(root));
+    CHECK(cold.folders_read > 0);
+    CHECK(warm.folders_read == 0);  // the warm answer came from the cache and still names the folder
+}
+
+TEST_CASE("a keypair-named link counts when it leads to a folder too, not when it dangles") {
+    oms::test::TempDir base("oms-keypair-link");
+    const std::string root = base / "tree";
+    oms::test::write_file(root + "/stash/saved.json", "[1]");
+    oms::test::write_file(root + "/plain-keypair.json", "[2]");
+    REQUIRE(symlink("stash", (root + "/folder-keypair.json").c_str()) == 0);
+    REQUIRE(symlink("nowhere", (root + "/dangling-keypair.json").c_str()) == 0);
+    auto found = as_set(find_secret_files(ScanRequest{{root}, {"-keypair.json"}, {}}));
+    CHECK(found == std::set<std::string>{root + "/folder-keypair.json", root + "/plain-keypair.json"});
+}
+
+TEST_CASE("keypair targets: identity recorded; extra names and links to folders refused in one line") {
+    oms::test::TempDir base("oms-keypair-targets");
+    const std::string root = base / "tree";
+    oms::test::write_file(root + "/a-keypair.json", "[1]");
+    oms::test::write_file(root + "/folder-keypair.json/key", "[2]");
+    struct stat st;
+    REQUIRE(stat((root + "/a-keypair.json").c_str(), &st) == 0);
+
+    auto targets = keypair_targets({root + "/a-keypair.json", root + "/folder-keypair.json", root + "/gone-keypair.json"});
+    REQUIRE(targets.size() == 2);  // the one gone since the walk has nothing to hide
+    CHECK(targets[0].path == root + "/a-keypair.json");
+    CHECK_FALSE(targets[0].folder);
+    CHECK(targets[0].device == uint64_t(st.st_dev));
+    CHECK(targets[0].inode == uint64_t(st.st_ino));
+    CHECK(targets[1].folder);
+
+    REQUIRE(link((root + "/a-keypair.json").c_str(), (root + "/harmless").c_str()) == 0);
+    REQUIRE(symlink("folder-keypair.json", (root + "/l-keypair.json").c_str()) == 0);
+    try {
+        keypair_targets({root + "/a-keypair.json", root + "/l-keypair.json"});
+        FAIL("a keypair with two names was accepted");
+    } catch (const oms::sdk::Error& e) {
+        const std::string message = e.what();
+        CHECK(message.find(root + "/a-keypair.json (a file with 2 names)") != std::string::npos);
+        CHECK(message.find(root + "/l-keypair.json (a link to a folder)") != std::string::npos);
+        CHECK(message.find('\n') == std::string::npos);
+    }
+    REQUIRE(unlink((root + "/harmless").c_str()) == 0);
+    CHECK(keypair_targets({root + "/a-keypair.json"}).size() == 1);  // one name again: accepted
+}
