@@ -6,7 +6,46 @@
 #include <oms/process.hpp>
 #include <oms/sdk.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <optional>
+
 namespace {
+
+// A command that could not start, answered as a shell answers it: its words
+// on the command's stderr and its status (127 not found, 126 not executable).
+class ShellAnswer final : public oms::sdk::Run {
+public:
+    explicit ShellAnswer(int status) : status_(status) {}
+    void signal(int) override {}
+    int wait() override { return status_; }
+
+private:
+    int status_;
+};
+
+struct CannotStart {
+    int status;
+    std::string reason;
+};
+
+std::optional<CannotStart> cannot_start(const oms::sdk::ExecSpec& spec) {
+    const std::string& name = spec.argv.at(0);
+    if (name.find('/') == std::string::npos) {
+        try {
+            oms::sdk::find_program(name, spec.env, spec.cwd);
+            return std::nullopt;
+        } catch (const oms::sdk::Error&) {
+            return CannotStart{127, "command not found"};
+        }
+    }
+    const std::string full = name[0] == '/' ? name : spec.cwd + "/" + name;
+    struct stat info {};
+    if (stat(full.c_str(), &info) != 0) return CannotStart{127, "No such file or directory"};
+    if (!S_ISREG(info.st_mode) || access(full.c_str(), X_OK) != 0) return CannotStart{126, "Permission denied"};
+    return std::nullopt;
+}
 
 class HostNull final : public oms::sdk::BackendPlugin {
 public:
@@ -48,6 +87,12 @@ public:
         spec.cwd = oms::sdk::checked_working_dir(context);
         spec.stdio = stdio;
         spec.dies_with_parent = true;  // killed with oms, never left running on its own
+        if (const auto refused = cannot_start(spec)) {
+            const std::string line = "oms: " + spec.argv[0] + ": " + refused->reason + "\n";
+            ssize_t ignored = write(stdio.err, line.data(), line.size());
+            (void)ignored;
+            return std::make_unique<ShellAnswer>(refused->status);
+        }
         return oms::sdk::ChildProcess::start(spec);
     }
 };

@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <regex>
@@ -112,11 +113,26 @@ TEST_CASE("fails closed: a child that cannot confine itself never runs the comma
     CHECK(has(error.message(), "did not run"));
     CHECK_FALSE(exists(w.outside + "/ran.txt"));
 
+    // A command that is not there, or is not executable, is the command's
+    // failure with a shell's status and words, inside the sandbox: 127, 126.
     RunOptions missing;
     missing.argv = {"no-such-command-xyz"};
     auto r = run_in_plugin(w, "", missing);
-    CHECK(r.spawn_status == OMS_ERR_FAILED);
-    CHECK(has(r.spawn_error, "no-such-command-xyz: command not found"));
+    CHECK(r.spawn_status == OMS_OK);
+    CHECK(r.exit_code == 127);
+    CHECK(has(r.err, "oms: no-such-command-xyz: command not found"));
+    write_file(w.work + "/not-executable.sh", "#!/bin/sh\ntouch " + w.work + "/ran.txt\n");
+    RunOptions not_executable;
+    not_executable.argv = {w.work + "/not-executable.sh"};
+    auto denied = run_in_plugin(w, "", not_executable);
+    CHECK(denied.exit_code == 126);
+    CHECK(has(denied.err, "not-executable.sh: Permission denied"));
+    CHECK_FALSE(exists(w.work + "/ran.txt"));
+    // Positive control: made executable, the same file runs.
+    REQUIRE(chmod((w.work + "/not-executable.sh").c_str(), 0755) == 0);
+    auto ran = run_in_plugin(w, "", not_executable);
+    CHECK(ran.exit_code == 0);
+    CHECK(exists(w.work + "/ran.txt"));
 }
 
 TEST_CASE("fails closed: a link in a rule's or a mount's path (a folder swapped since planning) runs nothing",

@@ -254,11 +254,23 @@ TEST_CASE("the one-time warning appears once per state folder") {
     CHECK_THAT(third.err, Catch::Contains(warning));
 }
 
-TEST_CASE("a command that cannot be executed fails before anything runs") {
+TEST_CASE("a command that is not found or not executable exits as a shell says: 127, 126") {
     OmsEnv env;
     ProcessResult run = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "no-such-program-oms"});
-    CHECK(run.exit_code == 69);
-    CHECK_THAT(run.err, Catch::Contains("cannot execute no-such-program-oms"));
+    CHECK(run.exit_code == 127);
+    CHECK_THAT(run.err, Catch::Contains("oms: no-such-program-oms: command not found"));
+    ProcessResult missing = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "./not-here"});
+    CHECK(missing.exit_code == 127);
+    CHECK_THAT(missing.err, Catch::Contains("oms: ./not-here: No such file or directory"));
+    write_file(env.worktree + "/plain.sh", "#!/bin/sh\ntouch " + env.worktree + "/plain-ran\n");
+    ProcessResult plain = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "./plain.sh"});
+    CHECK(plain.exit_code == 126);
+    CHECK_THAT(plain.err, Catch::Contains("oms: ./plain.sh: Permission denied"));
+    CHECK_FALSE(exists(env.worktree + "/plain-ran"));
+    // Positive control: once executable it runs.
+    chmod((env.worktree + "/plain.sh").c_str(), 0755);
+    CHECK(env.oms({"run", "--sandbox", "host-null", "--yes", "--", "./plain.sh"}).exit_code == 0);
+    CHECK(exists(env.worktree + "/plain-ran"));
 }
 
 TEST_CASE("a bare command name never runs a file from the worktree") {
@@ -266,8 +278,8 @@ TEST_CASE("a bare command name never runs a file from the worktree") {
     write_file(env.worktree + "/mytool", "#!/bin/sh\ntouch " + env.worktree + "/planted-ran\n");
     chmod((env.worktree + "/mytool").c_str(), 0755);
     ProcessResult run = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "mytool"});
-    CHECK(run.exit_code == 69);
-    CHECK_THAT(run.err, Catch::Contains("cannot execute mytool: command not found"));
+    CHECK(run.exit_code == 127);
+    CHECK_THAT(run.err, Catch::Contains("oms: mytool: command not found"));
     CHECK_FALSE(exists(env.worktree + "/planted-ran"));
     // Positive control: named with a path, the same file runs.
     ProcessResult explicit_path = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "./mytool"});

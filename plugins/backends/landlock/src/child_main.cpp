@@ -10,6 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cstring>
+
 #include <linux/close_range.h>
 
 namespace oms::landlock {
@@ -120,6 +122,34 @@ void enter_working_dir(const ChildSpec& spec) {
     if (!entered) child_fail(spec, "enter the working folder", spec.working_dir_below);
 }
 
+// strerror's words for what execve reports, without strerror (it may
+// allocate for a translation, which the child must not).
+const char* exec_error_text(int error) {
+    switch (error) {
+        case ENOENT: return "No such file or directory";
+        case ENOTDIR: return "Not a directory";
+        case EACCES: return "Permission denied";
+        case ENOEXEC: return "Exec format error";
+        case ELOOP: return "Too many levels of symbolic links";
+        case E2BIG: return "Argument list too long";
+        case ETXTBSY: return "Text file busy";
+        case EPERM: return "Operation not permitted";
+        default: return "cannot be executed";
+    }
+}
+
+// "oms: PROGRAM: REASON" (or a whole prepared line) on the command's stderr,
+// then the shell's status. Only system calls: the child may not allocate.
+[[noreturn]] void exit_as_a_shell(const char* program_or_line, const char* reason, int status) {
+    const char* parts[] = {reason ? "oms: " : "", program_or_line, reason ? ": " : "", reason ? reason : "",
+                           reason ? " (inside the sandbox)\n" : ""};
+    for (const char* part : parts) {
+        ssize_t ignored = write(STDERR_FILENO, part, std::strlen(part));
+        (void)ignored;
+    }
+    _exit(status);
+}
+
 void confine_and_exec(const ChildSpec& spec) {
     sigset_t none;
     sigemptyset(&none);
@@ -133,8 +163,13 @@ void confine_and_exec(const ChildSpec& spec) {
     // command; the error pipe is CLOEXEC already and closes at exec.
     if (syscall(SYS_close_range, 3u, ~0u, CLOSE_RANGE_CLOEXEC) != 0)
         child_fail(spec, "mark inherited descriptors close-on-exec");
+    if (spec.not_found) exit_as_a_shell(spec.not_found, nullptr, spec.not_found_status);
     execve(spec.program, spec.argv.data(), spec.envp.data());
-    child_fail(spec, "execute", spec.program);
+    // As a shell does after the sandbox is in place: the command's own failure
+    // (127 when the file is not there inside the sandbox, 126 when it cannot
+    // be executed), said on its stderr, not a failure to start the sandbox.
+    const int error = errno;
+    exit_as_a_shell(spec.program, exec_error_text(error), error == ENOENT || error == ENOTDIR ? 127 : 126);
 }
 
 }  // namespace oms::landlock

@@ -41,6 +41,8 @@ ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, cons
     spec.argv = c_list(spec.storage_argv);
     spec.envp = c_list(spec.storage_env);
     spec.program = plan.program.c_str();
+    if (!plan.not_found.empty()) spec.not_found = plan.not_found.c_str();
+    spec.not_found_status = plan.not_found_status;
     spec.worktree = plan.worktree.c_str();
     spec.working_dir_below = plan.working_dir_below.c_str();
     spec.pin_in_place = c_strings(plan.pin_in_place);

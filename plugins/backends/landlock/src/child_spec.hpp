@@ -47,6 +47,8 @@ struct ChildSpec {
     std::vector<bool> relay_listen;
 
     const char* program = nullptr;
+    const char* not_found = nullptr;  // Plan::not_found: said and exited with instead of the exec
+    int not_found_status = 127;
     const char* worktree = nullptr;
     const char* working_dir_below = nullptr;  // relative to the worktree, entered without leaving it
     const char* empty_folder = nullptr;  // source of hide_folders mounts

@@ -266,6 +266,17 @@ bool same_file(const std::string& a, const std::string& b) {
     return stat(a.c_str(), &x) == 0 && stat(b.c_str(), &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
+// The shell's words: "command not found" for a name looked up on PATH; for a
+// path, whether it is missing (127) or there but not executable (126).
+std::string not_found_reason(const std::string& name, const std::string& working_dir) {
+    if (name.find('/') == std::string::npos) return "command not found (not on the sandbox's PATH)";
+    const std::string full = name[0] == '/' ? name : working_dir + "/" + name;
+    struct stat info {};
+    if (stat(full.c_str(), &info) != 0) return "No such file or directory";
+    if (!S_ISREG(info.st_mode)) return "not a regular file";
+    return "Permission denied (not executable)";
+}
+
 void plan_network(Plan& plan, const oms::sdk::Policy& policy) {
     std::set<uint16_t> ports;
     for (const Rule& r : policy.rules(OMS_RULE_NET_CONNECT_LOOPBACK)) {
@@ -277,8 +288,11 @@ void plan_network(Plan& plan, const oms::sdk::Policy& policy) {
         // The very file (device and inode of the real path), which is also
         // what the child execs: a copy, or a script that starts it, is
         // another file and stays in the private network namespace.
-        if (!same_file(plan.program, std::string(r.value))) continue;
-        plan.program = canonical(plan.program).value_or(plan.program);  // exec'd without a link to swap
+        // Resolved once, and that very path checked and exec'd: two lookups
+        // of a path through the worktree could meet two different files.
+        const auto real = canonical(plan.program);
+        if (!real || !same_file(*real, std::string(r.value))) continue;
+        plan.program = *real;
         plan.trusted_listener = true;
         plan.own_network = false;  // it must serve the host's loopback
         if (r.number > 0 && r.number <= 65535) plan.bind_ports.push_back(static_cast<uint16_t>(r.number));
@@ -321,8 +335,15 @@ Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy
     for (auto arg : context.argv()) plan.argv.emplace_back(arg);
     if (plan.argv.empty()) throw Error(OMS_ERR_INVALID, "no command to run");
     auto program = find_program(plan.argv[0], env_value(plan.env, "PATH"), plan.working_dir);
-    if (!program) throw Error(OMS_ERR_FAILED, plan.argv[0] + ": command not found in the sandbox's PATH");
-    plan.program = *program;
+    if (program) {
+        plan.program = *program;
+    } else {
+        // Never the bare name: execve would take it relative to the working folder.
+        plan.program = "/nonexistent/" + plan.argv[0];
+        const std::string reason = not_found_reason(plan.argv[0], plan.working_dir);
+        plan.not_found = "oms: " + plan.argv[0] + ": " + reason + "\n";
+        plan.not_found_status = reason.rfind("Permission denied", 0) == 0 || reason == "not a regular file" ? 126 : 127;
+    }
 
     plan_filesystem(plan, context, policy);
     const WalkResults walked = walk_allowed_roots(context, policy);

@@ -23,6 +23,10 @@ struct Plan {
     std::string working_dir;              // where the command starts: the worktree or below it
     std::string working_dir_below;        // working_dir relative to the worktree ("." for itself)
     std::string program;                  // argv[0] resolved through the policy's PATH
+    // Set when argv[0] was not found there: the child then says so, as a
+    // shell would, and exits 127 inside the sandbox instead of executing.
+    std::string not_found;
+    int not_found_status = 127;           // 126: it exists but cannot be executed
     std::vector<std::string> argv;
     std::vector<std::string> env;         // exactly the policy's environment
 
@@ -76,7 +80,8 @@ struct PlanOptions {
     std::vector<std::string> extra_hidden;  // [plugin.landlock] hide (daemon sockets, ...)
 };
 
-// Throws oms::sdk::Error when the command cannot be found or a rule is malformed.
+// Throws oms::sdk::Error when a rule is malformed. A command that cannot be
+// found sets Plan::not_found (a shell's exit 127), not an error.
 Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy, const PlanOptions& options);
 
 // Folders and sockets of daemons hidden by default (docker, containerd,
