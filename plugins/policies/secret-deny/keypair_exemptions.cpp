@@ -1,5 +1,7 @@
 #include "keypair_exemptions.hpp"
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fnmatch.h>
 #include <sstream>
@@ -60,6 +62,21 @@ bool is_regular_file(const std::string& path) {
     return fs::is_regular_file(fs::symlink_status(path, error));
 }
 
+// True when no folder on the way to `path` (the path itself excluded) is a
+// symbolic link: a command can make `keys` a link to a folder elsewhere, and
+// the exemption would then name a file there.
+bool no_link_on_the_way(const std::string& path) {
+    std::string at;
+    const std::vector<std::string> parts = split(path);
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+        at += "/" + parts[i];
+        struct stat info {};
+        if (::lstat(at.c_str(), &info) != 0) return false;
+        if (S_ISLNK(info.st_mode)) return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 bool glob_matches(const std::string& pattern, const std::string& path) {
@@ -74,12 +91,16 @@ std::vector<Exemption> resolve_keypair_exemptions(const std::vector<std::string>
         const std::string pattern = fs::path(absolute_entry(entry, home, worktree)).lexically_normal().string();
         if (!has_glob(pattern)) {
             // Links are not followed: the exemption names a file, not where a link may point.
-            if (is_regular_file(pattern) && ends_with_any(pattern, suffixes)) out.push_back({entry, pattern});
+            if (is_regular_file(pattern) && no_link_on_the_way(pattern) && ends_with_any(pattern, suffixes))
+                out.push_back({entry, pattern});
             continue;
         }
+        // The walk never follows a link below its root; its root is reached with none.
+        const std::string root = walk_root(pattern);
+        if (!no_link_on_the_way(root + "/x")) continue;
         std::error_code error;
         size_t seen = 0;
-        fs::recursive_directory_iterator walk(walk_root(pattern), fs::directory_options::skip_permission_denied, error);
+        fs::recursive_directory_iterator walk(root, fs::directory_options::skip_permission_denied, error);
         for (; !error && walk != fs::recursive_directory_iterator() && seen++ < limit; walk.increment(error)) {
             const std::string path = walk->path().string();
             if (ends_with_any(path, suffixes) && is_regular_file(path) && glob_matches(pattern, path))

@@ -18,7 +18,9 @@ struct Exemption {
 // match within one name, `**` any number of folders. Only files ending with
 // one of `suffixes` are returned (others need no exemption). A walk stops
 // after `limit` entries per pattern (the exemption then covers fewer files,
-// never more).
+// never more). A file reached through a link in any folder on its way (or a
+// walk whose fixed part goes through one) is never exempt: a command could
+// have pointed that link at a folder holding a real key.
 std::vector<Exemption> resolve_keypair_exemptions(const std::vector<std::string>& entries, const std::string& home,
                                                   const std::string& worktree, const std::vector<std::string>& suffixes,
                                                   size_t limit = 200000);

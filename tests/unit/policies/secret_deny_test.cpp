@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 
 using namespace oms::test;
@@ -198,6 +200,27 @@ TEST_CASE("secret-deny turns keypair_exempt into exact read allows of the existi
         CHECK(bad.status == OMS_ERR_INVALID);
         CHECK(bad.error == "[plugin.secret-deny] keypair_exempt: an entry is empty");
     }
+}
+
+TEST_CASE("keypair_exempt never follows a link a command could have made on the way to a file") {
+    FakeHome f;
+    const std::string W = f.T + "/work";
+    // The real key elsewhere; the worktree's `keys` is a link to its folder.
+    write_file(f.T + "/elsewhere/dev-keypair.json", "[9]");
+    make_dirs(W);
+    REQUIRE(symlink((f.T + "/elsewhere").c_str(), (W + "/keys").c_str()) == 0);
+    write_file(W + "/real/dev-keypair.json", "[1]");
+    f.host.string_arrays["keypair_exempt"] = {"keys/dev-keypair.json", "keys/*-keypair.json",
+                                              "real/dev-keypair.json"};
+    const Outcome out = f.run();
+    REQUIRE(out.status == OMS_OK);
+    std::string all;
+    for (const std::string& r : out.rules) all += r + "\n";
+    INFO(all);
+    CHECK(all.find("/keys/") == std::string::npos);
+    CHECK(all.find("/elsewhere/") == std::string::npos);
+    // Positive control: the same file name in a real folder is exempt.
+    CHECK(all.find(W + "/real/dev-keypair.json") != std::string::npos);
 }
 
 TEST_CASE("the built oms-secret-deny.so exports the same plugin") {
