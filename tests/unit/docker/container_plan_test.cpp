@@ -419,3 +419,37 @@ TEST_CASE("runner request: cwd, counted argv and env, each NUL-terminated") {
     std::string payload = runner_payload("/wt", {"sh", "-c", "echo a b"}, {"PATH=/bin", "HOME=/h"});
     CHECK(payload == std::string("/wt\0" "3\0" "sh\0" "-c\0" "echo a b\0" "2\0" "PATH=/bin\0" "HOME=/h\0", 41));
 }
+
+TEST_CASE("scan: a folder named like a keypair is a match, masked whole and not entered (docker item 3)") {
+    Fixture f;
+    write_file(f.wt + "/target/deploy/prog-keypair.json/saved.json", "[1,2,3]");
+    write_file(f.wt + "/target/deploy/plain/other.json", "{}");
+    ScanResult found = find_suffix_matches({f.wt}, {"-keypair.json"}, {});
+    CHECK(found.matched_folders == Args{f.wt + "/target/deploy/prog-keypair.json"});
+    CHECK(found.matches.empty());  // saved.json is not looked at: the folder is hidden whole
+    f.in.rules = {{OMS_RULE_READ_DENY_SUFFIX, "-keypair.json"}};
+    const Args flags = f.plan().flags;
+    CHECK(std::count(flags.begin(), flags.end(),
+                     "--mount=type=tmpfs,target=" + f.wt + "/target/deploy/prog-keypair.json,tmpfs-size=4k,tmpfs-mode=0500") == 1);
+}
+
+TEST_CASE("scan: a keypair with another name (a hard link) stops the run, naming both (docker item 2)") {
+    Fixture f;
+    write_file(f.wt + "/target/deploy/prog-keypair.json", "[1,2,3,SECRET]");
+    write_file(f.wt + "/lone-keypair.json", "[4]");
+    REQUIRE(link((f.wt + "/target/deploy/prog-keypair.json").c_str(), (f.wt + "/notes.txt").c_str()) == 0);
+    ScanResult found = find_suffix_matches({f.wt}, {"-keypair.json"}, {});
+    REQUIRE(found.linked.size() == 1);
+    CHECK(found.linked[0].path == f.wt + "/target/deploy/prog-keypair.json");
+    CHECK(found.linked[0].names == 2);
+    CHECK(found.linked[0].other_names == Args{f.wt + "/notes.txt"});
+    f.in.rules = {{OMS_RULE_READ_DENY_SUFFIX, "-keypair.json"}};
+    CHECK_THROWS_WITH(f.plan(), Catch::Contains(f.wt + "/target/deploy/prog-keypair.json (2 names, also " + f.wt +
+                                                "/notes.txt)") &&
+                                    Catch::Contains("the command did not run"));
+    // Control: with the other name gone the keypair is masked and the run goes ahead.
+    REQUIRE(unlink((f.wt + "/notes.txt").c_str()) == 0);
+    const Args mounts = policy_mounts(f.plan().flags);
+    CHECK(std::count(mounts.begin(), mounts.end(), "--mount=type=bind,source=/dev/null,target=" + f.wt +
+                                                       "/target/deploy/prog-keypair.json,readonly") == 1);
+}

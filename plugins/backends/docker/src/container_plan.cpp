@@ -170,13 +170,36 @@ std::vector<std::string> paths_of(const std::vector<MaskedPath>& masked) {
     return out;
 }
 
+// A secret file with other names would stay readable through them whatever
+// mask covers this one, and a name outside the walked trees (or made after
+// the walk) cannot be masked at all: the run is refused, naming them.
+void refuse_linked_secrets(const std::vector<LinkedMatch>& linked) {
+    if (linked.empty()) return;
+    std::string names;
+    for (const LinkedMatch& m : linked) {
+        names += (names.empty() ? "" : "; ") + m.path + " (" + std::to_string(m.names) + " names";
+        for (const std::string& other : m.other_names) names += ", also " + other;
+        names += ")";
+    }
+    throw sdk::Error(OMS_ERR_FAILED,
+                     "docker: secret files with more than one name (hard links), readable through the others: " +
+                         names + "; the command did not run. Remove the other names, or give the file a name of its "
+                         "own (cp it to a new file, then mv that over it)");
+}
+
 void add_masks(const RunInputs& in, const std::vector<std::string>& visible, const std::vector<MaskedPath>& masked,
                const ScanResult& scan, ContainerPlan& plan) {
+    refuse_linked_secrets(scan.linked);
     for (const MaskedPath& m : masked) plan.flags.push_back(mask(m.path, m.kind));
     for (const std::string& file : scan.matches) {
         const std::string* root = containing_root(file, visible);
         if (root) link_free_kind(*root, file, "secret file");
         plan.flags.push_back(mask(file, PathKind::File));
+    }
+    for (const std::string& folder : scan.matched_folders) {
+        const std::string* root = containing_root(folder, visible);
+        if (root) link_free_kind(*root, folder, "secret folder");
+        plan.flags.push_back(mask(folder, PathKind::Directory));
     }
     if (!scan.complete) {
         if (!in.best_effort)
