@@ -61,13 +61,13 @@ std::vector<std::string> rule_values(const RunInputs& in, oms_rule_kind kind) {
     return out;
 }
 
-// Warm containers have no --init: the runner is their PID 1, so nothing a
-// command can write to (an init of the same uid is dumpable: its
-// /proc/1/mem is writable) sits above the runner, and the runner's death
-// ends the whole container (no other process can take over its pid).
-void add_hardening(const Settings& s, const std::string& user, Mode mode, std::vector<std::string>& f) {
+// No --init: the runner is the container's PID 1 (warm and one-shot), so
+// nothing a command can write to (an init of the same uid is dumpable: its
+// /proc/1/mem is writable) sits above the runner, no process inside can
+// signal it, and its death ends the whole container (no other process can
+// take over its pid).
+void add_hardening(const Settings& s, const std::string& user, std::vector<std::string>& f) {
     f.push_back("--pull=never");
-    if (mode == Mode::OneShot) f.push_back("--init");
     f.insert(f.end(), {"--read-only", "--cap-drop=ALL",
                        "--security-opt=no-new-privileges", "--user=" + user, "--network=" + s.network,
                        "--pids-limit=" + std::to_string(s.pids_limit), "--memory=" + s.memory,
@@ -246,7 +246,7 @@ ContainerPlan plan_container(const Settings& s, const std::string& image, const 
     ContainerPlan plan;
     plan.image = image;
     plan.user = normalized_user(user);
-    add_hardening(s, plan.user, mode, plan.flags);
+    add_hardening(s, plan.user, plan.flags);
     add_tmpfs(s, plan.user, in, mode, plan);
     std::vector<std::string> visible{in.worktree};
     visible.insert(visible.end(), in.read_only.begin(), in.read_only.end());
@@ -304,9 +304,11 @@ std::vector<std::string> restricted_argv(const ContainerPlan& plan, const std::v
 
 std::vector<std::string> one_shot_argv(const Settings& s, const ContainerPlan& plan, const std::string& name,
                                        const std::vector<std::string>& argv, bool interactive,
-                                       const std::string& runner_path, const std::string& socket_dir) {
-    std::vector<std::string> out{s.docker, "run", "--rm", "--name=" + name, "--label=oms.managed=one-shot",
-                                 "--interactive"};
+                                       const std::string& runner_path, const std::string& socket_dir,
+                                       const std::vector<std::string>& labels) {
+    std::vector<std::string> out{s.docker, "run", "--rm", "--name=" + name};
+    for (const std::string& label : labels) out.push_back("--label=" + label);
+    out.push_back("--interactive");
     if (interactive) out.push_back("--tty");
     out.insert(out.end(), plan.flags.begin(), plan.flags.end());
     out.push_back(bind_mount_flag(runner_path, kRunnerInContainer, true));
@@ -316,6 +318,7 @@ std::vector<std::string> one_shot_argv(const Settings& s, const ContainerPlan& p
     out.push_back(kRunnerInContainer);
     for (const std::string& e : expect_flags(plan)) out.push_back(e);
     out.insert(out.end(), plan.runner_args.begin(), plan.runner_args.end());
+    out.push_back(std::string("--lifeline=") + kSocketDirInContainer + "/" + kLifelineSocketName);
     for (const std::string& e : keep_env_flags(plan)) out.push_back(e);
     out.push_back("--exec");
     out.insert(out.end(), argv.begin(), argv.end());
