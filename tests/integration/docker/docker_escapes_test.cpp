@@ -170,7 +170,7 @@ TEST_CASE("docker escapes 5: a command cannot trace or read the runner, and stat
         CAPTURE(warm);
         Task task(warm);
         const std::string probe = probe_in(task);
-        if (warm) {  // every other process of a warm container: the runner (PID 1) and its handlers
+        if (warm) {  // every other process of a warm container: the runner (PID 1) and its helpers
             Outcome attack = task.run({probe, "attack"});
             INFO(attack.out << attack.err);
             REQUIRE(attack.status == OMS_OK);
@@ -266,7 +266,7 @@ TEST_CASE("docker escapes 7: a background fork bomb dies with its command, later
         CHECK(started.err.find("process limit refused forks") != std::string::npos);
         if (std::string(bomb).rfind("setsid", 0) != 0)
             CHECK(started.err.find("left processes running") != std::string::npos);
-        usleep(1500 * 1000);  // an escaped bomb is killed once no command runs
+        usleep(1500 * 1000);  // an escaped bomb is killed before its command's status too
         Outcome later = task.sh("echo alive; exit 3");
         INFO(later.error << later.err);
         CHECK(later.status == OMS_OK);
@@ -274,7 +274,7 @@ TEST_CASE("docker escapes 7: a background fork bomb dies with its command, later
         CHECK(later.out == "alive\n");
         CHECK(later.exit_code == 3);
         Outcome count = task.sh("ls /proc | grep -c '^[0-9]'");
-        CHECK(std::stoi(count.out) < 10);  // init, runner, handler, the command: the bomb is gone
+        CHECK(std::stoi(count.out) < 10);  // the runner, its helpers, the command: the bomb is gone
     }
 }
 

@@ -298,10 +298,10 @@ TEST_CASE("docker surfnet warm: a command that kills the relay does not break it
     const std::string port = std::to_string(surfnet.port());
     REQUIRE(task.run({probe, "connect", "127.0.0.1", port, "before"}).out == "OK reply=hello-before\n");
     // The strike: SIGKILL to every child of the runner (PID 1) but this
-    // command's own handler (its parent), the relay among them; then try to
-    // take the port.
+    // command itself (the runner's child too), the relay among them; then
+    // try to take the port.
     Outcome strike = task.sh("killed=0; for s in /proc/[0-9]*/stat; do read -r pid name state ppid rest < $s; "
-                             "if [ \"$ppid\" = 1 ] && [ \"$pid\" != \"$PPID\" ]; then kill -9 $pid && "
+                             "if [ \"$ppid\" = 1 ] && [ \"$pid\" != \"$$\" ]; then kill -9 $pid && "
                              "killed=$((killed+1)); fi; done; echo killed=$killed; " +
                              probe + " listen " + port);
     INFO(strike.out << strike.err);

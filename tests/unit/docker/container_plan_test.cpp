@@ -4,6 +4,7 @@
 #include "container_plan.hpp"
 #include "exec_request.hpp"
 #include "mount_option.hpp"
+#include "one_shot_lifeline.hpp"
 #include "runner_run.hpp"
 #include "secret_scan.hpp"
 #include "warm_identity.hpp"
@@ -48,7 +49,7 @@ struct Fixture {
         return plan_container(settings, kImage, user, in, mode, kSocket);
     }
     Args hardening(const std::string& user = "1000:1000", const std::string& network = "none") const {
-        return {"--pull=never", "--init", "--read-only", "--cap-drop=ALL", "--security-opt=no-new-privileges",
+        return {"--pull=never", "--read-only", "--cap-drop=ALL", "--security-opt=no-new-privileges",
                 "--user=" + user, "--network=" + network, "--pids-limit=512", "--memory=2g", "--memory-swap=2g",
                 "--cpus=2", "--tmpfs=/tmp:rw,exec,nosuid,nodev,size=512m,mode=1777"};
     }
@@ -75,7 +76,8 @@ Args concat(std::initializer_list<Args> parts) {
 TEST_CASE("plan: the plainest policy gives exactly these one-shot arguments") {
     Fixture f;
     ContainerPlan plan = f.plan();
-    Args expected = concat({{"docker", "run", "--rm", "--name=oms-run-1", "--label=oms.managed=one-shot", "--interactive"},
+    Args expected = concat({{"docker", "run", "--rm", "--name=oms-run-1", "--label=oms.managed=one-shot",
+                             "--label=oms.worktree=" + f.wt, "--label=oms.run=oms-run-1", "--interactive"},
                             f.hardening(),
                             {"--tmpfs=/tmp/oms-run-abc/home:rw,exec,nosuid,nodev,size=512m,mode=0700,uid=1000,gid=1000",
                              "--tmpfs=/tmp/oms-run-abc/tmp:rw,exec,nosuid,nodev,size=512m,mode=0700,uid=1000,gid=1000",
@@ -83,11 +85,13 @@ TEST_CASE("plan: the plainest policy gives exactly these one-shot arguments") {
                              "--mount=type=bind,source=/state/docker/resolv.conf,target=/etc/resolv.conf,readonly",
                              "--workdir=" + f.wt,
                              "--mount=type=bind,source=/opt/oms/oms-docker-runner,target=/.oms/runner,readonly",
+                             "--mount=type=bind,source=/state/docker/oms-run-1.relay,target=/.oms/sock,readonly",
                              "--env=PATH", "--env=HOME", "--env=TMPDIR", "--env=LANG", "--env=SOLANA_RPC_URL",
-                             kImage, "/.oms/runner", "--answer-dns", "--keep-env=PATH", "--keep-env=HOME",
+                             kImage, "/.oms/runner", "--answer-dns", "--lifeline=/.oms/sock/life.sock", "--keep-env=PATH", "--keep-env=HOME",
                              "--keep-env=TMPDIR", "--keep-env=LANG", "--keep-env=SOLANA_RPC_URL", "--exec", "cargo",
                              "build"}});
-    CHECK(one_shot_argv(f.settings, plan, "oms-run-1", f.in.argv, false, "/opt/oms/oms-docker-runner") == expected);
+    CHECK(one_shot_argv(f.settings, plan, "oms-run-1", f.in.argv, false, "/opt/oms/oms-docker-runner",
+                        "/state/docker/oms-run-1.relay", one_shot_labels(f.wt, "oms-run-1")) == expected);
 }
 
 TEST_CASE("plan: values of variables never appear in the arguments") {
@@ -112,8 +116,8 @@ TEST_CASE("plan: values of variables never appear in the arguments") {
 TEST_CASE("plan: a terminal on stdin adds --tty") {
     Fixture f;
     Args argv = one_shot_argv(f.settings, f.plan(), "n", f.in.argv, true, "/r");
-    CHECK(argv[5] == "--interactive");
-    CHECK(argv[6] == "--tty");
+    CHECK(argv[4] == "--interactive");
+    CHECK(argv[5] == "--tty");
 }
 
 TEST_CASE("plan: .git, pinned files and WRITE_DENY paths are mounted read-only over the worktree") {
@@ -339,8 +343,8 @@ TEST_CASE("plan: the network, user, limits and extra args come from the settings
     f.settings.tmpfs_size = "64m";
     f.settings.extra_args = {"--runtime=runsc", "--label=team=x"};
     Args flags = f.plan(Mode::OneShot, "2000:3000").flags;
-    Args head(flags.begin(), flags.begin() + 12);
-    CHECK(head == Args{"--pull=never", "--init", "--read-only", "--cap-drop=ALL", "--security-opt=no-new-privileges",
+    Args head(flags.begin(), flags.begin() + 11);
+    CHECK(head == Args{"--pull=never", "--read-only", "--cap-drop=ALL", "--security-opt=no-new-privileges",
                        "--user=2000:3000", "--network=oms-surfnet", "--pids-limit=64", "--memory=512m",
                        "--memory-swap=512m", "--cpus=1.5", "--tmpfs=/tmp:rw,exec,nosuid,nodev,size=64m,mode=1777"});
     CHECK(Args(flags.end() - 2, flags.end()) == Args{"--runtime=runsc", "--label=team=x"});
@@ -366,9 +370,8 @@ TEST_CASE("plan: warm mode keeps the same flags, with HOME and TMPDIR at task-wi
     Fixture f;
     ContainerPlan warm = f.plan(Mode::Warm);
     ContainerPlan one = f.plan(Mode::OneShot);
-    // The same flags but --init: the runner is the warm container's PID 1.
-    CHECK(one.flags[1] == "--init");
-    one.flags.erase(one.flags.begin() + 1);
+    // The same flags (no --init either way: the runner is PID 1).
+    CHECK(std::count(one.flags.begin(), one.flags.end(), "--init") == 0);
     CHECK(warm.flags[11] == "--tmpfs=/tmp/oms-home:rw,exec,nosuid,nodev,size=512m,mode=0700,uid=1000,gid=1000");
     CHECK(Args(warm.flags.begin(), warm.flags.begin() + 11) == Args(one.flags.begin(), one.flags.begin() + 11));
     CHECK(Args(warm.flags.begin() + 12, warm.flags.end()) == Args(one.flags.begin() + 13, one.flags.end()));
@@ -418,4 +421,38 @@ TEST_CASE("exec request: the exact body of exec create and start") {
 TEST_CASE("runner request: cwd, counted argv and env, each NUL-terminated") {
     std::string payload = runner_payload("/wt", {"sh", "-c", "echo a b"}, {"PATH=/bin", "HOME=/h"});
     CHECK(payload == std::string("/wt\0" "3\0" "sh\0" "-c\0" "echo a b\0" "2\0" "PATH=/bin\0" "HOME=/h\0", 41));
+}
+
+TEST_CASE("scan: a folder named like a keypair is a match, masked whole and not entered (docker item 3)") {
+    Fixture f;
+    write_file(f.wt + "/target/deploy/prog-keypair.json/saved.json", "[1,2,3]");
+    write_file(f.wt + "/target/deploy/plain/other.json", "{}");
+    ScanResult found = find_suffix_matches({f.wt}, {"-keypair.json"}, {});
+    CHECK(found.matched_folders == Args{f.wt + "/target/deploy/prog-keypair.json"});
+    CHECK(found.matches.empty());  // saved.json is not looked at: the folder is hidden whole
+    f.in.rules = {{OMS_RULE_READ_DENY_SUFFIX, "-keypair.json"}};
+    const Args flags = f.plan().flags;
+    CHECK(std::count(flags.begin(), flags.end(),
+                     "--mount=type=tmpfs,target=" + f.wt + "/target/deploy/prog-keypair.json,tmpfs-size=4k,tmpfs-mode=0500") == 1);
+}
+
+TEST_CASE("scan: a keypair with another name (a hard link) stops the run, naming both (docker item 2)") {
+    Fixture f;
+    write_file(f.wt + "/target/deploy/prog-keypair.json", "[1,2,3,SECRET]");
+    write_file(f.wt + "/lone-keypair.json", "[4]");
+    REQUIRE(link((f.wt + "/target/deploy/prog-keypair.json").c_str(), (f.wt + "/notes.txt").c_str()) == 0);
+    ScanResult found = find_suffix_matches({f.wt}, {"-keypair.json"}, {});
+    REQUIRE(found.linked.size() == 1);
+    CHECK(found.linked[0].path == f.wt + "/target/deploy/prog-keypair.json");
+    CHECK(found.linked[0].names == 2);
+    CHECK(found.linked[0].other_names == Args{f.wt + "/notes.txt"});
+    f.in.rules = {{OMS_RULE_READ_DENY_SUFFIX, "-keypair.json"}};
+    CHECK_THROWS_WITH(f.plan(), Catch::Contains(f.wt + "/target/deploy/prog-keypair.json (2 names, also " + f.wt +
+                                                "/notes.txt)") &&
+                                    Catch::Contains("the command did not run"));
+    // Control: with the other name gone the keypair is masked and the run goes ahead.
+    REQUIRE(unlink((f.wt + "/notes.txt").c_str()) == 0);
+    const Args mounts = policy_mounts(f.plan().flags);
+    CHECK(std::count(mounts.begin(), mounts.end(), "--mount=type=bind,source=/dev/null,target=" + f.wt +
+                                                       "/target/deploy/prog-keypair.json,readonly") == 1);
 }

@@ -7,18 +7,23 @@
 //
 // The runner cannot be traced or read by the commands (non-dumpable, and
 // the commands' seccomp filter refuses ptrace), so a command cannot take its
-// place and forge a later command's output or status. When a command ends,
-// whatever it left in its process group is killed; whatever escaped the
-// group is killed as soon as no command of the task is running (the runner is
-// their subreaper), so a warm container, like a one-shot one, keeps nothing
-// of a command once it is over.
+// place and forge a later command's output or status. It is each command's
+// parent and holds oms's connection for it itself (no per-command process a
+// command could stop in between), and it is PID 1, which no process inside
+// can signal. When a command ends, every process it left is killed before
+// its status goes back (leftovers.hpp: whatever is not another live
+// command's or a helper's), so a warm container, like a one-shot one, keeps
+// nothing of a command once it is over.
 //
 // Usage (inside the container):
 //   oms-docker-runner [--expect=DEV:INO:PATH]... [--answer-dns] [--relay=PORT,...] SOCKET_PATH
 //       serve commands on the socket
-//   oms-docker-runner [--expect=DEV:INO:PATH]... [--answer-dns] [--relay=PORT,...] [--keep-env=NAME]... --exec ARGV...
-//       restrict this process, keep only the named variables (exact_env.hpp),
-//       then exec ARGV (one-shot and terminal commands)
+//   oms-docker-runner [--expect=DEV:INO:PATH]... [--answer-dns] [--relay=PORT,...] [--lifeline=PATH]
+//                     [--keep-env=NAME]... --exec ARGV...
+//       restrict, keep only the named variables (exact_env.hpp), then exec
+//       ARGV: in place (a terminal command in a warm container), or, with
+//       --lifeline, as the child of this PID 1 that ends the container when
+//       oms goes away (a one-shot container: one_shot_supervisor.hpp)
 //   oms-docker-runner --verify-launch PORT WAIT_MS COUNT SURFNET... -- CHECK...
 //       oms verify's launcher (core/src/verify_launch.cpp), run as the command:
 //       start the Surfnet, wait for its port, run the check, stop the Surfnet
@@ -42,6 +47,7 @@
 #include "inner_relay.hpp"
 #include "inner_resolver.hpp"
 #include "leftovers.hpp"
+#include "one_shot_supervisor.hpp"
 #include "runner_protocol.hpp"
 #include "user_names.hpp"
 
@@ -183,7 +189,7 @@ bool prepare_command_env(std::vector<std::string>& env) {
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
     for (int s = 1; s < NSIG; ++s) signal(s, SIG_DFL);
-    setpgid(0, 0);
+    setsid();  // its session and group: what the runner kills with it, what a signal from oms reaches
     for (int i = 0; i < 3; ++i) dup2(req.fds[i], i);  // dup2 clears close-on-exec
     if (!prepare_command_env(req.env)) _exit(126);
     if (!restrict_command()) {
@@ -206,48 +212,76 @@ bool prepare_command_env(std::vector<std::string>& env) {
 
 int exit_status(int status) { return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status); }
 
-// Runs one command and reports its status on `conn`; forwards signals sent
-// on `conn`; kills the command if the host goes away first. Whatever the
-// command left in its process group is killed before the status goes back,
-// with a note on the command's stderr; so is a fork the pids limit refused
-// meanwhile (a fork bomb that left the group still shows that way).
-void serve_one(int conn) {
+// One command of the warm container, from its request to its status. The
+// runner itself is the command's parent and keeps oms's connection: no
+// process a command can stop or kill stands between the command's end and
+// the killing of what it left.
+struct LiveCommand {
+    int conn = -1;  // oms's: signal numbers in, the status out; -1 once oms let go
+    int err = -1;   // the command's stderr, for the runner's notes
+    pid_t pid = -1; // also its session and process group
+    int pidfd = -1;
+    long hits_before = -1;
+    bool ended = false;     // reaped: `status` holds how
+    bool finished = false;  // its leftovers killed, its status sent
+    int status = 0;
+};
+
+// A note on the command's stderr, given up after a moment rather than
+// stalling every command when oms does not drain that pipe.
+void note(int fd, const char* text) {
+    pollfd out{fd, POLLOUT, 0};
+    if (poll(&out, 1, 200) == 1 && (out.revents & POLLOUT)) (void)!write(fd, text, std::strlen(text));
+}
+
+void close_command(LiveCommand& c) {
+    for (int* fd : {&c.conn, &c.err, &c.pidfd})
+        if (*fd >= 0) close(*fd), *fd = -1;
+}
+
+// Receives a request on `conn` and forks its command (the runner's child, a
+// session of its own); false when the request was bad or the fork failed.
+bool start_command(int conn, const std::vector<int>& close_in_child, LiveCommand& c) {
     Request req;
     std::string payload;
-    if (!receive(conn, req, payload) || !parse(payload, req)) return;
-    signal(SIGCHLD, SIG_DFL);
-    const long hits_before = pids_limit_hits();
-    pid_t child = fork();
-    if (child == 0) become_command(req);
+    timeval patience{5, 0};  // oms sends the request at once; a stalled peer must not stall the runner
+    setsockopt(conn, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
+    if (!receive(conn, req, payload) || !parse(payload, req)) {
+        for (int fd : req.fds)
+            if (fd >= 0) close(fd);
+        return false;
+    }
+    c.hits_before = pids_limit_hits();
+    const pid_t child = fork();
+    if (child == 0) {
+        for (int fd : close_in_child) close(fd);
+        become_command(req);
+    }
     for (int i = 0; i < 2; ++i) close(req.fds[i]);
-    const int err = req.fds[2];
+    c.err = req.fds[2];
     if (child < 0) {
-        dprintf(err, "oms: the warm container cannot start the command: %s\n", std::strerror(errno));
+        dprintf(c.err, "oms: the warm container cannot start the command: %s\n", std::strerror(errno));
+        close(c.err);
+        return false;
+    }
+    c.conn = conn;
+    c.pid = child;
+    c.pidfd = static_cast<int>(syscall(SYS_pidfd_open, child, 0));
+    return true;
+}
+
+// A signal number from oms is forwarded to the command's group; oms closing
+// the connection first kills the command (it released the run without waiting).
+void take_from_host(LiveCommand& c) {
+    uint32_t sig = 0;
+    if (read_exact(c.conn, &sig, sizeof sig)) {
+        if (sig > 0 && sig < NSIG && kill(-c.pid, static_cast<int>(sig)) != 0) kill(c.pid, static_cast<int>(sig));
         return;
     }
-    int pidfd = static_cast<int>(syscall(SYS_pidfd_open, child, 0));
-    for (;;) {
-        pollfd fds[2] = {{conn, POLLIN, 0}, {pidfd, POLLIN, 0}};
-        if (poll(fds, pidfd >= 0 ? 2 : 1, pidfd >= 0 ? -1 : 50) < 0 && errno != EINTR) break;
-        int status = 0;
-        if (waitpid(child, &status, WNOHANG) == child) {
-            if (kill_group(child))
-                dprintf(err, "oms: the command left processes running; they were killed when it ended\n");
-            if (hits_before >= 0 && pids_limit_hits() > hits_before)
-                dprintf(err, "oms: the container's process limit refused forks while the command ran\n");
-            uint32_t code = static_cast<uint32_t>(exit_status(status));
-            (void)!write(conn, &code, sizeof code);
-            return;
-        }
-        if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-            uint32_t sig = 0;
-            if (!read_exact(conn, &sig, sizeof sig)) break;
-            if (sig > 0 && sig < NSIG && kill(-child, static_cast<int>(sig)) != 0) kill(child, static_cast<int>(sig));
-        }
-    }
-    kill_group(child);  // the host released the run without waiting
-    kill(child, SIGKILL);
-    waitpid(child, nullptr, 0);
+    close(c.conn);
+    c.conn = -1;
+    kill(-c.pid, SIGKILL);
+    kill(c.pid, SIGKILL);
 }
 
 int listen_on(const char* path) {
@@ -282,6 +316,107 @@ int listen_on(const char* path) {
     _exit(errno == ENOENT ? 127 : 126);
 }
 
+// The runner's helpers, started again when they end (a command of the same uid can kill them).
+struct Helpers {
+    pid_t relay = 0, resolver = 0;
+    bool resolving = false;
+    std::vector<int> relay_listeners;
+    std::vector<uint16_t> relay_ports;
+    std::string relay_socket;
+
+    void restart_ended() {
+        if (relay == 0 && !relay_listeners.empty())
+            relay = std::max(0, fork_relay(relay_listeners, relay_ports, relay_socket.c_str(), false));
+        if (resolver == 0 && resolving) resolver = std::max(0, fork_resolver(false));
+    }
+};
+
+// Reaps every ended child: a command's status is kept for its reply, a
+// helper is marked for a restart, a leftover is just gone.
+void reap_children(std::vector<LiveCommand>& commands, Helpers& helpers) {
+    int status = 0;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        for (LiveCommand& c : commands)
+            if (c.pid == pid) c.ended = true, c.status = status;
+        for (pid_t* helper : {&helpers.relay, &helpers.resolver})
+            if (*helper == pid) *helper = 0;
+    }
+}
+
+// What no command may take with it: the other commands and the helpers.
+std::vector<pid_t> kept_pids(const std::vector<LiveCommand>& commands, const LiveCommand* ending,
+                             const Helpers& helpers) {
+    std::vector<pid_t> kept;
+    for (const LiveCommand& c : commands)
+        if (&c != ending && !c.ended) kept.push_back(c.pid);
+    for (pid_t helper : {helpers.relay, helpers.resolver})
+        if (helper > 0) kept.push_back(helper);
+    return kept;
+}
+
+// The command ended: whatever it left is killed, with a note on its stderr,
+// before its status goes back to oms (so is a fork the pids limit refused
+// meanwhile: a fork bomb that left the group still shows that way).
+void finish_command(LiveCommand& c, std::vector<LiveCommand>& commands, Helpers& helpers) {
+    const auto reap = [&] { reap_children(commands, helpers); };
+    if (kill_unclaimed(kept_pids(commands, &c, helpers), reap))
+        note(c.err, "oms: the command left processes running; they were killed when it ended\n");
+    if (c.hits_before >= 0 && pids_limit_hits() > c.hits_before)
+        note(c.err, "oms: the container's process limit refused forks while the command ran\n");
+    if (c.conn >= 0) {
+        uint32_t code = static_cast<uint32_t>(exit_status(c.status));
+        (void)!write(c.conn, &code, sizeof code);
+    }
+    close_command(c);
+    c.finished = true;
+}
+
+// The runner's loop: new commands on `server`, signals and hang-ups from
+// oms, commands' ends; with no command running, nothing but the helpers is
+// left alive.
+[[noreturn]] void serve_commands(int server, Helpers& helpers) {
+    std::vector<LiveCommand> commands;
+    for (;;) {
+        std::vector<pollfd> fds{{server, POLLIN, 0}};
+        for (const LiveCommand& c : commands) {
+            if (c.conn >= 0) fds.push_back({c.conn, POLLIN, 0});
+            if (c.pidfd >= 0) fds.push_back({c.pidfd, POLLIN, 0});
+        }
+        const bool polling_ends = std::all_of(commands.begin(), commands.end(), [](auto& c) { return c.pidfd >= 0; });
+        const int n = poll(fds.data(), fds.size(), polling_ends ? 1000 : 50);
+        reap_children(commands, helpers);
+        helpers.restart_ended();
+        for (size_t i = 1; n > 0 && i < fds.size(); ++i)
+            for (LiveCommand& c : commands)
+                if (fds[i].fd == c.conn && (fds[i].revents & (POLLIN | POLLHUP | POLLERR))) take_from_host(c);
+        reap_children(commands, helpers);
+        for (bool again = true; again;) {  // finishing one may reap another
+            again = false;
+            for (LiveCommand& c : commands)
+                if (c.ended && !c.finished) finish_command(c, commands, helpers), again = true;
+        }
+        commands.erase(std::remove_if(commands.begin(), commands.end(), [](auto& c) { return c.finished; }),
+                       commands.end());
+        if (commands.empty()) kill_unclaimed(kept_pids(commands, nullptr, helpers), [&] { reap_children(commands, helpers); });
+        if (n <= 0 || !(fds[0].revents & POLLIN)) continue;
+        int conn = accept4(server, nullptr, nullptr, SOCK_CLOEXEC);
+        if (conn < 0) continue;
+        if (!peer_is_outside_container(conn)) {  // a command asking for a command of its own
+            close(conn);
+            continue;
+        }
+        std::vector<int> close_in_child{server};
+        close_in_child.insert(close_in_child.end(), helpers.relay_listeners.begin(), helpers.relay_listeners.end());
+        for (const LiveCommand& c : commands)
+            for (int fd : {c.conn, c.err, c.pidfd})
+                if (fd >= 0) close_in_child.push_back(fd);
+        LiveCommand started;
+        if (start_command(conn, close_in_child, started)) commands.push_back(started);
+        else close(conn);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -293,19 +428,24 @@ int main(int argc, char** argv) {
     std::vector<uint16_t> relay_ports;
     if (!relay_ports_from(argi, argc, argv, relay_ports)) return 125;
     const std::string relay_socket = std::string("/.oms/sock/") + kRelaySocketName;
+    const char* lifeline = lifeline_from(argi, argc, argv);
     std::vector<std::string> kept_env;
     kept_env_names_from(argi, argc, argv, kept_env);
     if (argc - argi >= 2 && std::strcmp(argv[argi], "--exec") == 0) {
         if (start_inner_relay(relay_ports, relay_socket.c_str(), true) < 0) return 125;
         if (answer_dns && hold_dns_port() && fork_resolver(true) < 0) return 125;
-        exec_restricted(argv + argi + 1, kept_env);
+        char** command = argv + argi + 1;
+        if (lifeline) supervise(lifeline, [&] { exec_restricted(command, kept_env); });  // one-shot: PID 1
+        exec_restricted(command, kept_env);  // a terminal command exec'd into a warm container
     }
     if (argc - argi != 1) {
         std::fprintf(stderr, "usage: oms-docker-runner [--expect=DEV:INO:PATH]... SOCKET_PATH | [--keep-env=NAME]... --exec ARGV...\n");
         return 2;
     }
     // Non-dumpable: a process of the same uid cannot ptrace it or open its
-    // /proc/PID/mem; its handlers inherit this, the commands lose it at exec.
+    // /proc/PID/mem; the commands lose it at exec. As the container's PID 1
+    // it gets no signal a process inside sends (none it has no handler for,
+    // never SIGKILL or SIGSTOP), so it cannot be stopped or killed from inside.
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 || prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) {
         std::fprintf(stderr, "oms-docker-runner: cannot protect itself: %s\n", std::strerror(errno));
         return 1;
@@ -333,39 +473,6 @@ int main(int argc, char** argv) {
     struct sigaction on_child {};
     on_child.sa_handler = [](int) {};
     sigaction(SIGCHLD, &on_child, nullptr);
-    std::vector<pid_t> handlers;
-    // The relay and the resolver are no leftovers: with no command running they are the children kept.
-    auto clear_leftovers = [&] {
-        std::vector<pid_t> kept = handlers;
-        for (pid_t helper : {relay, resolver})
-            if (helper > 0) kept.push_back(helper);
-        kill_leftovers(kept);
-    };
-    for (;;) {
-        pollfd ready{server, POLLIN, 0};
-        int n = poll(&ready, 1, 1000);
-        reap(handlers, {&relay, &resolver});
-        if (relay == 0 && !relay_listeners.empty())
-            relay = std::max(0, fork_relay(relay_listeners, relay_ports, relay_socket.c_str(), false));
-        if (resolver == 0 && resolving) resolver = std::max(0, fork_resolver(false));
-        if (handlers.empty()) clear_leftovers();
-        if (n <= 0) continue;
-        int conn = accept4(server, nullptr, nullptr, SOCK_CLOEXEC);
-        if (conn < 0) continue;
-        if (!peer_is_outside_container(conn)) {  // a command asking for a command of its own
-            close(conn);
-            continue;
-        }
-        reap(handlers, {&relay, &resolver});  // the previous command's handler may have ended meanwhile
-        if (handlers.empty()) clear_leftovers();
-        pid_t handler = fork();
-        if (handler == 0) {
-            close(server);
-            for (int l : relay_listeners) close(l);
-            serve_one(conn);
-            _exit(0);
-        }
-        if (handler > 0) handlers.push_back(handler);
-        close(conn);
-    }
+    Helpers helpers{relay, resolver, resolving, relay_listeners, relay_ports, relay_socket};
+    serve_commands(server, helpers);
 }

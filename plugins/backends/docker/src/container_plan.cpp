@@ -61,13 +61,13 @@ std::vector<std::string> rule_values(const RunInputs& in, oms_rule_kind kind) {
     return out;
 }
 
-// Warm containers have no --init: the runner is their PID 1, so nothing a
-// command can write to (an init of the same uid is dumpable: its
-// /proc/1/mem is writable) sits above the runner, and the runner's death
-// ends the whole container (no other process can take over its pid).
-void add_hardening(const Settings& s, const std::string& user, Mode mode, std::vector<std::string>& f) {
+// No --init: the runner is the container's PID 1 (warm and one-shot), so
+// nothing a command can write to (an init of the same uid is dumpable: its
+// /proc/1/mem is writable) sits above the runner, no process inside can
+// signal it, and its death ends the whole container (no other process can
+// take over its pid).
+void add_hardening(const Settings& s, const std::string& user, std::vector<std::string>& f) {
     f.push_back("--pull=never");
-    if (mode == Mode::OneShot) f.push_back("--init");
     f.insert(f.end(), {"--read-only", "--cap-drop=ALL",
                        "--security-opt=no-new-privileges", "--user=" + user, "--network=" + s.network,
                        "--pids-limit=" + std::to_string(s.pids_limit), "--memory=" + s.memory,
@@ -170,13 +170,36 @@ std::vector<std::string> paths_of(const std::vector<MaskedPath>& masked) {
     return out;
 }
 
+// A secret file with other names would stay readable through them whatever
+// mask covers this one, and a name outside the walked trees (or made after
+// the walk) cannot be masked at all: the run is refused, naming them.
+void refuse_linked_secrets(const std::vector<LinkedMatch>& linked) {
+    if (linked.empty()) return;
+    std::string names;
+    for (const LinkedMatch& m : linked) {
+        names += (names.empty() ? "" : "; ") + m.path + " (" + std::to_string(m.names) + " names";
+        for (const std::string& other : m.other_names) names += ", also " + other;
+        names += ")";
+    }
+    throw sdk::Error(OMS_ERR_FAILED,
+                     "docker: secret files with more than one name (hard links), readable through the others: " +
+                         names + "; the command did not run. Remove the other names, or give the file a name of its "
+                         "own (cp it to a new file, then mv that over it)");
+}
+
 void add_masks(const RunInputs& in, const std::vector<std::string>& visible, const std::vector<MaskedPath>& masked,
                const ScanResult& scan, ContainerPlan& plan) {
+    refuse_linked_secrets(scan.linked);
     for (const MaskedPath& m : masked) plan.flags.push_back(mask(m.path, m.kind));
     for (const std::string& file : scan.matches) {
         const std::string* root = containing_root(file, visible);
         if (root) link_free_kind(*root, file, "secret file");
         plan.flags.push_back(mask(file, PathKind::File));
+    }
+    for (const std::string& folder : scan.matched_folders) {
+        const std::string* root = containing_root(folder, visible);
+        if (root) link_free_kind(*root, folder, "secret folder");
+        plan.flags.push_back(mask(folder, PathKind::Directory));
     }
     if (!scan.complete) {
         if (!in.best_effort)
@@ -223,7 +246,7 @@ ContainerPlan plan_container(const Settings& s, const std::string& image, const 
     ContainerPlan plan;
     plan.image = image;
     plan.user = normalized_user(user);
-    add_hardening(s, plan.user, mode, plan.flags);
+    add_hardening(s, plan.user, plan.flags);
     add_tmpfs(s, plan.user, in, mode, plan);
     std::vector<std::string> visible{in.worktree};
     visible.insert(visible.end(), in.read_only.begin(), in.read_only.end());
@@ -281,9 +304,11 @@ std::vector<std::string> restricted_argv(const ContainerPlan& plan, const std::v
 
 std::vector<std::string> one_shot_argv(const Settings& s, const ContainerPlan& plan, const std::string& name,
                                        const std::vector<std::string>& argv, bool interactive,
-                                       const std::string& runner_path, const std::string& socket_dir) {
-    std::vector<std::string> out{s.docker, "run", "--rm", "--name=" + name, "--label=oms.managed=one-shot",
-                                 "--interactive"};
+                                       const std::string& runner_path, const std::string& socket_dir,
+                                       const std::vector<std::string>& labels) {
+    std::vector<std::string> out{s.docker, "run", "--rm", "--name=" + name};
+    for (const std::string& label : labels) out.push_back("--label=" + label);
+    out.push_back("--interactive");
     if (interactive) out.push_back("--tty");
     out.insert(out.end(), plan.flags.begin(), plan.flags.end());
     out.push_back(bind_mount_flag(runner_path, kRunnerInContainer, true));
@@ -293,6 +318,7 @@ std::vector<std::string> one_shot_argv(const Settings& s, const ContainerPlan& p
     out.push_back(kRunnerInContainer);
     for (const std::string& e : expect_flags(plan)) out.push_back(e);
     out.insert(out.end(), plan.runner_args.begin(), plan.runner_args.end());
+    out.push_back(std::string("--lifeline=") + kSocketDirInContainer + "/" + kLifelineSocketName);
     for (const std::string& e : keep_env_flags(plan)) out.push_back(e);
     out.push_back("--exec");
     out.insert(out.end(), argv.begin(), argv.end());

@@ -55,14 +55,18 @@ inline constexpr const char* kRunnerInContainer = "/.oms/runner";
 // commands.
 std::vector<std::string> restricted_argv(const ContainerPlan& plan, const std::vector<std::string>& argv);
 
-// docker run --rm ... for one command, the runner mounted read-only to start
-// it; `socket_dir` (the run's relay folder, or empty) read-only at kSocketDirInContainer.
-std::vector<std::string> one_shot_argv(const Settings& settings, const ContainerPlan& plan, const std::string& name,
-                                       const std::vector<std::string>& argv, bool interactive,
-                                       const std::string& runner_path, const std::string& socket_dir = "");
-
 inline constexpr const char* kSocketDirInContainer = "/.oms/sock";
 inline constexpr const char* kSocketName = "runner.sock";
+inline constexpr const char* kLifelineSocketName = "life.sock";  // one-shot: one_shot_lifeline.hpp
+
+// docker run --rm ... for one command, the runner mounted read-only to start
+// it as the container's PID 1, tied to oms by the lifeline in `socket_dir`
+// (the run's socket folder, read-only at kSocketDirInContainer; empty only
+// where the command is shown, not run), labelled with `labels`.
+std::vector<std::string> one_shot_argv(const Settings& settings, const ContainerPlan& plan, const std::string& name,
+                                       const std::vector<std::string>& argv, bool interactive,
+                                       const std::string& runner_path, const std::string& socket_dir = "",
+                                       const std::vector<std::string>& labels = {});
 
 // docker run -d ... for a task's warm container: the plan's flags, plus the
 // runner binary (read-only) and its socket folder, with the runner as the

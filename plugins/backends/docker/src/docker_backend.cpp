@@ -8,6 +8,7 @@
 #include "exec_request.hpp"
 #include "exec_run.hpp"
 #include "name_resolution.hpp"
+#include "one_shot_lifeline.hpp"
 #include "one_shot_run.hpp"
 #include "probe_report.hpp"
 #include "relayed_run.hpp"
@@ -168,20 +169,23 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, cons
         plan.expected.push_back(net.trusted_expect);  // the runner refuses another file at that path
         command[0] = net.trusted_binary;              // and starts exactly that one
     }
+    // Containers of this task whose oms died (their lifeline ended them, or should have).
+    remove_one_shot_leftovers(client, in.state_dir, in.worktree, false);
     std::string name = run_name();
+    auto lifeline = std::make_unique<OneShotLifeline>(in.state_dir, name);
+    const std::string socket_dir = lifeline->folder();
     std::unique_ptr<RelayedRun> relayed;
-    std::string relay_dir;
     if (!net.relay_ports.empty()) {
-        relay_dir = make_one_shot_relay_dir(in.state_dir, name);
-        const std::string lock = relay_dir + ".lock";
+        const std::string lock = socket_dir + ".lock";
         relayed = std::make_unique<RelayedRun>(
-            std::make_unique<HostRelay>(relay_dir + "/" + runner::kRelaySocketName, lock, net.relay_ports), relay_dir,
-            lock);
+            std::make_unique<HostRelay>(socket_dir + "/" + runner::kRelaySocketName, lock, net.relay_ports), "", lock);
         plan.runner_args.push_back(relay_flag(net.relay_ports));
     }
-    std::vector<std::string> argv = one_shot_argv(settings_, plan, name, command, tty, require_runner(), relay_dir);
+    std::vector<std::string> argv = one_shot_argv(settings_, plan, name, command, tty, require_runner(), socket_dir,
+                                                  one_shot_labels(in.worktree, name));
     argv[0] = r.cli;
-    auto run = std::make_unique<OneShotRun>(client, name, argv, cli_environment(in.parent_env, plan.env), stdio);
+    auto run = std::make_unique<OneShotRun>(client, name, argv, cli_environment(in.parent_env, plan.env), stdio,
+                                            std::move(lifeline));
     if (!relayed) return run;
     relayed->start(std::move(run));
     return relayed;
@@ -236,6 +240,9 @@ void DockerBackend::end_task(const sdk::Context& context, const sdk::Report& rep
     try {
         size_t removed = pool.end_task(std::string(context.worktree()));
         report.detail("warm containers removed: " + std::to_string(removed));
+        // One-shot containers of the task that outlived their run, and any still running: the task is over.
+        removed = remove_one_shot_leftovers(client, std::string(context.state_dir()), std::string(context.worktree()), true);
+        report.detail("one-shot containers removed: " + std::to_string(removed));
     } catch (const std::runtime_error& e) {
         throw sdk::Error(OMS_ERR_FAILED, std::string("docker: ") + e.what());
     }

@@ -1,5 +1,7 @@
 #include "host_relay.hpp"
 
+#include "private_socket.hpp"
+
 #include "../runner/socket_relay.hpp"
 
 #include <oms/sdk.hpp>
@@ -16,6 +18,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <set>
 
@@ -80,20 +83,11 @@ HostRelay::~HostRelay() {
 
 bool HostRelay::try_lock() { return flock(lock_fd_, LOCK_EX | LOCK_NB) == 0; }
 
-void HostRelay::bind_socket() {
-    sockaddr_un address{};
-    address.sun_family = AF_UNIX;
-    std::memcpy(address.sun_path, socket_path_.c_str(), socket_path_.size() + 1);
-    unlink(socket_path_.c_str());  // a predecessor's, or one a command planted: this run holds the lock
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-        chmod(socket_path_.c_str(), 0666) != 0 || listen(fd, 64) != 0) {
-        const std::string why = std::strerror(errno);
-        if (fd >= 0) close(fd);
-        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot serve the Surfnet relay at " + socket_path_ + ": " + why);
-    }
-    listener_ = fd;  // the container's user is another uid: 0666 on the socket, the folder keeps others out
-}
+// A predecessor's socket, or whatever a command put there, is replaced
+// (this run holds the lock); the mode is set where no command can swap a
+// link in (private_socket.hpp). The container's user is another uid: 0666
+// on the socket, the folder keeps others out.
+void HostRelay::bind_socket() { listener_ = listen_privately(socket_path_, 0666, "the Surfnet relay"); }
 
 void HostRelay::serve() {
     while (listener_ < 0) {

@@ -2,11 +2,13 @@
 // passes the exit status through and proxies signals to the container.
 #pragma once
 #include "engine_client.hpp"
+#include "one_shot_lifeline.hpp"
 
 #include <oms/sdk.hpp>
 
 #include <sys/types.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,9 +16,10 @@ namespace oms::docker {
 
 class OneShotRun : public sdk::Run {
 public:
-    // Starts `argv` (the docker CLI first) with `cli_env`; `name` is the container's.
+    // Starts `argv` (the docker CLI first) with `cli_env`; `name` is the
+    // container's, tied to this run's life by `lifeline`.
     OneShotRun(EngineClient client, std::string name, const std::vector<std::string>& argv,
-               const std::vector<std::string>& cli_env, oms_stdio stdio);
+               const std::vector<std::string>& cli_env, oms_stdio stdio, std::unique_ptr<OneShotLifeline> lifeline);
     ~OneShotRun() override;
     void signal(int signal_number) override;
     int wait() override;
@@ -26,6 +29,7 @@ private:
     std::string name_;
     pid_t pid_ = -1;
     bool waited_ = false;
+    std::unique_ptr<OneShotLifeline> lifeline_;  // after the CLI is gone, so the container's end is the run's
 };
 
 }  // namespace oms::docker

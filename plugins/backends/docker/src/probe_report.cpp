@@ -108,8 +108,7 @@ std::string blocking_reason(const Settings& s, const ProbeFacts& f) {
 }  // namespace
 
 std::vector<std::string> hardening_flags(const Settings& s, const std::string& user) {
-    std::vector<std::string> flags{"--pull=never"};
-    if (!s.warm) flags.push_back("--init");  // a warm container's PID 1 is the runner
+    std::vector<std::string> flags{"--pull=never"};  // no --init: the runner is PID 1, warm and one-shot
     std::vector<std::string> rest{"--read-only", "--cap-drop=ALL", "--security-opt=no-new-privileges",
             "--user=" + user, "--network=" + s.network, "--pids-limit=" + std::to_string(s.pids_limit),
             "--memory=" + s.memory, "--memory-swap=" + s.memory, "--cpus=" + s.cpus,

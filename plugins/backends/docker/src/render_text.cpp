@@ -1,5 +1,7 @@
 #include "render_text.hpp"
 
+#include "one_shot_lifeline.hpp"
+
 #include "warm_identity.hpp"
 
 namespace oms::docker {
@@ -36,7 +38,9 @@ std::vector<std::string> render_lines(const Settings& s, const ContainerPlan& pl
     for (const std::string& e : env_flags(plan)) names += (names.empty() ? "" : " ") + e.substr(6);
     if (mode == Mode::OneShot) {
         lines.push_back("# one container per command; variables passed by name: " + names);
-        lines.push_back(shell_join(one_shot_argv(s, plan, "oms-run-<id>", in.argv, in.interactive, runner_path)));
+        lines.push_back(shell_join(one_shot_argv(s, plan, "oms-run-<id>", in.argv, in.interactive, runner_path,
+                                                 in.state_dir + "/docker/oms-run-<id>.relay",
+                                                 one_shot_labels(in.worktree, "oms-run-<id>"))));
     } else {
         std::string hash = config_hash(plan, runner_path);
         std::string name = warm_name(in.worktree, hash);

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <utility>
 
 namespace oms::docker {
 
@@ -81,21 +83,46 @@ public:
     ScanResult result;
 
     void walk_root(const std::string& root) {
+        if (matches(root)) {
+            result.matched_folders.push_back(root);
+            return;
+        }
         int fd = open_folder(AT_FDCWD, root.c_str(), root);
         if (fd >= 0) walk(fd, root);
     }
 
-    void visit_file(const std::string& path) {
-        for (const std::string& suffix : request_.suffixes)
-            if (ends_with(path, suffix)) {
-                result.matches.push_back(path);
-                return;
-            }
+    void visit_file(const std::string& path, const struct stat& st) {
+        if (st.st_nlink > 1) names_of_[{st.st_dev, st.st_ino}].push_back(path);
+        if (!matches(path)) return;
+        result.matches.push_back(path);
+        if (st.st_nlink > 1) linked_.push_back({path, st});
+    }
+
+    // The matches with more than one name, each with the other names the walk met.
+    void collect_linked() {
+        std::sort(linked_.begin(), linked_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (const auto& [path, st] : linked_) {
+            if (!result.linked.empty() && result.linked.back().path == path) continue;
+            LinkedMatch linked{path, static_cast<unsigned long>(st.st_nlink), {}};
+            for (const std::string& name : names_of_[{st.st_dev, st.st_ino}])
+                if (name != path) linked.other_names.push_back(name);
+            std::sort(linked.other_names.begin(), linked.other_names.end());
+            result.linked.push_back(std::move(linked));
+        }
     }
 
 private:
     const ScanRequest& request_;
     size_t seen_ = 0;
+    // Files with more than one name, by device and inode: a match's other names.
+    std::map<std::pair<dev_t, ino_t>, std::vector<std::string>> names_of_;
+    std::vector<std::pair<std::string, struct stat>> linked_;  // matches with more than one name, as the walk saw them
+
+    bool matches(const std::string& path) const {
+        for (const std::string& suffix : request_.suffixes)
+            if (ends_with(path, suffix)) return true;
+        return false;
+    }
 
     bool wanted_name(const char* name) const {
         return std::find(request_.names.begin(), request_.names.end(), name) != request_.names.end();
@@ -152,10 +179,14 @@ private:
         const bool masked = std::find(request_.skip.begin(), request_.skip.end(), path) != request_.skip.end();
         if (S_ISDIR(st.st_mode)) {
             if (masked) return;
+            if (matches(path)) {  // masked whole: whatever was copied into it stays hidden
+                result.matched_folders.push_back(path);
+                return;
+            }
             int child = open_folder(dir_fd, name, path);
             if (child >= 0) walk(child, path);
         } else if (S_ISREG(st.st_mode) && !masked) {
-            visit_file(path);
+            visit_file(path, st);
         }
     }
 };
@@ -174,10 +205,12 @@ ScanResult scan_mounts(const ScanRequest& request) {
         struct stat st;
         if (lstat(root.c_str(), &st) != 0) continue;
         if (S_ISDIR(st.st_mode)) walker.walk_root(root);
-        else if (S_ISREG(st.st_mode)) walker.visit_file(root);
+        else if (S_ISREG(st.st_mode)) walker.visit_file(root, st);
         if (!walker.result.complete) break;
     }
     sort_unique(walker.result.matches);
+    sort_unique(walker.result.matched_folders);
+    walker.collect_linked();
     sort_unique(walker.result.named);
     return walker.result;
 }

@@ -8,6 +8,12 @@
 // chmod 000 a folder of the worktree to hide a keypair from the next search.
 // When the calling user owns it, it gets its owner's read and search rights
 // back and is searched; otherwise the run fails, naming the folder.
+//
+// A folder whose path ends with a suffix (a keypair's name made a folder, so
+// a `cp` of the key lands inside it) is a match too, masked whole and not
+// entered. A matching file with more than one name (a hard link planted
+// before the key was written into it) is reported with the other names the
+// walk met: masking one name would leave the key readable through another.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -15,8 +21,17 @@
 
 namespace oms::docker {
 
+// A matching file that has other names (hard links).
+struct LinkedMatch {
+    std::string path;
+    unsigned long names = 0;               // its link count
+    std::vector<std::string> other_names;  // the ones found in the walked trees, sorted
+};
+
 struct ScanResult {
-    std::vector<std::string> matches;  // absolute paths, sorted
+    std::vector<std::string> matches;          // files, absolute paths, sorted
+    std::vector<std::string> matched_folders;  // folders whose path matches, sorted (not entered)
+    std::vector<LinkedMatch> linked;           // matches with more than one name, sorted by path
     std::vector<std::string> named;    // folders and files with a wanted name, sorted (links are not)
     bool complete = true;              // false when the entry limit was reached
 };
@@ -33,7 +48,7 @@ struct ScanRequest {
 // Throws sdk::Error (OMS_ERR_FAILED) for a folder it cannot read.
 ScanResult scan_mounts(const ScanRequest& request);
 
-// Regular files whose path ends with one of `suffixes` (scan_mounts without names).
+// Regular files (and folders) whose path ends with one of `suffixes` (scan_mounts without names).
 ScanResult find_suffix_matches(const std::vector<std::string>& roots, const std::vector<std::string>& suffixes,
                                const std::vector<std::string>& skip, size_t entry_limit = 500000);
 
