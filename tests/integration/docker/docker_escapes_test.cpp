@@ -293,3 +293,50 @@ TEST_CASE("docker escapes 7: io_uring_setup is refused to commands", "[docker]")
         CHECK(task.run({"true"}).exit_code == 0);  // control: other calls work
     }
 }
+
+namespace {
+
+// Sets an environment variable of this process (where the plugin looks the
+// docker CLI up) for one scope.
+class PathOverride {
+public:
+    explicit PathOverride(const std::string& value) : old_(std::getenv("PATH") ? std::getenv("PATH") : "") {
+        setenv("PATH", value.c_str(), 1);
+    }
+    ~PathOverride() { setenv("PATH", old_.c_str(), 1); }
+    const std::string& old() const { return old_; }
+
+private:
+    std::string old_;
+};
+
+}  // namespace
+
+TEST_CASE("docker escapes 10: a docker CLI a command planted on oms's PATH is never run", "[docker]") {
+    require_daemon();
+    for (bool warm : {false, true}) {
+        CAPTURE(warm);
+        Task task(warm);
+        // An activated virtualenv puts a worktree folder first on PATH; a
+        // command writes `docker` there.
+        const std::string marker = task.root / "planted-docker-ran";
+        const std::string planted = task.worktree + "/.venv/bin/docker";
+        write_file(planted, "#!/bin/sh\ntouch " + quoted(marker) + "\nexec /usr/bin/docker \"$@\"\n");
+        REQUIRE(chmod(planted.c_str(), 0755) == 0);
+        {
+            PathOverride path(task.worktree + "/.venv/bin:" + std::string(std::getenv("PATH")));
+            Outcome strike = task.sh("echo ran");
+            INFO(strike.error);
+            CHECK(strike.status != OMS_OK);
+            CHECK(strike.error.find("refusing to run the docker CLI " + planted) != std::string::npos);
+            CHECK(strike.out.empty());
+            CHECK_FALSE(exists(marker));
+        }
+        // Positive control: with the usual PATH the same task runs.
+        Outcome control = task.sh("echo ran");
+        INFO(control.error);
+        CHECK(control.out == "ran\n");
+        CHECK_FALSE(exists(marker));
+        task.end_task();
+    }
+}

@@ -2,6 +2,7 @@
 
 #include "cli_env.hpp"
 #include "cli_process.hpp"
+#include "cli_trust.hpp"
 #include "container_plan.hpp"
 #include "daemon.hpp"
 #include "default_user.hpp"
@@ -94,6 +95,7 @@ DockerBackend::Resolved DockerBackend::resolve(oms_status failure, const RunInpu
     if (r.cli.empty())
         throw sdk::Error(failure, "docker: the docker CLI '" + settings_.docker +
                                       "' was not found (install docker.io, or set [plugin.docker] docker)");
+    refuse_command_written_cli(r.cli, in);
     return r;
 }
 
