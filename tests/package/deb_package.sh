@@ -35,7 +35,8 @@ dpkg-deb -x "$oms_deb" "$root" && dpkg-deb -x "$sdk_deb" "$root" || fail "dpkg-d
 for file in usr/bin/oms usr/lib/oms/plugins/oms-landlock.so usr/lib/oms/plugins/oms-docker-runner \
     usr/share/oms/default.toml usr/bin/oms-backend-check usr/include/oms/sdk.h \
     usr/lib/cmake/oms-sdk/oms-sdk-config.cmake usr/lib/pkgconfig/oms-sdk.pc \
-    usr/share/man/man1/oms.1.gz usr/share/man/man1/oms-run.1.gz usr/share/man/man1/oms-doctor.1.gz; do
+    usr/share/man/man1/oms.1.gz usr/share/man/man1/oms-run.1.gz usr/share/man/man1/oms-doctor.1.gz \
+    usr/share/bash-completion/completions/oms usr/share/zsh/vendor-completions/_oms; do
     [ -e "$root/$file" ] || fail "/$file is not in the packages"
 done
 
