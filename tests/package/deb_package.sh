@@ -36,7 +36,8 @@ for file in usr/bin/oms usr/lib/oms/plugins/oms-landlock.so usr/lib/oms/plugins/
     usr/share/oms/default.toml usr/bin/oms-backend-check usr/include/oms/sdk.h \
     usr/lib/cmake/oms-sdk/oms-sdk-config.cmake usr/lib/pkgconfig/oms-sdk.pc \
     usr/share/man/man1/oms.1.gz usr/share/man/man1/oms-run.1.gz usr/share/man/man1/oms-doctor.1.gz \
-    usr/share/bash-completion/completions/oms usr/share/zsh/vendor-completions/_oms; do
+    usr/share/bash-completion/completions/oms usr/share/zsh/vendor-completions/_oms \
+    usr/share/doc/oms/copyright usr/share/doc/oms-sdk/copyright; do
     [ -e "$root/$file" ] || fail "/$file is not in the packages"
 done
 
