@@ -3,10 +3,11 @@
 # it is all there already. Run as root (or with sudo).
 set -eu
 # cargo: Debian's cargo and rustc, which the landlock tests build a real crate with.
+# zsh: the zsh completion test runs its function.
 packages="cmake g++ make pkg-config git
   libboost-dev libboost-program-options-dev libboost-filesystem-dev
   libtomlplusplus-dev nlohmann-json3-dev libspdlog-dev catch2 libseccomp-dev
-  docker.io busybox-static bubblewrap hyperfine iproute2 acl cargo"
+  docker.io busybox-static bubblewrap hyperfine iproute2 acl cargo zsh"
 missing=""
 for p in $packages; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

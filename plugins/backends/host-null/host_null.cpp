@@ -50,7 +50,7 @@ std::optional<CannotStart> cannot_start(const oms::sdk::ExecSpec& spec) {
 class HostNull final : public oms::sdk::BackendPlugin {
 public:
     static constexpr const char* id = "host-null";
-    static constexpr const char* version = "0.1.0";
+    static constexpr const char* version = OMS_VERSION;
     static constexpr const char* summary = "no sandbox: scrubbed env, private HOME, approval for every command";
     static constexpr uint32_t flags = OMS_BACKEND_NEEDS_APPROVAL | OMS_BACKEND_SHARES_PROCESS_GROUP;
     static constexpr uint32_t strength = 0;

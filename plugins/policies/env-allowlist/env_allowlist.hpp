@@ -13,7 +13,7 @@ namespace oms::policies {
 class EnvAllowlist : public oms::sdk::PolicyPlugin {
 public:
     static constexpr const char* id = "env-allowlist";
-    static constexpr const char* version = "1.0.0";
+    static constexpr const char* version = OMS_VERSION;
     static constexpr const char* summary =
         "passes only the spec's environment variables (plus configured extras) and USER/LOGNAME set from the uid; "
         "credentials never pass";

@@ -9,7 +9,7 @@ namespace oms::policies {
 class Network : public oms::sdk::PolicyPlugin {
 public:
     static constexpr const char* id = "network";
-    static constexpr const char* version = "1.0.0";
+    static constexpr const char* version = OMS_VERSION;
     static constexpr const char* summary =
         "allows loopback connections to the Surfnet port (and Surfpool's ports, where only the trusted "
         "Surfpool binary may listen)";

@@ -15,7 +15,7 @@ class RuleEmitter;
 class SecretDeny : public oms::sdk::PolicyPlugin {
 public:
     static constexpr const char* id = "secret-deny";
-    static constexpr const char* version = "1.0.0";
+    static constexpr const char* version = OMS_VERSION;
     static constexpr const char* summary =
         "denies reads of HOME, of ~/.ssh, ~/.aws and other secret folders, of keypair files, and the keychain";
     static const oms_config_key* config_keys();

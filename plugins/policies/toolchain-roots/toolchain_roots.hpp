@@ -17,7 +17,7 @@ class RuleEmitter;
 class ToolchainRoots : public oms::sdk::PolicyPlugin {
 public:
     static constexpr const char* id = "toolchain-roots";
-    static constexpr const char* version = "1.0.0";
+    static constexpr const char* version = OMS_VERSION;
     static constexpr const char* summary =
         "reopens reads of the worktree, toolchains (node, cargo, rustup, solana...), PATH, linked-worktree "
         "git folders, read-only mounts and Surfpool";

@@ -19,7 +19,7 @@ class RuleEmitter;
 class WriteRoots : public oms::sdk::PolicyPlugin {
 public:
     static constexpr const char* id = "write-roots";
-    static constexpr const char* version = "1.0.0";
+    static constexpr const char* version = OMS_VERSION;
     static constexpr const char* summary =
         "allows writes to the worktree, private HOME, temp folders, Cargo caches and read-write mounts; "
         "denies them to .git and pinned files";

@@ -18,7 +18,7 @@ namespace oms::docker {
 class DockerBackend : public sdk::BackendPlugin {
 public:
     static constexpr const char* id = "docker";
-    static constexpr const char* version = "0.1.0";
+    static constexpr const char* version = OMS_VERSION;
     static constexpr const char* summary =
         "Docker container from a pinned image: read-only root, no capabilities, non-root, limits, no network";
     static constexpr uint32_t flags = OMS_BACKEND_CONFINES;

@@ -12,7 +12,7 @@ namespace oms::landlock {
 class LandlockBackend : public oms::sdk::BackendPlugin {
 public:
     static constexpr const char* id = "landlock";
-    static constexpr const char* version = "0.1.0";
+    static constexpr const char* version = OMS_VERSION;
     static constexpr const char* summary =
         "Linux host mode confined by Landlock, seccomp and private mount/network namespaces";
     static constexpr uint32_t flags = OMS_BACKEND_CONFINES | OMS_BACKEND_SHARES_PROCESS_GROUP;

@@ -42,7 +42,7 @@ void emit_lines(const oms::sdk::Report& report, const std::string& text) {
 class SeatbeltBackend final : public oms::sdk::BackendPlugin {
 public:
     static constexpr const char* id = "seatbelt";
-    static constexpr const char* version = "0.1.0";
+    static constexpr const char* version = OMS_VERSION;
     static constexpr const char* summary = "macOS Seatbelt: runs each command under sandbox-exec with an SBPL profile";
     static constexpr uint32_t flags = OMS_BACKEND_CONFINES | OMS_BACKEND_SHARES_PROCESS_GROUP;
     static constexpr uint32_t strength = 100;
