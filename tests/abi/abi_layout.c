@@ -29,7 +29,8 @@ _Static_assert(offsetof(oms_backend_api, end_task) == 72, "oms_backend_api.end_t
 /* ABI 1.2 appends the capabilities after end_task. */
 _Static_assert(offsetof(oms_backend_api, rule_kinds) == 80, "oms_backend_api.rule_kinds");
 _Static_assert(offsetof(oms_backend_api, run_flags) == 88, "oms_backend_api.run_flags");
-_Static_assert(sizeof(oms_backend_api) == 96, "oms_backend_api");
+_Static_assert(offsetof(oms_backend_api, get_extension) == 96, "oms_backend_api.get_extension");
+_Static_assert(sizeof(oms_backend_api) == 104, "oms_backend_api");
 _Static_assert(offsetof(oms_plugin_descriptor, id) == 8, "oms_plugin_descriptor.id");
 _Static_assert(offsetof(oms_plugin_descriptor, create) == 56, "oms_plugin_descriptor.create");
 _Static_assert(offsetof(oms_plugin_descriptor, interface) == 72, "oms_plugin_descriptor.interface");

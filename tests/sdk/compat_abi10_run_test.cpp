@@ -68,3 +68,25 @@ TEST_CASE("a rebuilt ABI 1.0 backend targets 1.0: a 1.0 host loads it, and it de
         dlclose(library);
     }
 }
+
+TEST_CASE("oms explain under a confining backend without an explain model says unknown, never no sandbox") {
+    OmsEnv env;
+    env.env["OMS_PLUGIN_PATH"] = OMS_COMPAT_SKIPPING_DIR;
+    write_file(env.home + "/.ssh/id_ed25519", "SECRET\n");
+    ProcessResult third_party = env.oms({"explain", "--sandbox", "compat-abi10-skipping", "read", env.home + "/.ssh/id_ed25519"});
+    INFO(third_party.out << third_party.err);
+    CHECK(third_party.exit_code == 0);
+    CHECK_THAT(third_party.out, Catch::Contains("read " + env.home + "/.ssh/id_ed25519: unknown under "
+                                                "compat-abi10-skipping: run `oms doctor --probe`"));
+    CHECK_THAT(third_party.out, !Catch::Contains("no sandbox"));
+    CHECK_THAT(third_party.out, !Catch::Contains("allowed"));
+    // The environment is the core's own work: still answered.
+    ProcessResult variable = env.oms({"explain", "--sandbox", "compat-abi10-skipping", "env", "AWS_SECRET_ACCESS_KEY"});
+    CHECK_THAT(variable.out, Catch::Contains("env AWS_SECRET_ACCESS_KEY: denied under compat-abi10-skipping"));
+    // Control: landlock declares its model and is explained.
+    ProcessResult landlock = env.oms({"explain", "--sandbox", "landlock", "read", env.home + "/.ssh/id_ed25519"});
+    INFO(landlock.out << landlock.err);
+    CHECK_THAT(landlock.out, !Catch::Contains("unknown"));
+    CHECK_THAT(landlock.out, Catch::Contains("/.ssh/id_ed25519: hidden under landlock") ||
+                                 Catch::Contains("/.ssh/id_ed25519: denied under landlock"));
+}

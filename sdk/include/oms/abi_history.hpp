@@ -38,6 +38,10 @@ inline constexpr Addition kAdditions[] = {
      "absent: the rule kinds of the backend's target minor (1.0: kinds 1 to 10)"},
     {2, "field oms_backend_api.run_flags", 0, 0, 0, 0,
      "absent: the run flags of the backend's target minor (1.0: BEST_EFFORT, INTERACTIVE)"},
+    {2, "field oms_backend_api.get_extension", 0, 0, 0, 0,
+     "absent or NULL: no extension; a confining backend is then explained as unknown"},
+    {2, "extension oms.explain-model/1", 0, 0, 0, 0,
+     "absent: `oms explain` answers unknown under a confining backend (run `oms doctor --probe`)"},
 };
 
 // The rule kinds minor `minor` defines: 1.0's and every one added up to it.

@@ -374,7 +374,28 @@ typedef struct oms_backend_api {
     /* The OMS_RUN_* bits it understands; the host sets no other bit in
      * oms_run_context.flags. Absent: the run flags of abi_minor. */
     uint32_t run_flags;
+    /* Optional features, each named by a versioned id (OMS_EXTENSION_*):
+     * returns the feature's struct (static storage, starting with its
+     * struct_size) or NULL when the backend has no such feature; the
+     * pointer itself may be NULL (no features). The host asks by id and
+     * never keys behaviour on a backend's plugin id. */
+    const void* (*get_extension)(void* instance, const char* id);
 } oms_backend_api;
+
+/* ------------------------------------------------------------- extensions */
+
+/* "oms.explain-model/1": which documented model of docs/rule-semantics.md
+ * the backend's decisions follow, so that `oms explain` can predict them. A
+ * confining backend without it is explained as "unknown" (run `oms doctor
+ * --probe`), never as unconfined. Added in ABI 1.2. */
+#define OMS_EXTENSION_EXPLAIN_MODEL "oms.explain-model/1"
+typedef struct oms_explain_model {
+    uint32_t struct_size; /* sizeof(oms_explain_model) */
+    uint32_t model;       /* OMS_EXPLAIN_MODEL_* */
+} oms_explain_model;
+#define OMS_EXPLAIN_MODEL_LANDLOCK 1  /* Landlock rules and mount covers, HOME a skeleton (landlock column) */
+#define OMS_EXPLAIN_MODEL_SEATBELT 2  /* an SBPL profile: path filters, nothing covered (seatbelt column) */
+#define OMS_EXPLAIN_MODEL_CONTAINER 3 /* a container: only its mounts exist (docker column) */
 
 /* --------------------------------------------------------------- descriptor */
 

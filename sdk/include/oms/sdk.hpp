@@ -297,7 +297,9 @@ private:
 //   static const oms_config_key* config_keys(); static size_t config_key_count();
 //   backends also: static constexpr uint32_t flags, strength; static constexpr const char* platforms;
 //   and optionally static constexpr uint64_t rule_kinds (OMS_RULE_BIT bits) and
-//   uint32_t run_flags (OMS_RUN_* bits): the target minor's sets when absent.
+//   uint32_t run_flags (OMS_RUN_* bits): the target minor's sets when absent;
+//   static constexpr uint32_t explain_model (OMS_EXPLAIN_MODEL_*): the
+//   model `oms explain` predicts this backend with, none when absent.
 //
 // Hidden: a plugin built without -fvisibility=hidden must not export these
 // templates' statics (as STB_GNU_UNIQUE objects they would be merged with
@@ -312,6 +314,10 @@ template <class P, class = void>
 struct DeclaresRuleKinds : std::false_type {};
 template <class P>
 struct DeclaresRuleKinds<P, std::void_t<decltype(P::rule_kinds)>> : std::true_type {};
+template <class P, class = void>
+struct DeclaresExplainModel : std::false_type {};
+template <class P>
+struct DeclaresExplainModel<P, std::void_t<decltype(P::explain_model)>> : std::true_type {};
 template <class P, class = void>
 struct DeclaresRunFlags : std::false_type {};
 template <class P>
@@ -410,6 +416,15 @@ struct BackendTrampolines : Common<P> {
         return guarded(error, [&] { *exit_code = static_cast<Run*>(run)->wait(); });
     }
     static void release(void*, void* run) noexcept { delete static_cast<Run*>(run); }
+    // The features a plugin class declares as static members (explain_model).
+    static const void* get_extension(void*, const char* id) noexcept {
+        if constexpr (DeclaresExplainModel<P>::value) {
+            static const oms_explain_model model{sizeof(oms_explain_model), P::explain_model};
+            if (id && std::strcmp(id, OMS_EXTENSION_EXPLAIN_MODEL) == 0) return &model;
+        }
+        (void)id;
+        return nullptr;
+    }
     static oms_status end_task(void* instance, const oms_run_context* context, const oms_report_sink* report,
                                oms_error* error) noexcept {
         return guarded(error, [&] { Common<P>::self(instance).end_task(Context(context), Report(report)); });
@@ -417,7 +432,7 @@ struct BackendTrampolines : Common<P> {
     static const oms_backend_api* api() {
         static const oms_backend_api value{sizeof(oms_backend_api), P::flags, P::strength, P::platforms,
                                            &probe, &render, &spawn, &signal, &wait, &release,
-                                           &end_task, kinds, run_flags};
+                                           &end_task, kinds, run_flags, &get_extension};
         return &value;
     }
 };

@@ -116,11 +116,10 @@ Args bwrap_argv(const oms::sdk::Context& context, const oms::sdk::Policy& policy
         if (is_folder(path)) append(a, {"--tmpfs", path, "--remount-ro", path});
         else if (exists(path)) append(a, {"--ro-bind", "/dev/null", path});
     }
+    // Keypair files in the worktree (other runs' files in a shared /tmp are
+    // not this run's business, and may lie below folders bwrap cannot enter).
     std::vector<std::string> keypairs;
-    for (auto& tree : r.write_trees) find_suffixed(tree, r.suffixes, keypairs);
-    for (auto& tree : r.read_trees) find_suffixed(tree, r.suffixes, keypairs);
-    std::sort(keypairs.begin(), keypairs.end());
-    keypairs.erase(std::unique(keypairs.begin(), keypairs.end()), keypairs.end());
+    find_suffixed(std::string(context.worktree()), r.suffixes, keypairs);
     for (auto& path : keypairs) {
         const bool named = std::find(r.read_trees.begin(), r.read_trees.end(), path) != r.read_trees.end() ||
                            std::find(r.read_denies.begin(), r.read_denies.end(), path) != r.read_denies.end();
