@@ -111,7 +111,9 @@ BackendReport render_policy(const BackendChoice& backend, const RunContext& cont
     char message[1024] = {0};
     oms_error error{message, sizeof message};
     oms_status status =
-        backend.record->backend()->render(backend.instance->handle(), context.view(), policy.view(), &sink, &error);
+        backend.record->backend()->render(backend.instance->handle(),
+                                          context.view_for_backend(backend.record->run_flags), policy.view(), &sink,
+                                          &error);
     if (status != OMS_OK)
         throw UserError(kExitUnavailable, "backend '" + backend.record->id + "' cannot render this policy: " + message);
     return report;

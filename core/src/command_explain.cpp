@@ -14,6 +14,8 @@
 #include "oms/core/rule_semantics.hpp"
 #include "oms/core/run_options.hpp"
 
+#include <oms/abi_history.hpp>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -99,10 +101,21 @@ std::pair<std::string, std::vector<std::string>> resolve_target(Access access, c
     return {resolved, notes};
 }
 
+// The model the backend declares through its oms.explain-model/1 extension.
+BackendFamily declared_family(const BackendChoice& backend) {
+    const oms_backend_api* api = backend.record->backend();
+    if (!OMS_ABI_HAS_FIELD(api->struct_size, oms_backend_api, get_extension) || !api->get_extension)
+        return BackendFamily::unknown;
+    const auto* model = static_cast<const oms_explain_model*>(
+        api->get_extension(backend.instance->handle(), OMS_EXTENSION_EXPLAIN_MODEL));
+    if (!model || model->struct_size < OMS_ABI_END_OF(oms_explain_model, model)) return BackendFamily::unknown;
+    return family_of_model(model->model);
+}
+
 SemanticsInputs semantics_inputs(const BackendChoice& backend, const RunInputs& in) {
     SemanticsInputs s;
     const bool unconfined = backend.record->backend()->flags & OMS_BACKEND_NEEDS_APPROVAL;
-    s.family = unconfined ? BackendFamily::unconfined : family_of_backend(backend.record->id);
+    s.family = unconfined ? BackendFamily::unconfined : declared_family(backend);
     s.home = in.home;
     s.worktree = in.worktree;
     s.mounts_read_only = in.read_only;
@@ -117,6 +130,12 @@ std::string rule_text(const PolicyRule& rule) {
 
 void print_text(const std::string& backend, Access access, const std::vector<Answer>& answers) {
     for (const Answer& a : answers) {
+        if (a.decision.verdict == Verdict::unknown) {
+            std::printf("%s %s: unknown under %s: run `oms doctor --probe`\n", access_name(access), a.target.c_str(),
+                        backend.c_str());
+            std::printf("  why: %s\n", a.decision.because.c_str());
+            continue;
+        }
         std::printf("%s %s: %s under %s\n", access_name(access), a.target.c_str(), verdict_name(a.decision.verdict),
                     backend.c_str());
         if (a.resolved != a.target) std::printf("  path: %s\n", a.resolved.c_str());

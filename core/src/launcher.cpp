@@ -66,7 +66,8 @@ int launch(const BackendChoice& backend, const RunContext& context, Policy& poli
     char message[2048] = {0};
     oms_error error{message, sizeof message};
     void* run = nullptr;
-    oms_status status = api->spawn(instance, context.view(), policy.view(), oms_stdio{0, 1, 2}, &run, &error);
+    oms_status status = api->spawn(instance, context.view_for_backend(backend.record->run_flags), policy.view(),
+                                   oms_stdio{0, 1, 2}, &run, &error);
     if (status != OMS_OK || !run)
         throw UserError(kExitUnavailable, "backend '" + backend.record->id + "' could not start the command (nothing ran): " +
                                               (message[0] ? message : "no reason given"));

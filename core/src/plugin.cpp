@@ -4,7 +4,10 @@
 #include "oms/core/host_services.hpp"
 
 #include <boost/dll/shared_library.hpp>
+#include <oms/abi_history.hpp>
+
 #include <cstddef>
+#include <cstdio>
 #include <vector>
 
 namespace oms::core {
@@ -12,7 +15,7 @@ namespace oms::core {
 namespace {
 
 // The smallest descriptor an ABI 1.0 plugin may hand over: up to `interface`.
-constexpr size_t kMinimumDescriptorSize = offsetof(oms_plugin_descriptor, interface) + sizeof(void*);
+constexpr size_t kMinimumDescriptorSize = abi::kDescriptorSize_1_0;
 constexpr size_t kMaximumDescriptorSize = 64 * 1024;
 
 // [a-z0-9][a-z0-9-]{0,63}, checked by hand: compiling a std::regex costs more
@@ -49,16 +52,46 @@ std::string check_descriptor(const oms_plugin_descriptor& d) {
     return {};
 }
 
-std::string check_backend(const oms_backend_api& api) {
-    if (api.struct_size < offsetof(oms_backend_api, end_task))
-        return "backend interface has a bad size: " + std::to_string(api.struct_size) + " bytes";
+std::string hex(uint64_t bits) {
+    char text[32];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(bits));
+    return text;
+}
+
+// Bits a plugin set that its target minor does not define: it would expect
+// a meaning this host may not give them (the FLAGS rule of sdk.h).
+std::string unknown_bits(const char* what, uint64_t bits, uint64_t defined, unsigned minor) {
+    if ((bits & ~defined) == 0) return {};
+    return std::string(what) + " hold bits " + hex(bits & ~defined) + " that ABI 1." + std::to_string(minor) +
+           " does not define";
+}
+
+std::string check_backend(const oms_backend_api& api, unsigned minor) {
+    if (api.struct_size < abi::kBackendApiSize_1_0)
+        return "backend interface has a bad size: " + std::to_string(api.struct_size) + " bytes (ABI 1.0 needs at least " +
+               std::to_string(abi::kBackendApiSize_1_0) + ")";
     if (!api.probe || !api.render || !api.spawn || !api.signal || !api.wait || !api.release)
         return "backend interface lacks probe, render, spawn, signal, wait or release";
-    return {};
+    std::string problem = unknown_bits("backend flags", api.flags, abi::backend_flags_of_minor(minor), minor);
+    if (problem.empty() && OMS_ABI_HAS_FIELD(api.struct_size, oms_backend_api, rule_kinds))
+        problem = unknown_bits("declared rule kinds", api.rule_kinds, abi::rule_kinds_of_minor(minor), minor);
+    if (problem.empty() && OMS_ABI_HAS_FIELD(api.struct_size, oms_backend_api, run_flags))
+        problem = unknown_bits("declared run flags", api.run_flags, abi::run_flags_of_minor(minor), minor);
+    return problem;
+}
+
+// What the backend handles: its declaration, or the frozen sets of the
+// minor it targets when its interface predates the declaration.
+void fill_capabilities(PluginRecord& record, const oms_backend_api& api) {
+    const bool declares_kinds = OMS_ABI_HAS_FIELD(api.struct_size, oms_backend_api, rule_kinds);
+    const bool declares_flags = OMS_ABI_HAS_FIELD(api.struct_size, oms_backend_api, run_flags);
+    record.rule_kinds_declared = declares_kinds;
+    record.rule_kinds = declares_kinds ? api.rule_kinds : abi::rule_kinds_of_minor(record.abi_minor);
+    record.run_flags = declares_flags ? api.run_flags : abi::run_flags_of_minor(record.abi_minor);
 }
 
 std::string check_policy(const oms_policy_api& api) {
-    if (api.struct_size < sizeof(oms_policy_api) || !api.contribute)
+    if (api.struct_size < abi::kPolicyApiSize_1_0 || !api.contribute)
         return "policy interface has a bad size or no contribute function";
     return {};
 }
@@ -68,13 +101,16 @@ std::string read_schema(const oms_plugin_descriptor& d, Schema& schema) {
     if (d.config_key_count == 0) return {};
     // The plugin's element size is the stride (see SIZES in sdk.h).
     const size_t stride = d.config_keys[0].struct_size;
-    if (stride < sizeof(oms_config_key)) return "config keys are smaller than ABI 1.0's";
+    if (stride < abi::kConfigKeySize_1_0) return "config keys are smaller than ABI 1.0's";
     const char* base = reinterpret_cast<const char*>(d.config_keys);
     for (size_t i = 0; i < d.config_key_count; ++i) {
         const oms_config_key& key = *reinterpret_cast<const oms_config_key*>(base + i * stride);
         if (key.struct_size != stride || !key.name || key.type < OMS_CONFIG_STRING ||
             key.type > OMS_CONFIG_INTEGER_ARRAY)
             return "config key #" + std::to_string(i) + " is malformed";
+        if (key.flags & ~uint32_t{OMS_CONFIG_FLAGS_1_0})
+            return "config key '" + std::string(key.name) + "': " +
+                   unknown_bits("its flags", key.flags, OMS_CONFIG_FLAGS_1_0, d.abi_minor);
         schema[key.name] = KeySpec{key.type, (key.flags & OMS_CONFIG_NARROWS) != 0,
                                    key.description ? key.description : ""};
     }
@@ -142,13 +178,14 @@ PluginRecord load_plugin(const std::string& file) {
     if (!d) return record;
     fill_from_descriptor(record, *d);
     std::string problem = check_descriptor(*d);
-    if (problem.empty() && record.is_backend()) problem = check_backend(*record.backend_of(d));
+    if (problem.empty() && record.is_backend()) problem = check_backend(*record.backend_of(d), d->abi_minor);
     if (problem.empty() && record.is_policy()) problem = check_policy(*record.policy_of(d));
     if (problem.empty()) problem = read_schema(*d, record.schema);
     if (!problem.empty()) {
         record.reject(problem);
         return record;
     }
+    if (record.is_backend()) fill_capabilities(record, *record.backend_of(d));
     record.descriptor = d;
     record.library = library;
     record.status = PluginStatus::Loaded;

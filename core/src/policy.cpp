@@ -8,6 +8,7 @@
 #include "oms/core/policy_guard.hpp"
 #include "oms/core/toolchain_homes.hpp"
 
+#include <oms/abi_history.hpp>
 #include <oms/sdk.hpp>
 
 #include <cctype>
@@ -43,7 +44,7 @@ struct SinkState {
 
 oms_status add_rule(void* data, const oms_rule* rule) {
     auto& state = *static_cast<SinkState*>(data);
-    if (!rule || rule->struct_size < sizeof(oms_rule)) return OMS_ERR_INVALID;
+    if (!rule || rule->struct_size < abi::kRuleSize_1_0) return OMS_ERR_INVALID;  // the frozen size, not ours
     if (rule->kind < OMS_RULE_READ_DENY_TREE || rule->kind > OMS_RULE_KIND_LAST) return OMS_ERR_INVALID;
     std::string value(rule->value.data ? rule->value.data : "", rule->value.size);
     if (is_path_kind(rule->kind) && (value.empty() || value[0] != '/')) return OMS_ERR_INVALID;

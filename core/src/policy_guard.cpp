@@ -81,14 +81,14 @@ void guard_assembled_policy(const RunContext& context, Policy& policy) {
 }
 
 void refuse_rules_unknown_to_backend(const PluginRecord& backend, const Policy& policy) {
-    if (backend.abi_major > 1 || backend.abi_minor >= 1) return;
+    if (!backend.is_backend()) return;
     for (const PolicyRule& rule : policy.rules)
-        if (rule.kind == OMS_RULE_WRITE_DENY_NAME)
+        if (rule.kind >= 64 || !(backend.rule_kinds & OMS_RULE_BIT(rule.kind)))
             throw UserError(kExitUnavailable,
-                            "refusing to run: the backend '" + backend.id + "' was built for plugin ABI " +
+                            "refusing to run: the backend '" + backend.id + "' (targeting plugin ABI " +
                                 std::to_string(backend.abi_major) + "." + std::to_string(backend.abi_minor) +
-                                ", which does not know the rule write-deny-name '" + rule.value + "' (" + rule.origin +
-                                "); it would ignore that deny. Nothing ran. Use a backend built for ABI 1.1 or newer.");
+                                ") does not declare the rule kind " + rule_kind_name(rule.kind) + " ('" + rule.value +
+                                "', " + rule.origin + "); it would not enforce it. Nothing ran.");
 }
 
 }  // namespace oms::core

@@ -93,7 +93,8 @@ std::optional<Decision> keypair_hidden(const Policy& policy, const SemanticsInpu
         return decided(Verdict::allowed, exempt, "exempt from the keypair rule '" + rule->value + "' by name");
     std::string where;
     switch (in.family) {
-    case BackendFamily::unconfined: return std::nullopt;
+    case BackendFamily::unconfined:
+    case BackendFamily::unknown: return std::nullopt;
     case BackendFamily::seatbelt: break;
     case BackendFamily::landlock:
         if (!landlock_walks(policy, in, path) || !exists(path)) return std::nullopt;
@@ -447,6 +448,10 @@ Decision decide_env(const Policy& policy, const std::string& name) {
 }  // namespace
 
 Decision decide(const Policy& policy, const SemanticsInputs& inputs, Access access, const std::string& target) {
+    // The environment is the core's own work; the rest is the backend's, and
+    // one without a model cannot be predicted (never "no sandbox").
+    if (inputs.family == BackendFamily::unknown && access != Access::env)
+        return decided(Verdict::unknown, nullptr, "the backend declares no explain model (" OMS_EXTENSION_EXPLAIN_MODEL ")");
     switch (access) {
     case Access::read:
     case Access::exec: return decide_read(policy, inputs, target);
@@ -463,11 +468,13 @@ Decision decide(const Policy& policy, const SemanticsInputs& inputs, Access acce
     return decided(Verdict::denied, nullptr, "unknown access");
 }
 
-BackendFamily family_of_backend(const std::string& id) {
-    if (id == "landlock") return BackendFamily::landlock;
-    if (id == "seatbelt") return BackendFamily::seatbelt;
-    if (id == "docker") return BackendFamily::docker;
-    return BackendFamily::unconfined;
+BackendFamily family_of_model(uint32_t model) {
+    switch (model) {
+    case OMS_EXPLAIN_MODEL_LANDLOCK: return BackendFamily::landlock;
+    case OMS_EXPLAIN_MODEL_SEATBELT: return BackendFamily::seatbelt;
+    case OMS_EXPLAIN_MODEL_CONTAINER: return BackendFamily::docker;
+    default: return BackendFamily::unknown;
+    }
 }
 
 std::optional<Access> access_from_name(const std::string& name) {
@@ -496,6 +503,7 @@ const char* verdict_name(Verdict verdict) {
     case Verdict::allowed: return "allowed";
     case Verdict::denied: return "denied";
     case Verdict::hidden: return "hidden";
+    case Verdict::unknown: return "unknown";
     }
     return "?";
 }

@@ -32,6 +32,12 @@ RunContext::RunContext(RunInputs inputs) : inputs_(std::move(inputs)) {
     view_.working_dir = inputs_.working_dir.empty() ? view_.worktree : inputs_.working_dir.c_str();
 }
 
+const oms_run_context* RunContext::view_for_backend(uint32_t understood_run_flags) const {
+    backend_view_ = view_;
+    backend_view_.flags = view_.flags & understood_run_flags;
+    return &backend_view_;
+}
+
 const char* current_platform() {
 #if defined(__APPLE__)
     return "macos";

@@ -22,15 +22,26 @@ _Static_assert(sizeof(oms_policy) == 40, "oms_policy");
 _Static_assert(sizeof(oms_policy_sink) == 24, "oms_policy_sink");
 _Static_assert(sizeof(oms_policy_api) == 16, "oms_policy_api");
 _Static_assert(sizeof(oms_report_sink) == 24, "oms_report_sink");
-_Static_assert(sizeof(oms_stdio) == 12, "oms_stdio");
+_Static_assert(sizeof(oms_stdio) == 12, "oms_stdio"); /* frozen for all of 1.x: passed by value */
 _Static_assert(offsetof(oms_backend_api, probe) == 24, "oms_backend_api.probe");
 _Static_assert(offsetof(oms_backend_api, release) == 64, "oms_backend_api.release");
 _Static_assert(offsetof(oms_backend_api, end_task) == 72, "oms_backend_api.end_task");
+/* ABI 1.2 appends the capabilities after end_task. */
+_Static_assert(offsetof(oms_backend_api, rule_kinds) == 80, "oms_backend_api.rule_kinds");
+_Static_assert(offsetof(oms_backend_api, run_flags) == 88, "oms_backend_api.run_flags");
+_Static_assert(offsetof(oms_backend_api, get_extension) == 96, "oms_backend_api.get_extension");
+_Static_assert(sizeof(oms_backend_api) == 104, "oms_backend_api");
 _Static_assert(offsetof(oms_plugin_descriptor, id) == 8, "oms_plugin_descriptor.id");
 _Static_assert(offsetof(oms_plugin_descriptor, create) == 56, "oms_plugin_descriptor.create");
 _Static_assert(offsetof(oms_plugin_descriptor, interface) == 72, "oms_plugin_descriptor.interface");
 _Static_assert(sizeof(oms_plugin_descriptor) == 80, "oms_plugin_descriptor");
 #endif
+
+/* The frozen sets of 1.0 (any target). */
+_Static_assert(OMS_RULE_KINDS_1_0 == 0x7fe, "rule kinds 1 to 10");
+_Static_assert(OMS_RUN_FLAGS_1_0 == 3, "BEST_EFFORT, INTERACTIVE");
+_Static_assert(OMS_BACKEND_FLAGS_1_0 == 7, "NEEDS_APPROVAL, CONFINES, SHARES_PROCESS_GROUP");
+_Static_assert(OMS_CONFIG_FLAGS_1_0 == 1, "NARROWS");
 
 /* Every struct starts with its size, so a reader can tell what it was given. */
 _Static_assert(offsetof(oms_plugin_descriptor, struct_size) == 0, "descriptor starts with its size");

@@ -101,7 +101,7 @@ TEST_CASE("the entry refuses a host with another major ABI") {
     ErrorBuffer error;
     CHECK(oms_plugin_entry(OMS_ABI_MAJOR + 1, 0, &descriptor, error.get()) == OMS_ERR_UNSUPPORTED);
     CHECK(descriptor == nullptr);
-    CHECK_THAT(error.message(), Catch::Contains("plugin needs oms ABI 1.1, host has 2.0"));
+    CHECK_THAT(error.message(), Catch::Contains("plugin needs oms ABI 1.0, host has 2.0"));  // it targets 1.0
 }
 
 TEST_CASE("write_error truncates to the caller's buffer") {

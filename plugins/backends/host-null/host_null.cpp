@@ -3,6 +3,8 @@
 // environment, the private per-run HOME, and approval of every command
 // (this backend sets OMS_BACKEND_NEEDS_APPROVAL). It exists so that running
 // unconfined is an explicit, loud choice, never a silent fallback.
+// Targets ABI 1.1: it uses working_dir and declares the 1.1 rule kinds it handles.
+#define OMS_TARGET_ABI_MINOR 1
 #include <oms/process.hpp>
 #include <oms/sdk.hpp>
 
@@ -54,6 +56,7 @@ public:
     static constexpr const char* summary = "no sandbox: scrubbed env, private HOME, approval for every command";
     static constexpr uint32_t flags = OMS_BACKEND_NEEDS_APPROVAL | OMS_BACKEND_SHARES_PROCESS_GROUP;
     static constexpr uint32_t strength = 0;
+    static constexpr uint64_t rule_kinds = oms::abi::rule_kinds_of_minor(1);  // shown, none enforced
     static constexpr const char* platforms = "linux,macos";
     static const oms_config_key* config_keys() { return nullptr; }
     static size_t config_key_count() { return 0; }

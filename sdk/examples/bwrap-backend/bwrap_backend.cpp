@@ -3,6 +3,11 @@
 // kept descriptor, in a process group of its own so a forwarded signal
 // reaches the real command behind bwrap. About what it cannot grant (loopback
 // ports: there is no relay here), it runs stricter and says so.
+//
+// It targets ABI 1.1 (it renders the 1.1 rule kinds itself) and declares
+// the kinds it handles; oms hands it no other kind, and sdk.hpp refuses one
+// before render or spawn would see it.
+#define OMS_TARGET_ABI_MINOR 1
 #include "bwrap_arguments.hpp"
 #include "tiocsti_filter.hpp"
 
@@ -29,6 +34,9 @@ public:
     static constexpr uint32_t flags = OMS_BACKEND_CONFINES;
     static constexpr uint32_t strength = 60;
     static constexpr const char* platforms = "linux";
+    // Every kind of ABI 1.1; the loopback allows and scratch trees it runs
+    // stricter (denied), as probe declares.
+    static constexpr uint64_t rule_kinds = oms::abi::rule_kinds_of_minor(1);
     static const oms_config_key* config_keys() { return kKeys; }
     static size_t config_key_count() { return sizeof kKeys / sizeof kKeys[0]; }
 

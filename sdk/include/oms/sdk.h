@@ -5,16 +5,30 @@
  * Rules that hold for every declaration below:
  *
  *  VERSIONING  The ABI has a major and a minor number. The host loads a plugin
- *              when the majors are equal and the plugin's minor is not newer
- *              than the host's. A minor bump only appends fields at the END of
- *              structs and appends enum values; a major bump may change anything.
+ *              when the majors are equal and the minor the plugin TARGETS (its
+ *              descriptor's abi_minor) is not newer than the host's. A minor
+ *              bump only appends fields at the END of structs and appends
+ *              constants; a major bump may change anything. What each minor
+ *              added, and what a reader of an older minor gets instead, is
+ *              the table in oms/abi_history.hpp (docs/plugin-abi.md).
  *  SIZES       Every struct that crosses the boundary starts with `struct_size`,
  *              set by whoever fills it to sizeof() as that side compiled it. A
  *              reader never touches a field that lies beyond `struct_size`.
  *              Arrays of structs (oms_policy.rules, config_keys) are stepped
  *              through with the first element's `struct_size` as the stride,
  *              not the reader's sizeof, so a newer writer's longer elements
- *              stay readable; a stride below the 1.0 size is an error.
+ *              stay readable. A reader accepts any struct_size at least the
+ *              FROZEN 1.0 size of that struct (the end of its last 1.0 field),
+ *              never its own sizeof: a struct below that is an error.
+ *  FLAGS       Every flag word says which bits each minor defines (the
+ *              OMS_*_FLAGS_1_0 sets below, grown in oms/abi_history.hpp). A
+ *              plugin sets only bits its target minor defines, or the host
+ *              rejects it; the host sets only bits the plugin declares it
+ *              understands (run flags: oms_backend_api.run_flags).
+ *  CAPABILITY  A backend declares the rule kinds it enforces
+ *              (oms_backend_api.rule_kinds). A rule of any other kind never
+ *              reaches it: the host rewrites it into declared kinds, never
+ *              weaker, or refuses the run naming the plugin and the kind.
  *  OWNERSHIP   Every pointer handed to a call is BORROWED for that call only,
  *              unless its comment says otherwise. Nothing allocated on one side
  *              is freed on the other: results travel back through sinks
@@ -44,8 +58,10 @@ extern "C" {
 
 /* Major ABI version: a plugin built for another major is rejected. */
 #define OMS_ABI_MAJOR 1
-/* Minor ABI version: a plugin built for a newer minor than the host is rejected. */
-#define OMS_ABI_MINOR 1
+/* Minor ABI version of this header: a plugin targeting a newer minor than the
+ * host is rejected. A plugin compiled with this header may target an older
+ * minor (OMS_TARGET_ABI_MINOR in oms/sdk.hpp) and then loads on that host. */
+#define OMS_ABI_MINOR 2
 
 /* The one symbol every plugin exports (see oms_plugin_entry_fn at the end). */
 #define OMS_PLUGIN_ENTRY_SYMBOL "oms_plugin_entry"
@@ -104,6 +120,8 @@ typedef uint32_t oms_config_type;
 #define OMS_CONFIG_NARROWS 1u /* the key only ever narrows the policy, so a worktree's own
                                  .oms/config.toml may set it; arrays are then appended to
                                  the user's values. Keys without it are refused there. */
+/* The config key flags ABI 1.0 defines; the host rejects a key with another bit. */
+#define OMS_CONFIG_FLAGS_1_0 OMS_CONFIG_NARROWS
 
 /* One key of the plugin's table `[plugin.<id>]`. The host validates the
  * user's files against this list before any plugin is created: an unknown
@@ -148,6 +166,9 @@ typedef struct oms_host_api {
 #define OMS_RUN_BEST_EFFORT 1u /* the user accepts a backend that cannot enforce every rule;
                                   without it such a backend must refuse to launch */
 #define OMS_RUN_INTERACTIVE 2u /* stdin is a terminal */
+/* The run flags ABI 1.0 defines. The host sets only bits the backend declares
+ * it understands (oms_backend_api.run_flags; this set when absent). */
+#define OMS_RUN_FLAGS_1_0 (OMS_RUN_BEST_EFFORT | OMS_RUN_INTERACTIVE)
 
 /* Everything known about one command before policy assembly. Built by the
  * host, borrowed by plugins for the duration of each call. All paths are
@@ -203,6 +224,12 @@ typedef uint32_t oms_rule_kind;
                                            such layer denies the writes (stricter) */
 /* The highest rule kind this header defines. */
 #define OMS_RULE_KIND_LAST OMS_RULE_WRITE_SCRATCH_TREE
+
+/* A rule kind as a bit of oms_backend_api.rule_kinds (bit 0 is never set). */
+#define OMS_RULE_BIT(kind) ((uint64_t)1 << (kind))
+/* The kinds ABI 1.0 defines (1 to 10): what a backend that predates the
+ * rule_kinds declaration and targets 1.0 gets. Later sets: abi_history.hpp. */
+#define OMS_RULE_KINDS_1_0 (((uint64_t)1 << 11) - 2)
 
 /* One rule. `value` is a path, a text or empty, per kind. */
 typedef struct oms_rule {
@@ -268,8 +295,16 @@ typedef struct oms_report_sink {
                                                signal the terminal sends (Ctrl-C) reaches it
                                                directly; the host then forwards only signals
                                                other processes send to oms */
+/* The backend flags ABI 1.0 defines; the host rejects a backend with another
+ * bit its target minor does not define. */
+#define OMS_BACKEND_FLAGS_1_0 \
+    (OMS_BACKEND_NEEDS_APPROVAL | OMS_BACKEND_CONFINES | OMS_BACKEND_SHARES_PROCESS_GROUP)
 
-/* Launch I/O: the command inherits these descriptors as its 0, 1, 2. */
+/* Launch I/O: the command inherits these descriptors as its 0, 1, 2.
+ * FROZEN: spawn takes it by value, so it has no struct_size and can never
+ * grow within major 1 (a longer one would change spawn's calling
+ * convention). Anything new about the launch travels in a field appended to
+ * oms_run_context instead. */
 typedef struct oms_stdio {
     int32_t in;  /* descriptor for the command's stdin */
     int32_t out; /* descriptor for the command's stdout */
@@ -326,7 +361,41 @@ typedef struct oms_backend_api {
      * whatever the backend keeps per task (warm containers). */
     oms_status (*end_task)(void* instance, const oms_run_context* context,
                            const oms_report_sink* report, oms_error* error);
+
+    /* Added in ABI 1.2 (the host reads them only when struct_size covers them). */
+    /* The rule kinds this backend handles, OMS_RULE_BIT(kind) each: a
+     * confining backend enforces every one (or fails spawn with
+     * OMS_ERR_UNSUPPORTED); a backend that needs approval shows them. The
+     * host never hands it a rule of another kind: it rewrites the rule into
+     * declared kinds (never weaker) or refuses the run. Only kinds the
+     * target minor defines may be set. Absent: the kinds of abi_minor
+     * (1.0: OMS_RULE_KINDS_1_0). */
+    uint64_t rule_kinds;
+    /* The OMS_RUN_* bits it understands; the host sets no other bit in
+     * oms_run_context.flags. Absent: the run flags of abi_minor. */
+    uint32_t run_flags;
+    /* Optional features, each named by a versioned id (OMS_EXTENSION_*):
+     * returns the feature's struct (static storage, starting with its
+     * struct_size) or NULL when the backend has no such feature; the
+     * pointer itself may be NULL (no features). The host asks by id and
+     * never keys behaviour on a backend's plugin id. */
+    const void* (*get_extension)(void* instance, const char* id);
 } oms_backend_api;
+
+/* ------------------------------------------------------------- extensions */
+
+/* "oms.explain-model/1": which documented model of docs/rule-semantics.md
+ * the backend's decisions follow, so that `oms explain` can predict them. A
+ * confining backend without it is explained as "unknown" (run `oms doctor
+ * --probe`), never as unconfined. Added in ABI 1.2. */
+#define OMS_EXTENSION_EXPLAIN_MODEL "oms.explain-model/1"
+typedef struct oms_explain_model {
+    uint32_t struct_size; /* sizeof(oms_explain_model) */
+    uint32_t model;       /* OMS_EXPLAIN_MODEL_* */
+} oms_explain_model;
+#define OMS_EXPLAIN_MODEL_LANDLOCK 1  /* Landlock rules and mount covers, HOME a skeleton (landlock column) */
+#define OMS_EXPLAIN_MODEL_SEATBELT 2  /* an SBPL profile: path filters, nothing covered (seatbelt column) */
+#define OMS_EXPLAIN_MODEL_CONTAINER 3 /* a container: only its mounts exist (docker column) */
 
 /* --------------------------------------------------------------- descriptor */
 
@@ -336,7 +405,10 @@ typedef struct oms_plugin_descriptor {
     uint32_t struct_size;  /* sizeof(oms_plugin_descriptor); the host rejects a smaller one
                               than the ABI version it declares, or one larger than 64 KiB */
     uint16_t abi_major;    /* OMS_ABI_MAJOR the plugin was built against */
-    uint16_t abi_minor;    /* OMS_ABI_MINOR the plugin was built against */
+    uint16_t abi_minor;    /* the minor the plugin TARGETS: it needs nothing a later minor
+                              added, and gets that minor's semantics (rule kinds, flags)
+                              for whatever it does not declare. May be older than the
+                              header it was compiled with (struct_size says what it has). */
     const char* id;        /* unique short name, [a-z0-9-]+, e.g. "landlock" */
     const char* kind;      /* OMS_KIND_BACKEND or OMS_KIND_POLICY */
     const char* version;   /* the plugin's own version, e.g. "1.2.0" */

@@ -6,9 +6,21 @@
 // Every call from the host goes through a noexcept trampoline that turns a
 // thrown exception into an oms_status and a message, so no exception ever
 // crosses the C boundary.
+//
+// The ABI minor a plugin TARGETS is not the header's: define
+//     #define OMS_TARGET_ABI_MINOR 2
+// before including this file in the file that exports the plugin to use
+// what 1.2 added. Without it the plugin targets 1.0: it loads on every 1.x
+// host, and a backend handles the rule kinds 1.0 defines (1 to 10), so the
+// host rewrites every later kind into those (never weaker) or refuses the
+// run. A source written for 1.0 keeps 1.0's meaning when it is rebuilt
+// against a newer SDK. A backend may declare what it handles itself:
+//     static constexpr uint64_t rule_kinds = OMS_RULE_BIT(OMS_RULE_READ_DENY_TREE) | ...;
+// (only kinds its target minor defines; checked when it compiles).
 #ifndef OMS_SDK_HPP
 #define OMS_SDK_HPP
 
+#include <oms/abi_history.hpp>
 #include <oms/sdk.h>
 
 #include <cstddef>
@@ -19,7 +31,13 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
+
+#ifndef OMS_TARGET_ABI_MINOR
+#define OMS_TARGET_ABI_MINOR 0
+#endif
+static_assert(OMS_TARGET_ABI_MINOR <= OMS_ABI_MINOR, "OMS_TARGET_ABI_MINOR is newer than this SDK's header");
 
 namespace oms::sdk {
 
@@ -62,23 +80,7 @@ oms_status guarded(oms_error* error, Body&& body) noexcept {
 
 // The name of a rule kind as its constant spells it ("READ_DENY_TREE"), or
 // nullptr for a kind this SDK does not know.
-inline const char* rule_kind_name(oms_rule_kind kind) {
-    switch (kind) {
-        case OMS_RULE_READ_DENY_TREE: return "READ_DENY_TREE";
-        case OMS_RULE_READ_ALLOW_TREE: return "READ_ALLOW_TREE";
-        case OMS_RULE_READ_DENY: return "READ_DENY";
-        case OMS_RULE_READ_DENY_SUFFIX: return "READ_DENY_SUFFIX";
-        case OMS_RULE_WRITE_ALLOW_TREE: return "WRITE_ALLOW_TREE";
-        case OMS_RULE_WRITE_DENY: return "WRITE_DENY";
-        case OMS_RULE_ENV_PASS: return "ENV_PASS";
-        case OMS_RULE_NET_CONNECT_LOOPBACK: return "NET_CONNECT_LOOPBACK";
-        case OMS_RULE_NET_LISTEN_LOOPBACK: return "NET_LISTEN_LOOPBACK";
-        case OMS_RULE_IPC_DENY_SERVICE: return "IPC_DENY_SERVICE";
-        case OMS_RULE_WRITE_DENY_NAME: return "WRITE_DENY_NAME";
-        case OMS_RULE_WRITE_SCRATCH_TREE: return "WRITE_SCRATCH_TREE";
-        default: return nullptr;
-    }
-}
+inline const char* rule_kind_name(oms_rule_kind kind) { return abi::rule_kind_constant(kind); }
 
 inline std::string_view view(oms_str s) { return s.size ? std::string_view(s.data, s.size) : std::string_view(); }
 inline oms_str str(std::string_view s) { return oms_str{s.data(), s.size()}; }
@@ -200,7 +202,7 @@ public:
         if (raw_->rule_count == 0) return out;
         // The writer's element size is the stride (see SIZES in sdk.h).
         const size_t stride = raw_->rules[0].struct_size;
-        if (stride < sizeof(oms_rule)) throw Error(OMS_ERR_INVALID, "policy rules are smaller than ABI 1.0's");
+        if (stride < abi::kRuleSize_1_0) throw Error(OMS_ERR_INVALID, "policy rules are smaller than ABI 1.0's");
         const char* base = reinterpret_cast<const char*>(raw_->rules);
         for (size_t i = 0; i < raw_->rule_count; ++i) {
             const oms_rule& r = *reinterpret_cast<const oms_rule*>(base + i * stride);
@@ -294,7 +296,74 @@ private:
 //   static constexpr const char* id, * version, * summary;
 //   static const oms_config_key* config_keys(); static size_t config_key_count();
 //   backends also: static constexpr uint32_t flags, strength; static constexpr const char* platforms;
+//   and optionally static constexpr uint64_t rule_kinds (OMS_RULE_BIT bits) and
+//   uint32_t run_flags (OMS_RUN_* bits): the target minor's sets when absent;
+//   static constexpr uint32_t explain_model (OMS_EXPLAIN_MODEL_*): the
+//   model `oms explain` predicts this backend with, none when absent.
+//
+// Hidden: a plugin built without -fvisibility=hidden must not export these
+// templates' statics (as STB_GNU_UNIQUE objects they would be merged with
+// another plugin's of the same class name, which then hands over the wrong
+// descriptor).
+#if defined(__GNUC__)
+#pragma GCC visibility push(hidden)
+#endif
 namespace detail {
+
+template <class P, class = void>
+struct DeclaresRuleKinds : std::false_type {};
+template <class P>
+struct DeclaresRuleKinds<P, std::void_t<decltype(P::rule_kinds)>> : std::true_type {};
+template <class P, class = void>
+struct DeclaresExplainModel : std::false_type {};
+template <class P>
+struct DeclaresExplainModel<P, std::void_t<decltype(P::explain_model)>> : std::true_type {};
+template <class P, class = void>
+struct DeclaresRunFlags : std::false_type {};
+template <class P>
+struct DeclaresRunFlags<P, std::void_t<decltype(P::run_flags)>> : std::true_type {};
+
+// What backend P handles, targeting minor `Target`.
+template <class P, unsigned Target>
+constexpr uint64_t rule_kinds_of() {
+    if constexpr (DeclaresRuleKinds<P>::value) return P::rule_kinds;
+    else return abi::rule_kinds_of_minor(Target);
+}
+template <class P, unsigned Target>
+constexpr uint32_t run_flags_of() {
+    if constexpr (DeclaresRunFlags<P>::value) return P::run_flags;
+    else return abi::run_flags_of_minor(Target);
+}
+
+template <class P, unsigned Target>
+constexpr bool declaration_fits_target() {
+    static_assert((rule_kinds_of<P, Target>() & ~abi::rule_kinds_of_minor(Target)) == 0,
+                  "rule_kinds names a kind the target ABI minor does not define: raise OMS_TARGET_ABI_MINOR");
+    static_assert((run_flags_of<P, Target>() & ~abi::run_flags_of_minor(Target)) == 0,
+                  "run_flags names a bit the target ABI minor does not define: raise OMS_TARGET_ABI_MINOR");
+    static_assert((P::flags & ~abi::backend_flags_of_minor(Target)) == 0,
+                  "flags holds a bit the target ABI minor does not define: raise OMS_TARGET_ABI_MINOR");
+    return true;
+}
+
+// Fails closed on what the backend did not declare: a rule of another kind
+// (a host that did not lower it) or a run flag it does not understand never
+// reaches the plugin's own code, where a `default:` branch would skip it.
+inline void refuse_undeclared(const char* backend, uint64_t kinds, uint32_t run_flags, const oms_run_context* context,
+                              const Policy& policy) {
+    for (const Rule& rule : policy.rules())
+        if (!abi::has_kind(kinds, rule.kind)) {
+            const char* name = rule_kind_name(rule.kind);
+            throw Error(OMS_ERR_UNSUPPORTED, std::string(backend) + ": the policy holds a rule of kind " +
+                                                 (name ? name : "?") + " (" + std::to_string(rule.kind) + ") '" +
+                                                 std::string(rule.value) +
+                                                 "', which this backend does not declare; nothing ran");
+        }
+    if (context && (context->flags & ~run_flags))
+        throw Error(OMS_ERR_UNSUPPORTED, std::string(backend) + ": the run has flags " +
+                                             std::to_string(context->flags & ~run_flags) +
+                                             " this backend does not understand; nothing ran");
+}
 
 template <class P>
 struct Common {
@@ -317,20 +386,26 @@ struct PolicyTrampolines : Common<P> {
     }
 };
 
-template <class P>
+template <class P, unsigned Target>
 struct BackendTrampolines : Common<P> {
+    static_assert(declaration_fits_target<P, Target>());
+    static constexpr uint64_t kinds = rule_kinds_of<P, Target>();
+    static constexpr uint32_t run_flags = run_flags_of<P, Target>();
+
     static oms_status probe(void* instance, const oms_report_sink* report, oms_error* error) noexcept {
         return guarded(error, [&] { Common<P>::self(instance).probe(Report(report)); });
     }
     static oms_status render(void* instance, const oms_run_context* context, const oms_policy* policy,
                              const oms_report_sink* report, oms_error* error) noexcept {
         return guarded(error, [&] {
+            refuse_undeclared(P::id, kinds, run_flags, context, Policy(policy));
             Common<P>::self(instance).render(Context(context), Policy(policy), Report(report));
         });
     }
     static oms_status spawn(void* instance, const oms_run_context* context, const oms_policy* policy,
                             oms_stdio stdio, void** out_run, oms_error* error) noexcept {
         return guarded(error, [&] {
+            refuse_undeclared(P::id, kinds, run_flags, context, Policy(policy));
             *out_run = Common<P>::self(instance).spawn(Context(context), Policy(policy), stdio).release();
         });
     }
@@ -341,6 +416,15 @@ struct BackendTrampolines : Common<P> {
         return guarded(error, [&] { *exit_code = static_cast<Run*>(run)->wait(); });
     }
     static void release(void*, void* run) noexcept { delete static_cast<Run*>(run); }
+    // The features a plugin class declares as static members (explain_model).
+    static const void* get_extension(void*, const char* id) noexcept {
+        if constexpr (DeclaresExplainModel<P>::value) {
+            static const oms_explain_model model{sizeof(oms_explain_model), P::explain_model};
+            if (id && std::strcmp(id, OMS_EXTENSION_EXPLAIN_MODEL) == 0) return &model;
+        }
+        (void)id;
+        return nullptr;
+    }
     static oms_status end_task(void* instance, const oms_run_context* context, const oms_report_sink* report,
                                oms_error* error) noexcept {
         return guarded(error, [&] { Common<P>::self(instance).end_task(Context(context), Report(report)); });
@@ -348,31 +432,27 @@ struct BackendTrampolines : Common<P> {
     static const oms_backend_api* api() {
         static const oms_backend_api value{sizeof(oms_backend_api), P::flags, P::strength, P::platforms,
                                            &probe, &render, &spawn, &signal, &wait, &release,
-                                           &end_task};
+                                           &end_task, kinds, run_flags, &get_extension};
         return &value;
     }
 };
 
-template <class P>
+template <class P, unsigned Target>
 const oms_plugin_descriptor* descriptor(const char* kind, const void* interface) {
     static const oms_plugin_descriptor value{
-        sizeof(oms_plugin_descriptor), OMS_ABI_MAJOR, OMS_ABI_MINOR, P::id, kind, P::version, P::summary,
+        sizeof(oms_plugin_descriptor), OMS_ABI_MAJOR, Target, P::id, kind, P::version, P::summary,
         P::config_keys(), P::config_key_count(), &Common<P>::create, &Common<P>::destroy, interface};
     return &value;
 }
 
-// A host older than the plugin's minor lacks what the plugin may use.
-inline bool host_minor_suffices(unsigned host_minor) {
-    const unsigned needed = OMS_ABI_MINOR;
-    return host_minor >= needed;
-}
-
-inline oms_status entry(uint16_t host_major, uint16_t host_minor, const oms_plugin_descriptor* d,
-                        const oms_plugin_descriptor** out, oms_error* error) noexcept {
-    if (host_major != OMS_ABI_MAJOR || !host_minor_suffices(host_minor)) {
-        write_error(error, "plugin needs oms ABI " + std::to_string(OMS_ABI_MAJOR) + "." +
-                               std::to_string(OMS_ABI_MINOR) + ", host has " + std::to_string(host_major) +
-                               "." + std::to_string(host_minor));
+// A host older than the minor the plugin targets lacks what the plugin may
+// use; the header's own minor does not matter (struct_size covers it).
+template <unsigned Target>
+oms_status entry(uint16_t host_major, uint16_t host_minor, const oms_plugin_descriptor* d,
+                 const oms_plugin_descriptor** out, oms_error* error) noexcept {
+    if (host_major != OMS_ABI_MAJOR || host_minor < Target) {
+        write_error(error, "plugin needs oms ABI " + std::to_string(OMS_ABI_MAJOR) + "." + std::to_string(Target) +
+                               ", host has " + std::to_string(host_major) + "." + std::to_string(host_minor));
         return OMS_ERR_UNSUPPORTED;
     }
     *out = d;
@@ -380,6 +460,9 @@ inline oms_status entry(uint16_t host_major, uint16_t host_minor, const oms_plug
 }
 
 }  // namespace detail
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 }  // namespace oms::sdk
 
 #if defined(_WIN32)
@@ -393,9 +476,9 @@ inline oms_status entry(uint16_t host_major, uint16_t host_minor, const oms_plug
     OMS_PLUGIN_EXPORT oms_status oms_plugin_entry(uint16_t host_major, uint16_t host_minor,          \
                                                   const oms_plugin_descriptor** out, oms_error* error) \
     {                                                                                                \
-        return ::oms::sdk::detail::entry(                                                            \
+        return ::oms::sdk::detail::entry<OMS_TARGET_ABI_MINOR>(                                      \
             host_major, host_minor,                                                                  \
-            ::oms::sdk::detail::descriptor<Class>(OMS_KIND_POLICY,                                   \
+            ::oms::sdk::detail::descriptor<Class, OMS_TARGET_ABI_MINOR>(OMS_KIND_POLICY,             \
                                                   ::oms::sdk::detail::PolicyTrampolines<Class>::api()), \
             out, error);                                                                             \
     }
@@ -405,10 +488,11 @@ inline oms_status entry(uint16_t host_major, uint16_t host_minor, const oms_plug
     OMS_PLUGIN_EXPORT oms_status oms_plugin_entry(uint16_t host_major, uint16_t host_minor,          \
                                                   const oms_plugin_descriptor** out, oms_error* error) \
     {                                                                                                \
-        return ::oms::sdk::detail::entry(                                                            \
+        return ::oms::sdk::detail::entry<OMS_TARGET_ABI_MINOR>(                                      \
             host_major, host_minor,                                                                  \
-            ::oms::sdk::detail::descriptor<Class>(OMS_KIND_BACKEND,                                  \
-                                                  ::oms::sdk::detail::BackendTrampolines<Class>::api()), \
+            ::oms::sdk::detail::descriptor<Class, OMS_TARGET_ABI_MINOR>(                             \
+                OMS_KIND_BACKEND,                                                                    \
+                ::oms::sdk::detail::BackendTrampolines<Class, OMS_TARGET_ABI_MINOR>::api()),         \
             out, error);                                                                             \
     }
 

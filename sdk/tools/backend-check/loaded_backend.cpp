@@ -1,5 +1,7 @@
 #include "loaded_backend.hpp"
 
+#include <oms/abi_history.hpp>
+
 #include <dlfcn.h>
 
 #include <cstddef>
@@ -29,7 +31,7 @@ LoadedBackend::LoadedBackend(const std::string& path, const std::string& wanted_
     oms_error error{buffer, sizeof buffer};
     if (entry(OMS_ABI_MAJOR, OMS_ABI_MINOR, &descriptor_, &error) != OMS_OK || !descriptor_)
         throw LoadError{std::string("the plugin's entry failed: ") + buffer};
-    if (descriptor_->struct_size < sizeof(oms_plugin_descriptor))
+    if (descriptor_->struct_size < abi::kDescriptorSize_1_0)
         throw LoadError{"the descriptor is smaller than ABI 1.0's (" + std::to_string(descriptor_->struct_size) + " bytes)"};
     if (descriptor_->abi_major != OMS_ABI_MAJOR || descriptor_->abi_minor > OMS_ABI_MINOR)
         throw LoadError{"the plugin is built for ABI " + std::to_string(descriptor_->abi_major) + "." +
@@ -41,9 +43,14 @@ LoadedBackend::LoadedBackend(const std::string& path, const std::string& wanted_
         throw LoadError{"the plugin's id is " + std::string(descriptor_->id ? descriptor_->id : "(none)") +
                         ", not " + wanted_id};
     api_ = static_cast<const oms_backend_api*>(descriptor_->interface);
-    if (!api_ || api_->struct_size < offsetof(oms_backend_api, end_task) || !api_->spawn || !api_->wait ||
-        !api_->signal || !api_->release)
+    if (!api_ || api_->struct_size < abi::kBackendApiSize_1_0 || !api_->spawn || !api_->wait || !api_->signal ||
+        !api_->release)
         throw LoadError{"the backend interface is incomplete (spawn, signal, wait and release are required)"};
+    declares_rule_kinds_ = OMS_ABI_HAS_FIELD(api_->struct_size, oms_backend_api, rule_kinds);
+    rule_kinds_ = declares_rule_kinds_ ? api_->rule_kinds : abi::rule_kinds_of_minor(descriptor_->abi_minor);
+    if (rule_kinds_ & ~abi::rule_kinds_of_minor(descriptor_->abi_minor))
+        throw LoadError{"the backend declares rule kinds its target ABI 1." + std::to_string(descriptor_->abi_minor) +
+                        " does not define"};
     config_.load(config, *descriptor_);
     host_.struct_size = sizeof(oms_host_api);
     host_.abi_major = OMS_ABI_MAJOR;

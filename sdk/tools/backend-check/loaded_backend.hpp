@@ -32,6 +32,10 @@ public:
     LoadedBackend& operator=(const LoadedBackend&) = delete;
 
     const oms_plugin_descriptor& descriptor() const { return *descriptor_; }
+    // The rule kinds it handles (OMS_RULE_BIT bits): its declaration, or the
+    // frozen kinds of its target minor when its interface predates it.
+    uint64_t rule_kinds() const { return rule_kinds_; }
+    bool declares_rule_kinds() const { return declares_rule_kinds_; }
     const oms_backend_api& api() const { return *api_; }
     void* instance() const { return instance_; }
 
@@ -48,6 +52,8 @@ private:
     const oms_plugin_descriptor* descriptor_ = nullptr;
     const oms_backend_api* api_ = nullptr;
     void* instance_ = nullptr;
+    uint64_t rule_kinds_ = 0;
+    bool declares_rule_kinds_ = false;
     oms_host_api host_{};
     PluginConfig config_;
 };

@@ -16,6 +16,8 @@
 #include "render_only.hpp"
 #include "scene.hpp"
 
+#include <oms/abi_history.hpp>
+
 #include <limits.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -85,6 +87,32 @@ struct Options {
     std::vector<std::string> config;
 };
 
+std::string kind_list(uint64_t kinds) {
+    std::string out;
+    for (oms_rule_kind kind = 1; kind < 64; ++kind)
+        if (oms::abi::has_kind(kinds, kind)) {
+            const char* name = oms::abi::rule_kind_constant(kind);
+            out += (out.empty() ? "" : ", ") + (name ? std::string(name) : "kind " + std::to_string(kind));
+        }
+    return out.empty() ? "none" : out;
+}
+
+// The kit hands the backend what oms would: the rules lowered into the kinds
+// it declares (printed once, with what was rewritten).
+void declare_backend(const LoadedBackend& backend, Scene& scene) {
+    const auto& descriptor = backend.descriptor();
+    scene.backend_kinds = backend.rule_kinds();
+    scene.backend_id = descriptor.id ? descriptor.id : "backend";
+    std::printf("abi          targets ABI %u.%u; rule kinds %s: %s\n", unsigned{descriptor.abi_major},
+                unsigned{descriptor.abi_minor},
+                backend.declares_rule_kinds() ? "declared" : "not declared (the frozen set of its target minor)",
+                kind_list(backend.rule_kinds()).c_str());
+    scene.policy();
+    if (scene.lowered.empty()) std::printf("lowered      nothing: the backend declares every kind of the policy\n");
+    for (auto& line : scene.lowered) std::printf("lowered      %s\n", line.c_str());
+    std::fflush(stdout);
+}
+
 int check(const Options& options) {
     const std::string helper = helper_path();
     if (access(helper.c_str(), X_OK) != 0) {
@@ -98,7 +126,7 @@ int check(const Options& options) {
                 descriptor.summary ? descriptor.summary : "(no summary)");
     if (options.render_only) {
         Scene scene(helper, options.scene_owner);
-        scene.deny_names = descriptor.abi_minor >= 1;
+        declare_backend(backend, scene);
         scene.set_ports(40001, 40002);  // rendered, never connected to
         return check_render_only(backend, scene, options.oracle);
     }
@@ -121,7 +149,7 @@ int check(const Options& options) {
     }
 
     Scene scene(helper, options.scene_owner);
-    scene.deny_names = descriptor.abi_minor >= 1;
+    declare_backend(backend, scene);
     auto allowed = Listener::tcp_loopback();
     auto denied = Listener::tcp_loopback();
     auto agent = Listener::unix_socket(scene.agent_socket);

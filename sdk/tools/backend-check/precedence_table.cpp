@@ -15,7 +15,7 @@ std::string declared_line(const std::string& rule, const std::vector<std::string
 
 }  // namespace
 
-std::vector<TableRow> precedence_rows(const Scene& s, bool deny_names) {
+std::vector<TableRow> precedence_rows(const Scene& s) {
     std::vector<TableRow> rows = {
         {"P1", "a READ_DENY beats a deeper READ_ALLOW_TREE (R1 before R4)", Access::read, s.table.denied_in_allowed,
          false, "", "TABLE-P1-SECRET"},
@@ -38,8 +38,8 @@ std::vector<TableRow> precedence_rows(const Scene& s, bool deny_names) {
         {"P11", "a write root takes writes (W5; control)", Access::write, s.worktree + "/table-written.txt", true, "",
          "TABLE-P11-WRITTEN"},
     };
-    if (deny_names)
-        rows.insert(rows.begin() + 8, {"P9", "a WRITE_DENY_NAME entry present at run start beats the write root (W3 before W5)",
+    // Every backend: one that does not declare WRITE_DENY_NAME gets it lowered.
+    rows.insert(rows.begin() + 8, {"P9", "a WRITE_DENY_NAME entry present at run start beats the write root (W3 before W5)",
                         Access::write, s.table.denied_by_name, false, "", "TABLE-P9-WRITTEN"});
     return rows;
 }
@@ -61,7 +61,7 @@ Result judge(const TableRow& row, bool seen_allowed, const std::vector<std::stri
 
 std::vector<Result> check_precedence_by_runs(Bench& bench) {
     const Scene& s = bench.scene;
-    const auto rows = precedence_rows(s, bench.backend.descriptor().abi_minor >= 1);
+    const auto rows = precedence_rows(s);
     // Every read in one run, every write in another: the allowed rows are
     // the positive controls of the same run.
     std::string reads = "cat", writes;

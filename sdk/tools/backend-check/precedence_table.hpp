@@ -25,9 +25,9 @@ struct TableRow {
     std::string marker;    // read: the file's content; write: what the command appends
 };
 
-// The rows for this scene; `deny_names` is false for a plugin built for ABI
-// 1.0, which never gets WRITE_DENY_NAME.
-std::vector<TableRow> precedence_rows(const Scene& scene, bool deny_names);
+// The rows for this scene, the same for every backend: one that does not
+// declare WRITE_DENY_NAME gets the rule lowered (P9 holds all the same).
+std::vector<TableRow> precedence_rows(const Scene& scene);
 
 // By real runs (a confining backend that runs here).
 std::vector<Result> check_precedence_by_runs(Bench& bench);

@@ -31,9 +31,9 @@ Result check_config_keys(const oms_plugin_descriptor& descriptor) {
                 (names.empty() ? "" : " (" + names + ")")};
 }
 
-std::vector<Result> table_by_oracle(const LoadedBackend& backend, Scene& scene, const std::string& rendered_file,
+std::vector<Result> table_by_oracle(Scene& scene, const std::string& rendered_file,
                                     const std::string& oracle, const std::vector<std::string>& missing) {
-    const auto rows = precedence_rows(scene, backend.descriptor().abi_minor >= 1);
+    const auto rows = precedence_rows(scene);
     std::vector<std::string> queries, answers;
     for (auto& row : rows) queries.push_back((row.access == Access::read ? "read " : "write ") + row.path);
     std::string error;
@@ -88,7 +88,7 @@ int check_render_only(const LoadedBackend& backend, Scene& scene, const std::str
         if (oracle.empty()) {
             print_result({"precedence", Verdict::not_checked, "no --decide-with oracle for the rendered text"});
         } else {
-            for (auto& result : table_by_oracle(backend, scene, rendered_file, oracle, missing)) report(result);
+            for (auto& result : table_by_oracle(scene, rendered_file, oracle, missing)) report(result);
         }
     }
     int not_run = 0;

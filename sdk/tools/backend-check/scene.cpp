@@ -1,5 +1,7 @@
 #include "scene.hpp"
 
+#include <oms/abi_lowering.hpp>
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -215,7 +217,7 @@ void Scene::build_rules() {
         {OMS_RULE_WRITE_ALLOW_TREE, table.write_root_in_denied_tree, 0, why + "table P7: a write root under HOME"},
         {OMS_RULE_WRITE_DENY, worktree + "/locked", 0, why + "table P8: a denied folder in the worktree"},
     };
-    if (deny_names) rules.push_back({OMS_RULE_WRITE_DENY_NAME, ".git", 0, why + "table P9: every .git"});
+    rules.push_back({OMS_RULE_WRITE_DENY_NAME, ".git", 0, why + "table P9: every .git"});
     if (allowed_port) rules.push_back({OMS_RULE_NET_CONNECT_LOOPBACK, "", allowed_port, why + "allowed port"});
 }
 
@@ -241,8 +243,10 @@ const oms_run_context* Scene::context(const std::vector<std::string>& argv) {
 }
 
 const oms_policy* Scene::policy() {
+    handed_ = rules;
+    lowered = abi::lower_rules(handed_, backend_kinds, worktree, backend_id);
     rule_view_.clear();
-    for (auto& r : rules)
+    for (auto& r : handed_)
         rule_view_.push_back({sizeof(oms_rule), r.kind, {r.value.data(), r.value.size()}, r.number,
                               {r.origin.data(), r.origin.size()}});
     env_view_.clear();

@@ -51,7 +51,11 @@ public:
         std::string outside_file;               // outside every write root
         std::string denied_by_name;             // below a nested .git (WRITE_DENY_NAME)
     } table;
-    bool deny_names = true;  // give WRITE_DENY_NAME rules (ABI 1.1 plugins)
+    // The backend's rule kinds: policy() lowers the rules into them the way
+    // oms does (oms/abi_lowering.hpp) and keeps what it rewrote in `lowered`.
+    uint64_t backend_kinds = ~uint64_t{0};
+    std::string backend_id = "backend";
+    std::vector<std::string> lowered;
     int allowed_port = 0, denied_port = 0;
     std::vector<OwnedRule> rules;
     std::vector<std::string> env;          // the command's exact environment
@@ -76,6 +80,7 @@ private:
     void plant_table_files();
     std::vector<std::string> argv_;
     std::vector<const char*> argv_view_, parent_view_, pinned_view_, env_view_;
+    std::vector<OwnedRule> handed_;  // the rules after lowering
     std::vector<oms_rule> rule_view_;
     oms_run_context context_{};
     oms_policy policy_{};

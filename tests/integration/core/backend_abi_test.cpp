@@ -13,7 +13,8 @@ using namespace oms::test;
 
 namespace {
 
-const std::string kBackend10 = OMS_ABI10_BACKEND_DIR;
+const std::string kBackend10 = OMS_ABI10_BACKEND_DIR;  // built from the frozen 1.0 header
+const std::string kNoWriteDeny = OMS_NO_WRITE_DENY_BACKEND_DIR;
 const std::string kDenyNamePolicy = OMS_DENY_NAME_POLICY_DIR;
 const std::string kFixtureBackends = OMS_FIXTURE_PLUGIN_DIR;  // fixture-duplicate: ABI 1.1
 
@@ -92,4 +93,23 @@ TEST_CASE("an ABI 1.0 backend keeps the current folder as the worktree (it would
     ProcessResult wide = env.oms({"policy", "--sandbox", "host-null"}, {{}, std::nullopt, sub, 60});
     INFO(wide.out << wide.err);
     CHECK_THAT(wide.out, Catch::Contains("worktree: " + env.worktree + "\nworking folder: " + sub + "\n"));
+}
+
+TEST_CASE("a backend that does not declare WRITE_DENY is refused every run, naming it and the kind") {
+    OmsEnv env;
+    env.env["OMS_PLUGIN_PATH"] = kNoWriteDeny + ":" + kBackend10;
+    write_file(env.worktree + "/sub/.git/config", "[core]\n");
+    ProcessResult run = run_touch(env, "fixture-no-write-deny");
+    INFO(run.err);
+    CHECK(run.exit_code == 69);
+    CHECK_THAT(run.err, Catch::Contains("refusing to run: the backend 'fixture-no-write-deny' does not declare the rule "
+                                        "kind WRITE_DENY_NAME (11) ('.git', from write-roots"));
+    CHECK_THAT(run.err, Catch::Contains("nor WRITE_DENY (6), into which oms would rewrite it"));
+    CHECK_THAT(run.err, Catch::Contains("Nothing ran."));
+    CHECK_THAT(run.err, !Catch::Contains("fixture backends never run anything"));
+    // Control: the 1.0 backend next to it, which declares WRITE_DENY (its
+    // frozen set), is reached.
+    ProcessResult control = run_touch(env, "fixture-abi10");
+    INFO(control.err);
+    CHECK_THAT(control.err, Catch::Contains("fixture backends never run anything"));
 }

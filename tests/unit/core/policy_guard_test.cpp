@@ -86,18 +86,24 @@ TEST_CASE("a write root that would open HOME refuses the run; temp folders and t
     CHECK(values(fine, OMS_RULE_WRITE_ALLOW_TREE).size() == 3);
 }
 
-TEST_CASE("an ABI 1.0 backend is refused a write-deny-name rule, and only that") {
+TEST_CASE("a backend is refused any rule of a kind it does not declare, whatever its ABI minor") {
     PluginRecord old_backend;
     old_backend.id = "old";
+    old_backend.kind = OMS_KIND_BACKEND;
     old_backend.abi_major = 1;
     old_backend.abi_minor = 0;
+    old_backend.rule_kinds = OMS_RULE_KINDS_1_0;
     Policy with_name;
-    with_name.rules = {rule(OMS_RULE_WRITE_DENY_NAME, ".git")};
+    with_name.rules = {rule(OMS_RULE_WRITE_DENY, "/w/.git"), rule(OMS_RULE_WRITE_DENY_NAME, ".git")};
     Policy with_scratch;
     with_scratch.rules = {rule(OMS_RULE_WRITE_SCRATCH_TREE, "/x")};
-    CHECK_THROWS_AS(refuse_rules_unknown_to_backend(old_backend, with_name), UserError);
-    CHECK_NOTHROW(refuse_rules_unknown_to_backend(old_backend, with_scratch));  // only leaves writes denied
+    CHECK_THROWS_WITH(refuse_rules_unknown_to_backend(old_backend, with_name),
+                      Catch::Contains("the backend 'old' (targeting plugin ABI 1.0) does not declare the rule kind "
+                                      "write-deny-name ('.git'"));
+    CHECK_THROWS_AS(refuse_rules_unknown_to_backend(old_backend, with_scratch), UserError);
     PluginRecord new_backend = old_backend;
     new_backend.abi_minor = 1;
-    CHECK_NOTHROW(refuse_rules_unknown_to_backend(new_backend, with_name));
+    new_backend.rule_kinds = OMS_RULE_KINDS_1_0 | OMS_RULE_BIT(OMS_RULE_WRITE_DENY_NAME);
+    CHECK_NOTHROW(refuse_rules_unknown_to_backend(new_backend, with_name));  // control: declared
+    CHECK_THROWS_AS(refuse_rules_unknown_to_backend(new_backend, with_scratch), UserError);  // the minor is not enough
 }

@@ -23,7 +23,12 @@ struct PluginRecord {
     PluginStatus status = PluginStatus::Rejected;
     std::string reason;  // why it was rejected
     std::string id, kind, version, summary;
-    uint16_t abi_major = 0, abi_minor = 0;
+    uint16_t abi_major = 0, abi_minor = 0;  // abi_minor: the minor the plugin targets
+    // A backend's capabilities: the rule kinds it handles (OMS_RULE_BIT bits)
+    // and the run flags it understands, declared or its target minor's.
+    uint64_t rule_kinds = 0;
+    bool rule_kinds_declared = false;
+    uint32_t run_flags = 0;
     Schema schema;  // its declared [plugin.<id>] keys
     const oms_plugin_descriptor* descriptor = nullptr;
     std::shared_ptr<boost::dll::shared_library> library;

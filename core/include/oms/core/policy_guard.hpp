@@ -19,11 +19,11 @@ namespace oms::core {
 // Applies the rules above to `policy` in place; throws UserError(kExitRefused).
 void guard_assembled_policy(const RunContext& context, Policy& policy);
 
-// A backend built for ABI 1.0 does not know WRITE_DENY_NAME and would ignore
-// it: a deny it drops is a hole, so the run is refused (fail closed). The
-// core lowers such rules first (policy_lowering.hpp); this is the net for
-// any that are left. Throws
-// UserError(kExitUnavailable) naming the backend, its ABI and the rule.
+// A backend would not enforce a rule of a kind it does not declare (a 1.0
+// backend skipping WRITE_DENY_NAME in a `default:` branch): a deny it drops
+// is a hole, so the run is refused (fail closed). The core lowers such rules
+// first (policy_lowering.hpp); this is the net for any that are left.
+// Throws UserError(kExitUnavailable) naming the backend, its ABI and the rule.
 void refuse_rules_unknown_to_backend(const PluginRecord& backend, const Policy& policy);
 
 }  // namespace oms::core

@@ -1,21 +1,30 @@
-// A backend built for plugin ABI 1.0 does not know the rule kinds of 1.1.
-// Before such a backend sees a policy, the core rewrites those rules into
-// kinds it knows, never into something weaker:
+// A backend handles the rule kinds it declares (oms_backend_api.rule_kinds,
+// or the frozen kinds of the ABI minor it targets: 1.0's are 1 to 10). Before
+// a backend sees a policy, the core rewrites every rule of another kind into
+// declared kinds, never into something weaker (oms/abi_lowering.hpp, the
+// rows of oms/abi_history.hpp):
 //  - WRITE_DENY_NAME NAME becomes one WRITE_DENY per entry of that name found
-//    below the worktree now (the walk the 1.1 backends do themselves). A
-//    folder the walk cannot read stops the run (fail closed).
+//    below the worktree now (the walk the backends that declare it do
+//    themselves). A folder the walk cannot read stops the run (fail closed).
 //  - WRITE_SCRATCH_TREE PATH becomes WRITE_DENY PATH when PATH lies in a
-//    write root (the 1.0 backend would otherwise write through to the host),
+//    write root (the backend would otherwise write through to the host),
 //    and is dropped otherwise (nothing allows writes there anyway).
-// Backends built for 1.1 or newer get the policy unchanged.
+// A rule that cannot be rewritten so refuses the run, naming the backend and
+// the kind. Backends that declare every kind get the policy unchanged.
 #pragma once
 #include "oms/core/plugin.hpp"
 #include "oms/core/policy.hpp"
 #include "oms/core/run_context.hpp"
 
+#include <string>
+#include <vector>
+
 namespace oms::core {
 
-// Throws UserError(kExitRefused) when the worktree cannot be searched.
-void lower_policy_for_backend(const PluginRecord& backend, const RunContext& context, Policy& policy);
+// Returns one line per rewritten rule. Throws UserError: kExitRefused when
+// the worktree cannot be searched, kExitUnavailable when a rule's kind is
+// neither declared nor rewritable into declared kinds.
+std::vector<std::string> lower_policy_for_backend(const PluginRecord& backend, const RunContext& context,
+                                                  Policy& policy);
 
 }  // namespace oms::core

@@ -13,10 +13,13 @@
 namespace oms::core {
 
 enum class Access { read, write, exec, connect, listen, env };
-enum class Verdict { allowed, denied, hidden };
+// unknown: the backend declares no model to predict it with.
+enum class Verdict { allowed, denied, hidden, unknown };
 
-// How a backend enforces the list: the rows of the table that differ.
-enum class BackendFamily { landlock, seatbelt, docker, unconfined };
+// How a backend enforces the list: the rows of the table that differ. A
+// backend names its model (the oms.explain-model/1 extension); a confining
+// one without it is `unknown`, never taken for unconfined.
+enum class BackendFamily { landlock, seatbelt, docker, unconfined, unknown };
 
 struct SemanticsInputs {
     BackendFamily family = BackendFamily::landlock;
@@ -37,7 +40,8 @@ struct Decision {
 // caller), a port or HOST:PORT for connect/listen, a variable name for env.
 Decision decide(const Policy& policy, const SemanticsInputs& inputs, Access access, const std::string& target);
 
-BackendFamily family_of_backend(const std::string& backend_id);
+// OMS_EXPLAIN_MODEL_* to its family; unknown for a model this core lacks.
+BackendFamily family_of_model(uint32_t model);
 std::optional<Access> access_from_name(const std::string& name);
 const char* access_name(Access access);
 const char* verdict_name(Verdict verdict);

@@ -23,11 +23,15 @@ public:
     RunContext& operator=(const RunContext&) = delete;
     const RunInputs& inputs() const { return inputs_; }
     const oms_run_context* view() const { return &view_; }
+    // The view a backend gets: only the run flags it declares it understands
+    // (the FLAGS rule of sdk.h). Valid until the next call.
+    const oms_run_context* view_for_backend(uint32_t understood_run_flags) const;
 
 private:
     RunInputs inputs_;
     std::vector<const char*> env_, ro_, rw_, pinned_, argv_;
     oms_run_context view_{};
+    mutable oms_run_context backend_view_{};
 };
 
 // "linux" or "macos": the platform oms was built for.

@@ -23,6 +23,10 @@ public:
         "Docker container from a pinned image: read-only root, no capabilities, non-root, limits, no network";
     static constexpr uint32_t flags = OMS_BACKEND_CONFINES;
     static constexpr uint32_t strength = 50;
+    // Every kind of ABI 1.1 but WRITE_SCRATCH_TREE (no per-run layer: oms lowers it into WRITE_DENY).
+    static constexpr uint64_t rule_kinds =
+        oms::abi::rule_kinds_of_minor(1) & ~OMS_RULE_BIT(OMS_RULE_WRITE_SCRATCH_TREE);
+    static constexpr uint32_t explain_model = OMS_EXPLAIN_MODEL_CONTAINER;
     static constexpr const char* platforms = "linux,macos";
     static const oms_config_key* config_keys();
     static size_t config_key_count();

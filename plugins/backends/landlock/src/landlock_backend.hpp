@@ -17,6 +17,8 @@ public:
         "Linux host mode confined by Landlock, seccomp and private mount/network namespaces";
     static constexpr uint32_t flags = OMS_BACKEND_CONFINES | OMS_BACKEND_SHARES_PROCESS_GROUP;
     static constexpr uint32_t strength = 100;
+    static constexpr uint64_t rule_kinds = oms::abi::rule_kinds_of_minor(1);  // every kind of ABI 1.1
+    static constexpr uint32_t explain_model = OMS_EXPLAIN_MODEL_LANDLOCK;
     static constexpr const char* platforms = "linux";
     static const oms_config_key* config_keys();
     static size_t config_key_count();

@@ -1,4 +1,6 @@
 // The one exported symbol of oms-landlock.so.
+// Targets ABI 1.1: it uses working_dir and declares the 1.1 rule kinds it handles.
+#define OMS_TARGET_ABI_MINOR 1
 #include "landlock_backend.hpp"
 
 OMS_EXPORT_BACKEND_PLUGIN(oms::landlock::LandlockBackend)

@@ -1,5 +1,7 @@
 // The seatbelt backend plugin: wires HostFacts, the profile renderer and the
 // launcher to the oms backend interface.
+// Targets ABI 1.1: it uses working_dir and declares the 1.1 rule kinds it handles.
+#define OMS_TARGET_ABI_MINOR 1
 #include "host_facts.hpp"
 #include "launcher.hpp"
 #include "probe_report.hpp"
@@ -46,6 +48,8 @@ public:
     static constexpr const char* summary = "macOS Seatbelt: runs each command under sandbox-exec with an SBPL profile";
     static constexpr uint32_t flags = OMS_BACKEND_CONFINES | OMS_BACKEND_SHARES_PROCESS_GROUP;
     static constexpr uint32_t strength = 100;
+    static constexpr uint64_t rule_kinds = oms::abi::rule_kinds_of_minor(1);  // every kind of ABI 1.1
+    static constexpr uint32_t explain_model = OMS_EXPLAIN_MODEL_SEATBELT;
     static constexpr const char* platforms = "macos";
     static const oms_config_key* config_keys() { return config_key_list; }
     static size_t config_key_count() { return sizeof config_key_list / sizeof config_key_list[0]; }
