@@ -13,6 +13,7 @@
 #include "oms/core/policy_lowering.hpp"
 #include "oms/core/rule_semantics.hpp"
 #include "oms/core/run_options.hpp"
+#include "oms/core/trusted_surfpool.hpp"
 
 #include <oms/abi_history.hpp>
 
@@ -58,12 +59,6 @@ bool is_path_access(Access access) {
     return access == Access::read || access == Access::write || access == Access::exec;
 }
 
-std::string path_of_env(const std::vector<std::string>& env) {
-    for (const std::string& entry : env)
-        if (entry.rfind("PATH=", 0) == 0) return entry.substr(5);
-    return "";
-}
-
 // A bare program name, as a shell would find it: the first executable file
 // of that name on the command's PATH (not the caller's: the command gets the
 // policy's environment).
@@ -85,7 +80,7 @@ std::pair<std::string, std::vector<std::string>> resolve_target(Access access, c
     if (!is_path_access(access)) return {target, notes};
     std::string named = target;
     if (access == Access::exec && target.find('/') == std::string::npos) {
-        const std::string path = path_of_env(env);
+        const std::string path = path_of(env);
         if (auto found = on_command_path(target, path)) {
             named = *found;
             notes.push_back("found on the command's PATH as " + *found);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <filesystem>
 #include <optional>
 
 namespace oms::core {
@@ -69,11 +70,6 @@ std::string git_folder_of(const std::string& top, int top_fd) {
     return target[0] == '/' ? target : top + "/" + target;
 }
 
-std::string parent_of(const std::string& folder) {
-    const size_t slash = folder.find_last_of('/');
-    return slash == 0 || slash == std::string::npos ? "/" : folder.substr(0, slash);
-}
-
 // A .git folder inside another repository's tree: a command in a worktree
 // below a repository's top can create one (only a .git there when the run
 // started is kept read-only), and its index would choose the inputs. A
@@ -81,7 +77,7 @@ std::string parent_of(const std::string& folder) {
 void refuse_nested_git_folder(const std::string& top, int top_fd) {
     struct stat info {};
     if (fstatat(top_fd, ".git", &info, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(info.st_mode)) return;
-    if (const auto outer = repository_top(parent_of(top)))
+    if (const auto outer = repository_top(std::filesystem::path(top).parent_path().string()))
         no_list(top + "/.git is a repository inside the repository " + *outer +
                 ", which a command may have made, so its index does not say what is tracked");
 }

@@ -1,5 +1,7 @@
 #include "cli_trust.hpp"
 
+#include "container_view.hpp"
+
 #include <climits>
 #include <cstdlib>
 #include <vector>
@@ -7,13 +9,6 @@
 namespace oms::docker {
 
 namespace {
-
-bool within(const std::string& path, const std::string& folder) {
-    if (folder.empty()) return false;
-    if (folder == "/") return true;
-    return path == folder || (path.size() > folder.size() && path.compare(0, folder.size(), folder) == 0 &&
-                              path[folder.size()] == '/');
-}
 
 std::string real_path(const std::string& path) {
     char buffer[PATH_MAX];
@@ -36,7 +31,7 @@ std::vector<std::string> command_writable_folders(const RunInputs& in) {
 void refuse_command_written_cli(const std::string& cli, const RunInputs& in) {
     const std::string real = real_path(cli);
     for (const std::string& folder : command_writable_folders(in)) {
-        if (!within(cli, folder) && !within(real, folder)) continue;
+        if (folder.empty() || (!inside(cli, folder) && !inside(real, folder))) continue;
         throw sdk::Error(OMS_ERR_FAILED,
                          "docker: refusing to run the docker CLI " + cli + (real.empty() || real == cli ? "" : " (" + real + ")") +
                              ": it lies in " + folder + ", which commands can write, so a command could have put it "
