@@ -1,11 +1,13 @@
 #include "oms/core/canaries.hpp"
 
 #include "oms/core/error.hpp"
+#include "oms/core/folder_writes.hpp"
 #include "oms/core/paths.hpp"
 #include "oms/core/policy.hpp"
 #include "oms/core/policy_guard.hpp"
 #include "oms/core/policy_lowering.hpp"
 #include "oms/core/run_dir.hpp"
+#include "oms/core/scoped_fd.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -14,9 +16,9 @@
 #include <unistd.h>
 
 #include <boost/dll/runtime_symbol_info.hpp>
+#include <oms/text_file.hpp>
+
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -67,15 +69,20 @@ private:
 // is one), so it is chosen once the policy is known.
 struct Stage {
     std::string root, home, worktree;
+    // Made through descriptors with files created exclusively: a command
+    // that can write the temp folder (another run's, under a backend that
+    // shares it) cannot make oms write its canaries through a link.
     explicit Stage(const RunDir& dir) : root(dir.root() + "/stage") {
         home = root + "/home";
         worktree = home + "/work/repo";
-        fs::create_directories(home + "/.ssh");
-        fs::create_directories(worktree + "/.git");
-        std::ofstream(home + "/.ssh/id_ed25519") << kSecret;
-        std::ofstream(worktree + "/wallet-keypair.json") << kSecret;
-        std::ofstream(worktree + "/README") << "readable";
-        std::ofstream(worktree + "/.git/config") << "[core]\n";
+        ScopedFd ssh(open_folders_at(dir.root_fd(), "stage/home/.ssh"));
+        ScopedFd repo(open_folders_at(dir.root_fd(), "stage/home/work/repo"));
+        ScopedFd git(repo.get() < 0 ? -1 : open_folders_at(repo.get(), ".git"));
+        const bool made = ssh.get() >= 0 && git.get() >= 0 && write_new_file_at(ssh.get(), "id_ed25519", kSecret) &&
+                          write_new_file_at(repo.get(), "wallet-keypair.json", kSecret) &&
+                          write_new_file_at(repo.get(), "README", "readable") &&
+                          write_new_file_at(git.get(), "config", "[core]\n");
+        if (!made) throw UserError(kExitSoftware, "oms doctor --probe: cannot set up the canaries' stage in " + root);
     }
 };
 
@@ -113,11 +120,14 @@ private:
     std::string path_;
 };
 
+// What a canary left in a file: read without following a link and without
+// waiting on a FIFO, so a command cannot point oms at another file.
 std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    const int fd = sdk::open_regular_file(path, O_NOFOLLOW);
+    if (fd < 0) return "";
+    std::string text = sdk::read_text_fd(fd).value_or("");
+    close(fd);
+    return text;
 }
 
 class CanaryRunner {
@@ -145,7 +155,7 @@ public:
         } catch (const UserError& refused) {
             return Attempt{-1, std::string("spawn refused: ") + refused.what()};
         }
-        return spawn_and_wait(context, policy, run_dir.root() + "/output");
+        return spawn_and_wait(context, policy, run_dir);
     }
 
 private:
@@ -164,8 +174,11 @@ private:
         return in;
     }
 
-    Attempt spawn_and_wait(const RunContext& context, Policy& policy, const std::string& output_file) {
-        int out = open(output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    // The output file is made afresh in the run folder and read back through
+    // the same descriptor: whatever lies at its name later is not what is read.
+    Attempt spawn_and_wait(const RunContext& context, Policy& policy, const RunDir& run_dir) {
+        int out = openat(run_dir.root_fd(), "output", O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (out < 0) return Attempt{-1, "cannot create the canary's output file in " + run_dir.root()};
         int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
         const oms_backend_api* api = backend_.record->backend();
         void* instance = backend_.instance->handle();
@@ -181,9 +194,9 @@ private:
         } else {
             attempt.output = std::string("spawn failed: ") + message;
         }
-        close(out);
         close(in);
-        attempt.output += slurp(output_file);
+        if (lseek(out, 0, SEEK_SET) == 0) attempt.output += sdk::read_text_fd(out).value_or("");
+        close(out);
         return attempt;
     }
 

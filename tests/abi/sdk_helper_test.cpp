@@ -9,6 +9,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 using namespace oms::test;
 
 namespace {
@@ -145,6 +150,39 @@ TEST_CASE("text_file.hpp: what is written is read back; a missing or too long fi
     CHECK_FALSE(oms::sdk::read_text_file(path, 100).has_value());  // longer than the limit: not a whole file
     CHECK(oms::sdk::read_text_file(path, big.size()) == std::optional<std::string>(big));  // exactly the limit
     CHECK(oms::sdk::read_text_file(path)->size() == big.size());
+}
+
+namespace {
+
+// Runs `read_text_file(path)` in a child and says whether it came back
+// within two seconds with nothing read: a FIFO without a writer would hold
+// a plain open() forever, so the deadline is the test.
+bool reads_as_nothing_without_blocking(const std::string& path) {
+    pid_t child = fork();
+    if (child == 0) _exit(oms::sdk::read_text_file(path).has_value() ? 1 : 0);
+    for (int waited_ms = 0; waited_ms < 2000; waited_ms += 10) {
+        int status = 0;
+        if (waitpid(child, &status, WNOHANG) == child) return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        usleep(10 * 1000);
+    }
+    kill(child, SIGKILL);
+    waitpid(child, nullptr, 0);
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("text_file.hpp: a FIFO, a folder or a device where a small file was expected reads as nothing, at once") {
+    oms::test::TempDir dir("oms-text-file-kind");
+    const std::string fifo = dir / "runtime.toml";
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK(reads_as_nothing_without_blocking(fifo));
+    CHECK(reads_as_nothing_without_blocking(dir.path()));
+    CHECK(reads_as_nothing_without_blocking("/dev/zero"));  // endless: refused as a device, not read up to the limit
+    // Positive controls: a regular file and a /proc entry still read.
+    REQUIRE(oms::sdk::write_text_file(dir / "plain", "image = 1\n"));
+    CHECK(oms::sdk::read_text_file(dir / "plain") == std::optional<std::string>("image = 1\n"));
+    CHECK(oms::sdk::read_text_file("/proc/self/status")->find("Pid:") != std::string::npos);
 }
 
 TEST_CASE("Context::working_dir: the field when present, else the worktree (1.0 host or NULL)") {

@@ -340,3 +340,46 @@ TEST_CASE("docker escapes 10: a docker CLI a command planted on oms's PATH is ne
         task.end_task();
     }
 }
+
+TEST_CASE("docker escapes 11: a runtime manifest a command could have written is never read", "[docker]") {
+    require_daemon();
+    for (bool warm : {false, true}) {
+        CAPTURE(warm);
+        Task task(warm);
+        const std::string trusted = task.manifest;
+        // A command copies the manifest into the worktree and edits it there;
+        // the user's config names that copy directly, or through a link
+        // outside every folder commands write.
+        const std::string planted = task.worktree + "/runtime.toml";
+        std::filesystem::copy_file(trusted, planted);
+        const std::string linked = task.root / "linked-runtime.toml";
+        REQUIRE(symlink(planted.c_str(), linked.c_str()) == 0);
+        for (const std::string& named : {planted, linked}) {
+            CAPTURE(named);
+            task.host.strings["manifest"] = named;
+            task.recreate_instance();
+            Outcome strike = task.sh("echo ran");
+            INFO(strike.error);
+            CHECK(strike.status != OMS_OK);
+            CHECK(strike.error.find("refusing the runtime manifest " + named) != std::string::npos);
+            CHECK(strike.error.find("lies in " + task.worktree) != std::string::npos);
+            CHECK(strike.out.empty());
+        }
+        // A FIFO where the manifest should be is refused at once, not waited on.
+        const std::string fifo = task.root / "fifo-runtime.toml";
+        REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+        task.host.strings["manifest"] = fifo;
+        task.recreate_instance();
+        Outcome stalled = task.sh("echo ran");
+        INFO(stalled.error);
+        CHECK(stalled.status != OMS_OK);
+        CHECK(stalled.error.find("not a readable regular file") != std::string::npos);
+        // Positive control: the manifest outside every write root still runs.
+        task.host.strings["manifest"] = trusted;
+        task.recreate_instance();
+        Outcome control = task.sh("echo ran");
+        INFO(control.error);
+        CHECK(control.out == "ran\n");
+        task.end_task();
+    }
+}

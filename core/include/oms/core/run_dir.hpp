@@ -22,6 +22,8 @@ public:
     const std::string& root() const { return root_; }
     const std::string& home() const { return home_; }
     const std::string& temp() const { return temp_; }
+    // The run folder, open: make things in it relative to this (folder_writes.hpp).
+    int root_fd() const { return root_fd_; }
 
 private:
     void release();

@@ -86,7 +86,7 @@ DockerBackend::Resolved DockerBackend::resolve(oms_status failure, const RunInpu
         throw sdk::Error(failure, "docker: no runtime manifest; set [plugin.docker] manifest = \"/path/to/runtime.toml\" "
                                   "(a file with image = \"sha256:...\")");
     Resolved r;
-    r.manifest = load_manifest(settings_.manifest);
+    r.manifest = load_manifest(settings_.manifest, folders_a_run_writes(in));
     if (!settings_.user.empty() || r.manifest.user)
         r.user = normalized_user(!settings_.user.empty() ? settings_.user : *r.manifest.user);
     if (r.user.empty()) r.user = default_user_for(in.worktree);

@@ -1,11 +1,15 @@
 #include "manifest.hpp"
 
+#include "container_view.hpp"
+
 #include <oms/sdk.hpp>
+#include <oms/text_file.hpp>
+#include <toml++/toml.h>
+#include <unistd.h>
 
 #include <cctype>
-#include <oms/text_file.hpp>
+#include <climits>
 #include <cstdlib>
-#include <toml++/toml.h>
 
 namespace oms::docker {
 
@@ -115,8 +119,45 @@ Manifest parse_manifest(const std::string& text, const std::string& path) {
     return m;
 }
 
-Manifest load_manifest(const std::string& path) {
-    const auto text = sdk::read_text_file(path);
+namespace {
+
+// The path the kernel has for an open descriptor: what was really opened,
+// whatever links the name went through.
+std::string opened_path(int fd) {
+    char buffer[PATH_MAX];
+    const std::string link = "/proc/self/fd/" + std::to_string(fd);
+    ssize_t n = ::readlink(link.c_str(), buffer, sizeof buffer - 1);
+    return n > 0 ? std::string(buffer, static_cast<size_t>(n)) : "";
+}
+
+void refuse_command_written(const std::string& path, const std::string& opened,
+                            const std::vector<std::string>& command_written) {
+    for (const std::string& folder : command_written) {
+        if (folder.empty() || (!inside(path, folder) && !inside(opened, folder))) continue;
+        throw sdk::Error(OMS_ERR_FAILED,
+                         "docker: refusing the runtime manifest " + path + (opened == path ? "" : " (" + opened + ")") +
+                             ": it lies in " + folder + ", which commands can write, so a command could choose the "
+                             "image and user of later runs. Nothing ran. Keep it outside the worktree and every "
+                             "read-write folder (config key [plugin.docker] manifest).");
+    }
+}
+
+}  // namespace
+
+Manifest load_manifest(const std::string& path, const std::vector<std::string>& command_written) {
+    const int fd = sdk::open_regular_file(path);
+    if (fd < 0)
+        throw sdk::Error(OMS_ERR_INVALID, "cannot read the runtime manifest '" + path +
+                                              "': not a readable regular file (config key [plugin.docker] manifest)");
+    const std::string opened = opened_path(fd);
+    try {
+        refuse_command_written(path, opened.empty() ? path : opened, command_written);
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
+    const auto text = sdk::read_text_fd(fd);
+    ::close(fd);
     if (!text)
         throw sdk::Error(OMS_ERR_INVALID, "cannot read the runtime manifest (or it is over 1 MiB) '" + path +
                                               "' (config key [plugin.docker] manifest)");

@@ -12,6 +12,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace oms::docker {
 
@@ -24,8 +25,14 @@ struct Manifest {
 
 // Parses manifest text; `path` is used in messages. Throws sdk::Error(INVALID).
 Manifest parse_manifest(const std::string& text, const std::string& path);
-// Reads and parses the file. Throws sdk::Error(INVALID) when unreadable or bad.
-Manifest load_manifest(const std::string& path);
+// Reads and parses the file. Throws sdk::Error(INVALID) when unreadable, not
+// a regular file (never blocking on a FIFO) or bad, and sdk::Error(FAILED)
+// when the file opened, or the name it was opened by, lies in one of
+// `command_written`: the manifest chooses the image and user of every later
+// run, so a copy a command could have written is never trusted. The check is
+// made on the open descriptor's own path, so a link swapped in after it
+// cannot move the read elsewhere.
+Manifest load_manifest(const std::string& path, const std::vector<std::string>& command_written = {});
 
 // True for "sha256:<64 lowercase hex>" or "<name>@sha256:<64 lowercase hex>".
 bool is_pinned_image(const std::string& reference);
