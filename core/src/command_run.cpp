@@ -3,6 +3,7 @@
 #include "oms/core/backend.hpp"
 #include "oms/core/cli.hpp"
 #include "oms/core/cli_options.hpp"
+#include "oms/core/config_error_location.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/failure_hint.hpp"
 #include "oms/core/launcher.hpp"
@@ -55,9 +56,11 @@ int command_run(const Args& all_args) {
     RunSession opened = open_run_session(options);
     const Session& session = *opened.session;
     const BackendChoice& backend = opened.backend;
-    if (!backend.report.usable)
+    if (!backend.report.usable) {
+        throw_if_config_error(session.config(), backend.record->id, backend.report.reason);
         throw UserError(kExitUnavailable, "backend '" + backend.record->id + "' (chosen by " + backend.chosen_by +
                                               ") cannot run here (nothing ran): " + backend.report.reason);
+    }
     const bool unconfined = backend.record->backend()->flags & OMS_BACKEND_NEEDS_APPROVAL;
     if (unconfined && backend.chosen_by == "auto")
         std::fprintf(stderr, "oms: warning: no confining backend can run here; using %s (no sandbox)\n",

@@ -4,6 +4,7 @@
 #include "oms/core/error.hpp"
 
 #include <filesystem>
+#include <cstdio>
 #include <sstream>
 #include <toml++/toml.h>
 
@@ -57,7 +58,9 @@ bool array_of(const toml::array& array) {
 
 bool has_type(const toml::node& node, oms_config_type type) {
     switch (type) {
-        case OMS_CONFIG_STRING: return node.is_string();
+        // A number is accepted where a string is declared (cpus = 2 as well
+        // as cpus = "2"): it reaches the plugin as its decimal text.
+        case OMS_CONFIG_STRING: return node.is_string() || node.is_integer() || node.is_floating_point();
         case OMS_CONFIG_INTEGER: return node.is_integer();
         case OMS_CONFIG_BOOLEAN: return node.is_boolean();
         case OMS_CONFIG_STRING_ARRAY: return node.is_array() && array_of<std::string>(*node.as_array());
@@ -66,11 +69,21 @@ bool has_type(const toml::node& node, oms_config_type type) {
     return false;
 }
 
+std::string string_or_number_text(const toml::node& node) {
+    if (const auto* integer = node.as_integer()) return std::to_string(integer->get());
+    if (const auto* number = node.as_floating_point()) {
+        char text[64];
+        std::snprintf(text, sizeof text, "%.15g", number->get());
+        return text;
+    }
+    return node.value<std::string>().value_or("");
+}
+
 // Read a node known to be of `type` into `value`; appends arrays when asked.
 void assign(ConfigValue& value, const toml::node& node, oms_config_type type, bool append) {
     value.type = type;
     switch (type) {
-        case OMS_CONFIG_STRING: value.text = node.value<std::string>().value_or(""); break;
+        case OMS_CONFIG_STRING: value.text = string_or_number_text(node); break;
         case OMS_CONFIG_INTEGER: value.integer = node.value<int64_t>().value_or(0); break;
         case OMS_CONFIG_BOOLEAN: value.boolean = node.value<bool>().value_or(false); break;
         case OMS_CONFIG_STRING_ARRAY:

@@ -4,16 +4,28 @@
 
 namespace oms::core {
 
+namespace {
+
+// "[id] message": the plugin a line came from, unless the message names its
+// config table already ("[plugin.id] key: ..."), which says as much.
+std::string attributed(const std::string& id, const char* message) {
+    const std::string text = message ? message : "";
+    if (text.find("[plugin." + id + "]") != std::string::npos) return text;
+    return "[" + id + "] " + text;
+}
+
+}  // namespace
+
 struct HostServiceCalls {
     static HostServices& self(void* data) { return *static_cast<HostServices*>(data); }
 
     static void log(void* data, oms_log_level level, const char* message) {
-        const std::string& id = self(data).plugin_id_;
+        const std::string line = attributed(self(data).plugin_id_, message);
         switch (level) {
-            case OMS_LOG_DEBUG: spdlog::debug("[{}] {}", id, message); break;
-            case OMS_LOG_INFO: spdlog::info("[{}] {}", id, message); break;
-            case OMS_LOG_WARN: spdlog::warn("[{}] {}", id, message); break;
-            default: spdlog::error("[{}] {}", id, message); break;
+            case OMS_LOG_DEBUG: spdlog::debug("{}", line); break;
+            case OMS_LOG_INFO: spdlog::info("{}", line); break;
+            case OMS_LOG_WARN: spdlog::warn("{}", line); break;
+            default: spdlog::error("{}", line); break;
         }
     }
     static oms_status string(void* data, const char* key, const char** out) {

@@ -3,6 +3,7 @@
 #include "oms/core/account_name.hpp"
 #include "oms/core/environment.hpp"
 #include "oms/core/env_options.hpp"
+#include "oms/core/config_error_location.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/own_files.hpp"
 #include "oms/core/policy_guard.hpp"
@@ -93,9 +94,10 @@ void assemble_policy(const Registry& registry, const RunContext& context, Policy
         } catch (...) {
             std::snprintf(message, sizeof message, "it threw an exception");
         }
-        if (status != OMS_OK)
-            throw UserError(kExitUnavailable, "refusing to run: the policy plugin '" + record->id + "' failed: " +
-                                                  (message[0] ? message : "no reason given"));
+        if (status == OMS_OK) continue;
+        if (registry.config()) throw_if_config_error(*registry.config(), record->id, message);
+        throw UserError(kExitUnavailable, "refusing to run: the policy plugin '" + record->id + "' failed: " +
+                                              (message[0] ? message : "no reason given"));
     }
     std::vector<std::string> names;
     for (auto& rule : rules)

@@ -40,6 +40,7 @@ void Registry::load_from(const std::vector<std::string>& folders) {
 }
 
 void Registry::instantiate(const Config& config) {
+    config_ = &config;
     for (auto& record : records_) {
         if (record.status != PluginStatus::Loaded || instances_.count(record.id)) continue;
         try {

@@ -55,6 +55,41 @@ TEST_CASE("a wrong type names the expected type") {
     expect_refused(env, "config.toml:2: key 'sandbox.read_only': expected array of strings");
 }
 
+TEST_CASE("a number where a string is declared reaches the plugin as its text") {
+    ConfigEnv env;
+    // `backend` is a string key: 5 is taken as "5" (no such backend), not
+    // refused as the wrong type.
+    env.user_config("[sandbox]\nbackend = 5\n");
+    ProcessResult run = env.oms({"run", "--yes", "--", "/bin/true"});
+    INFO(run.err);
+    CHECK(run.exit_code == 69);
+    CHECK_THAT(run.err, Catch::Contains("backend '5' (chosen by config ("));
+    CHECK_THAT(run.err, !Catch::Contains("expected string"));
+}
+
+TEST_CASE("a value a plugin refuses is a config error naming the file, line and key") {
+    ConfigEnv env;
+    env.user_config("[sandbox]\nbackend = \"host-null\"\n\n[plugin.network]\nsurfnet_port = 99999\n");
+    expect_refused(env, env.config_home + "/oms/config.toml:5: [plugin.network] surfnet_port: 99999 is not a TCP port");
+    // Positive control: a port in range runs.
+    env.user_config("[sandbox]\nbackend = \"host-null\"\n\n[plugin.network]\nsurfnet_port = 8899\n");
+    ProcessResult run = env.oms(kTouch);
+    INFO(run.err);
+    CHECK(run.exit_code == 0);
+    CHECK(exists(env.worktree + "/ran"));
+}
+
+TEST_CASE("a plugin's warning that names its table is not prefixed with its id again") {
+    ConfigEnv env;
+    env.user_config("[plugin.env-allowlist]\nextra = [\"AWS_SECRET_ACCESS_KEY\"]\n");
+    ProcessResult run = env.oms(kTouch);
+    INFO(run.err);
+    CHECK(run.exit_code == 0);
+    CHECK_THAT(run.err, Catch::Contains("oms: warning: [plugin.env-allowlist] extra: 'AWS_SECRET_ACCESS_KEY' looks "
+                                        "like a credential"));
+    CHECK_THAT(run.err, !Catch::Contains("[env-allowlist] [plugin.env-allowlist]"));
+}
+
 TEST_CASE("a table for a plugin that is not loaded is refused") {
     ConfigEnv env;
     env.user_config("[plugin.not-installed]\nx = 1\n");

@@ -19,6 +19,8 @@ public:
     // Create an instance of every loaded plugin; a plugin whose create fails
     // is rejected with the reason.
     void instantiate(const Config& config);
+    // The config the instances were made with (messages name its files).
+    const Config* config() const { return config_; }
 
     const std::deque<PluginRecord>& records() const { return records_; }
     const std::vector<std::string>& folders() const { return folders_; }
@@ -36,6 +38,7 @@ private:
     std::vector<std::string> folders_;
     std::vector<std::string> named_folders_;
     std::map<std::string, std::unique_ptr<PluginInstance>> instances_;
+    const Config* config_ = nullptr;
 };
 
 }  // namespace oms::core
