@@ -181,14 +181,46 @@ TEST_CASE("docker: with no user configured, the command runs as the worktree's o
     REQUIRE(stat((task.worktree + "/made-here").c_str(), &made) == 0);
     CHECK(made.st_uid == container_uid());
 
-    // A worktree root owns never makes the container root: it falls back to
-    // nobody. Only root can hand a folder to root; as a user, a root-owned
-    // folder of the system stands in (mounted, never written: nobody can't).
+    // A worktree root owns never makes the container root, and as anyone
+    // else the command could not write it: the run is refused, saying what
+    // to set. Only root can hand a folder to root; as a user, a root-owned
+    // folder of the system stands in (mounted, never written).
     if (geteuid() == 0) REQUIRE(chown(task.worktree.c_str(), 0, 0) == 0);
     else task.worktree = "/usr/share/common-licenses";
+    Outcome refused = task.run({"id", "-u"});
+    INFO(refused.error);
+    CHECK(refused.status != OMS_OK);
+    CHECK_THAT(refused.error, Catch::Contains("belongs to root") && Catch::Contains("[plugin.docker] user"));
+    CHECK(refused.out.empty());
+    // Positive control: with the user set as the message says, it runs as that user.
+    task.host.strings["user"] = "65534:65534";
+    task.recreate_instance();
     Outcome nobody = task.run({"id", "-u"});
     REQUIRE(nobody.exit_code == 0);
     CHECK(nobody.out == "65534\n");
+}
+
+TEST_CASE("docker: a missing command exits 127 and one that cannot run 126, in the shell's words", "[docker]") {
+    require_daemon();
+    const bool warm = GENERATE(false, true);
+    CAPTURE(warm);
+    Task task(warm);
+    write_file(task.worktree + "/not-executable", "echo never\n");
+    REQUIRE(chmod((task.worktree + "/not-executable").c_str(), 0644) == 0);
+    Outcome missing = task.run({"no-such-tool-anywhere"});
+    INFO(missing.error << missing.err);
+    CHECK(missing.exit_code == 127);
+    CHECK_THAT(missing.err, Catch::Contains("no-such-tool-anywhere: command not found"));
+    Outcome missing_path = task.run({"./no-such-file"});
+    CHECK(missing_path.exit_code == 127);
+    CHECK_THAT(missing_path.err, Catch::Contains("./no-such-file: No such file or directory"));
+    Outcome not_runnable = task.run({"./not-executable"});
+    CHECK(not_runnable.exit_code == 126);
+    CHECK_THAT(not_runnable.err, Catch::Contains("./not-executable: Permission denied"));
+    CHECK(not_runnable.out.empty());
+    // Positive control: a command that is there runs and keeps its own status.
+    CHECK(task.run({"true"}).exit_code == 0);
+    CHECK(task.sh("exit 3").exit_code == 3);
 }
 
 TEST_CASE("docker: network none reaches nothing; a bridge network reaches the host", "[docker]") {

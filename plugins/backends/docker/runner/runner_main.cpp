@@ -184,6 +184,16 @@ bool prepare_command_env(std::vector<std::string>& env) {
     return true;
 }
 
+// After a failed exec, as a shell does: 127 when there is nothing to run
+// ("command not found" for a name looked up on PATH), 126 when the file is
+// there but cannot be run, said in the shell's words on the command's stderr.
+[[noreturn]] void exit_as_a_shell(const char* program, int error) {
+    const bool missing = error == ENOENT || error == ENOTDIR;
+    const char* reason = missing && !std::strchr(program, '/') ? "command not found" : std::strerror(error);
+    dprintf(2, "oms: %s: %s (inside the container)\n", program, reason);
+    _exit(missing ? 127 : 126);
+}
+
 [[noreturn]] void become_command(Request& req) {
     sigset_t none;
     sigemptyset(&none);
@@ -206,8 +216,7 @@ bool prepare_command_env(std::vector<std::string>& env) {
     auto argv = c_list(req.argv);
     auto env = c_list(req.env);
     execvpe(argv[0], argv.data(), env.data());
-    dprintf(2, "oms: cannot run %s: %s\n", req.argv[0].c_str(), std::strerror(errno));
-    _exit(errno == ENOENT ? 127 : 126);
+    exit_as_a_shell(req.argv[0].c_str(), errno);
 }
 
 int exit_status(int status) { return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status); }
@@ -312,8 +321,7 @@ int listen_on(const char* path) {
         _exit(126);
     }
     execvp(argv[0], argv);
-    std::fprintf(stderr, "oms: cannot run %s: %s\n", argv[0], std::strerror(errno));
-    _exit(errno == ENOENT ? 127 : 126);
+    exit_as_a_shell(argv[0], errno);
 }
 
 // The runner's helpers, started again when they end (a command of the same uid can kill them).

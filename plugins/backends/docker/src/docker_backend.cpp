@@ -89,7 +89,7 @@ DockerBackend::Resolved DockerBackend::resolve(oms_status failure, const RunInpu
     r.manifest = load_manifest(settings_.manifest, folders_a_run_writes(in));
     if (!settings_.user.empty() || r.manifest.user)
         r.user = normalized_user(!settings_.user.empty() ? settings_.user : *r.manifest.user);
-    if (r.user.empty()) r.user = default_user_for(in.worktree);
+    if (r.user.empty()) r.user = default_user_for(in.worktree, failure);
     r.socket = require_socket(failure);
     r.cli = find_program(settings_.docker, environment("PATH"));
     if (r.cli.empty())
@@ -118,7 +118,7 @@ void DockerBackend::probe(const sdk::Report& report) {
         facts.manifest = load_manifest(settings_.manifest);
         facts.user = !settings_.user.empty() || facts.manifest->user
                          ? normalized_user(!settings_.user.empty() ? settings_.user : *facts.manifest->user)
-                         : "the worktree's owner (65534:65534 when root owns it)";
+                         : "the worktree's owner (a run in a worktree root owns is refused)";
         if (facts.daemon) facts.image_present = image_present(EngineClient(facts.socket, 3000), facts.manifest->image);
     } catch (const std::exception& e) {
         facts.manifest_error = e.what();

@@ -13,7 +13,7 @@ constexpr oms_config_key key(const char* name, oms_config_type type, const char*
 const oms_config_key kKeys[] = {
     key("manifest", OMS_CONFIG_STRING, "path of the runtime manifest that pins the image (image = \"sha256:...\")"),
     key("user", OMS_CONFIG_STRING,
-        "numeric uid:gid the command runs as (default: manifest's, else the worktree's owner; 65534:65534 when root owns it)"),
+        "numeric uid:gid the command runs as (default: manifest's, else the worktree's owner; a worktree root owns needs it set)"),
     key("network", OMS_CONFIG_STRING, "docker network for the container (default none; host is refused)"),
     key("memory", OMS_CONFIG_STRING, "memory limit, swap included (default 2g)"),
     key("cpus", OMS_CONFIG_STRING, "CPU limit (default 2)"),

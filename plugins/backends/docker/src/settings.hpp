@@ -23,9 +23,6 @@ struct Settings {
     std::string socket;                    // Engine API unix socket; empty: from DOCKER_HOST
 };
 
-// Non-root user used when neither the config nor the manifest names one.
-inline constexpr const char* kDefaultUser = "65534:65534";
-
 const oms_config_key* config_keys();
 size_t config_key_count();
 
