@@ -12,6 +12,7 @@
 #include "oms/core/private_gitconfig.hpp"
 #include "oms/core/private_home_links.hpp"
 #include "oms/core/private_npmrc.hpp"
+#include "oms/core/repository_record.hpp"
 #include "oms/core/run_dir.hpp"
 #include "oms/core/run_dir_sweep.hpp"
 #include "oms/core/run_options.hpp"
@@ -81,14 +82,15 @@ int command_run(const Args& all_args) {
     confirm_trusted_surfpool(context.inputs().surfpool, context.inputs().argv, policy.env, context.inputs().worktree);
     warn_once(context.inputs().state_dir, backend.record->id, backend.report.warn_once);
     warn_lost_guarantees(backend, context.inputs());
+    remember_repository(context.inputs().state_dir, context.inputs().worktree);  // before any command runs here
     const int exit_code = launch(backend, context, policy);
     // After the command's own output: it has exited, and this goes to stderr only.
-    if (!unconfined && !options.quiet && session.config().boolean("sandbox", "failure_hint", true) &&
-        failure_hint_wanted(exit_code))
-        std::fprintf(stderr, "%s\n",
-                     failure_hint(backend.record->id, exit_code,
-                                  dropped_variables(context.inputs().parent_env, policy.env))
-                         .c_str());
+    if (!unconfined && !options.quiet && session.config().boolean("sandbox", "failure_hint", true)) {
+        const FailedRun run{backend.record->id, exit_code, dropped_variables(context.inputs().parent_env, policy.env),
+                            context.inputs().argv, context.inputs().state_dir, context.inputs().worktree};
+        const std::string line = failure_line(run);
+        if (!line.empty()) std::fprintf(stderr, "%s\n", line.c_str());
+    }
     return exit_code;
 }
 

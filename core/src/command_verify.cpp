@@ -15,6 +15,7 @@
 #include "oms/core/private_gitconfig.hpp"
 #include "oms/core/private_home_links.hpp"
 #include "oms/core/protected_folders.hpp"
+#include "oms/core/repository_record.hpp"
 #include "oms/core/run_dir.hpp"
 #include "oms/core/run_dir_sweep.hpp"
 #include "oms/core/run_options.hpp"
@@ -185,6 +186,16 @@ void print_plan(const SnapshotReport& snapshot, const std::string& snapshot_path
     std::printf("\nresults: OMS_OUTPUT_DIR, a fresh folder made at the start and kept\n\n");
 }
 
+// The index names the snapshot's files only when the repository is the one
+// that was there before any command ran in the worktree.
+void refuse_repository_made_by_a_command(const std::string& worktree) {
+    const std::optional<std::string> changed = repository_changed_since_first_run(state_dir(), worktree);
+    if (!changed) return;
+    throw UserError(kExitRefused, "oms verify: refusing to list the inputs from the repository's index: " + *changed +
+                                      ". Name them with [verify] inputs or --inputs instead; if you made that "
+                                      "repository yourself, delete the record and run oms verify again. Nothing ran.");
+}
+
 // Fails closed: a backend whose network oms verify does not know, one that
 // cannot run here, or host-null without --yes (with the spec's warning).
 void refuse_unless_isolated(const VerifyOptions& options, const BackendChoice& backend, const NetworkChoice& network,
@@ -254,6 +265,7 @@ int command_verify(const Args& all_args) {
     if (!options.output.empty() && is_within(canonical_or_absolute(options.output), worktree))
         throw UserError(kExitUsage, "oms verify: --output " + options.output +
                                         " lies inside the worktree, which the check cannot see; choose another folder");
+    if (settings.inputs.empty()) refuse_repository_made_by_a_command(worktree);
     const TrackedFiles tracked = settings.inputs.empty() ? tracked_files(worktree) : TrackedFiles{};
     std::vector<std::string> inputs = settings.inputs.empty() ? tracked.files : settings.inputs;
     const std::vector<std::string> pinned = pinned_inputs(session, options.run);

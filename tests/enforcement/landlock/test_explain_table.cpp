@@ -240,9 +240,43 @@ TEST_CASE("after a failure under landlock oms says how to ask, on stderr only, o
     auto interrupted = run({}, "kill -TERM $$");
     CHECK(interrupted.exit_code == 143);
     CHECK(interrupted.err.find("oms explain") == std::string::npos);
-    auto quiet = run({"--quiet"}, "exit 3");
-    CHECK(quiet.exit_code == 3);
+    auto quiet = run({"--quiet"}, "exit 4");  // a status not seen yet: only --quiet keeps it silent
+    CHECK(quiet.exit_code == 4);
     CHECK(quiet.err.find("oms explain") == std::string::npos);
+}
+
+TEST_CASE("the line after a failure: said once per status, not after a tool's answer, and naming the read-only .git",
+          "[landlock][explain]") {
+    require_landlock();
+    World w;
+    auto run = [&](const std::string& script) {
+        return run_process({oms_binary(), "run", "--sandbox", "landlock", "--worktree", w.work, "--", "sh", "-c",
+                            script},
+                           {oms_world_env(w), std::nullopt, w.work, 60});
+    };
+    const std::string hint = "oms: exit 5 under the landlock sandbox";
+    auto first = run("exit 5");
+    CHECK(first.exit_code == 5);
+    CHECK(lines_starting(first.err, hint).size() == 1);
+    auto again = run("exit 5");  // the same failure again: nothing new to say
+    CHECK(again.exit_code == 5);
+    CHECK(again.err.find("oms explain") == std::string::npos);
+    auto other = run("exit 6");  // positive control: a new status is said
+    CHECK(lines_starting(other.err, "oms: exit 6 under the landlock sandbox").size() == 1);
+    // grep's 1 means "no match": an answer, not a failure.
+    write_file(w.work + "/haystack.txt", "hay\n");
+    auto no_match = run("grep -q needle haystack.txt");
+    CHECK(no_match.exit_code == 1);
+    CHECK(no_match.err.find("oms: exit") == std::string::npos);
+    // A git write fails on the read-only .git: the line says why, each time.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        auto commit = run("git add haystack.txt && git commit -qm work");
+        CHECK(commit.exit_code != 0);
+        CHECK(lines_starting(commit.err, "oms: exit").size() == 1);
+        CHECK(commit.err.find("the task's .git is read-only inside the sandbox by design") != std::string::npos);
+        CHECK(commit.err.find("Committing an agent's work") != std::string::npos);
+    }
+    CHECK(read_file(w.work + "/.git/config") == "GIT-CONFIG-ORIGINAL");
 }
 
 TEST_CASE("oms policy lists the keypair files hidden; a user-level exemption reopens one, never from a worktree",

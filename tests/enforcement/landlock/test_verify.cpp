@@ -12,6 +12,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -410,6 +412,10 @@ TEST_CASE("oms verify runs no program on a repository a command wrote", "[verify
     list_with_host_git(env);
     REQUIRE(exists(marker));
     REQUIRE(unlink(marker.c_str()) == 0);
+    // oms verify would refuse this repository outright (it did not exist when
+    // oms first ran a command here: next test); what a user who says "I made
+    // it" does, deleting the record, leaves the index reader to face it.
+    std::filesystem::remove_all(env.state_home + "/oms/repositories");
 
     env.user_config("[verify]\nsurfnet_cmd = [\"" + standin() + "\", \"serve\", \"{port}\", \"m\"]\n");
     HostEchoServer reserved;  // only for a free port number
@@ -425,6 +431,45 @@ TEST_CASE("oms verify runs no program on a repository a command wrote", "[verify
     CHECK(text_of(output + "/top") == "tracked-top\n");
     CHECK(text_of(output + "/listing").find(".git") == std::string::npos);
     CHECK(result.err.find("not in the snapshot: d/: a folder left out of the sparse checkout") != std::string::npos);
+}
+
+TEST_CASE("oms verify takes no list from a repository made after oms first ran a command there", "[verify]") {
+    OmsEnv env;
+    TempDir scratch("oms-verify-test");
+    write_file(env.worktree + "/chosen.txt", "chosen\n");
+    write_file(env.worktree + "/left-out.txt", "left out\n");
+    // A command in a worktree with no repository makes one whose index names
+    // only the file it chose.
+    ProcessResult made = env.oms({"run", "--sandbox", "landlock", "--", "/bin/sh", "-c",
+                                  "git init -q && git add chosen.txt"});
+    INFO("made: " << made.err);
+    REQUIRE(made.exit_code == 0);
+    REQUIRE(exists(env.worktree + "/.git/index"));
+    env.user_config("[verify]\nsurfnet_cmd = [\"" + standin() + "\", \"serve\", \"{port}\", \"m\"]\n");
+    const std::string output = scratch / "results";
+    ProcessResult refused = env.oms({"verify", "--sandbox", "landlock", "--output", output, "--", "/bin/sh", "-c",
+                                     "ls > \"$OMS_OUTPUT_DIR/listing\""});
+    INFO("stderr: " << refused.err);
+    CHECK(refused.exit_code == 77);
+    CHECK(refused.err.find("did not exist when oms first ran a command there") != std::string::npos);
+    CHECK(refused.err.find("Nothing ran") != std::string::npos);
+    CHECK_FALSE(exists(output + "/listing"));
+    // Naming the inputs instead works.
+    ProcessResult named = env.oms({"verify", "--sandbox", "landlock", "--inputs", "chosen.txt", "--inputs",
+                                   "left-out.txt", "--plan", "--", "/bin/true"});
+    INFO("named: " << named.err);
+    CHECK(named.exit_code == 0);
+
+    // Positive control: a repository you made before any run is listed as before.
+    OmsEnv mine;
+    make_repository(mine, scratch / "outside.txt");
+    REQUIRE(mine.oms({"run", "--sandbox", "landlock", "--", "/bin/true"}).exit_code == 0);
+    mine.user_config("[verify]\nsurfnet_cmd = [\"" + standin() + "\", \"serve\", \"{port}\", \"m\"]\n");
+    ProcessResult plan = mine.oms({"verify", "--sandbox", "landlock", "--plan", "--", "/bin/true"});
+    INFO("plan: " << plan.out << plan.err);
+    CHECK(plan.exit_code == 0);
+    CHECK(plan.out.find("the files tracked in " + mine.worktree + "/.git/index") != std::string::npos);
+    CHECK(plan.out.find("1 files") != std::string::npos);  // input.txt; the tracked link is skipped
 }
 
 TEST_CASE("oms verify: a snapshot past [verify] max_snapshot_bytes stops before the check runs", "[verify]") {

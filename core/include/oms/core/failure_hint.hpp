@@ -5,6 +5,7 @@
 #include "oms/core/env_options.hpp"
 
 #include <string>
+#include <vector>
 
 namespace oms::core {
 
@@ -17,5 +18,23 @@ bool failure_hint_wanted(int exit_code);
 // PYTHONPATH (--env NAME passes one); if a file or port was refused, ask: oms
 // explain ..." (variables by name only, never a value nor a credential-like name).
 std::string failure_hint(const std::string& backend_id, int exit_code, const DroppedVariables& dropped);
+
+struct FailedRun {
+    std::string backend_id;
+    int exit_code = 0;
+    DroppedVariables dropped;
+    std::vector<std::string> argv;  // the command as given
+    std::string state_dir;          // oms's state folder: where "said once" is remembered
+    std::string worktree;
+};
+
+// The line to print after a failed run, or "" when there is nothing worth
+// saying: a git command that writes the repository gets the read-only .git
+// line every time; a tool's answer (grep's 1 for "no match", see
+// command_shape.hpp) gets none; any other status gets failure_hint's line
+// once per worktree, backend, status and set of dropped variables, so a
+// test suite failing again and again is not followed by the same line each
+// time (`oms explain` always answers).
+std::string failure_line(const FailedRun& run);
 
 }  // namespace oms::core
