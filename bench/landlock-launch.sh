@@ -1,104 +1,185 @@
 #!/usr/bin/env bash
-# Launch cost of the landlock backend, measured against baselines in the same
-# call: median wall time of
-#   oms run --sandbox landlock -- true     (default policy, every plugin loaded)
-#   env true                               (the baseline: two execs, one process)
-#   bwrap --unshare-all --ro-bind / / true (a namespace sandbox for comparison)
-#   launch-floor 14 100 true               (bench/launch-floor.c: the least a
-#                                           namespace + Landlock launcher does,
-#                                           with oms's count of mounts and rules)
-# then the same oms run in a worktree of 20,000 files in 2,000 folders with a
-# few keypair files, to show how start-up grows with the worktree.
+# Launch cost of the landlock backend in three settings, measured against
+# baselines in one call (median wall time of `true`). The commands are run
+# in turn, one run each per round, so a change of the machine's load during
+# the call weighs on all of them alike (on a shared 2-core machine, runs of
+# one command after another drifted by 2x between commands):
+#   empty   oms run, empty HOME, a worktree of one file
+#   home    oms run, a large synthetic HOME (a pyenv of 11,000 folders, a
+#           rustup of 3,000, a ~/.cargo of 200), the same small worktree
+#   tree    oms run, empty HOME, a worktree of 50,000 files in 5,000 folders
+#           with a few keypair files
+# and the baselines
+#   env true
+#   bwrap --unshare-all --ro-bind / / true
+#   firejail --noprofile --quiet true (when firejail is installed)
+# The HOME is synthetic so the figure does not depend on the machine's own.
+# Each oms setting runs twice first, so the keypair search's cache is warm,
+# as it is from the second start of a task on.
 #
 # Usage: bench/landlock-launch.sh [BUILD_DIR]   (default: ./build)
-#   RUNS=N  runs per command (default 60)
-#   BASELINE_BUILD=DIR  also time that build's oms (say, the last release)
-#                       in the same hyperfine call as this one, and print
-#                       the ratio and difference: a before/after measure
-#                       taken under the same conditions
-# Needs hyperfine and bwrap. Prints the medians and both ratios; exits 1 when
-# oms exceeds 1.5x `env true` or is not below bwrap.
+#   RUNS=N          rounds, so runs per command (default 40)
+#   BENCH_DIR=DIR   where the synthetic trees go (default: BUILD_DIR). Not
+#                   below /tmp or /var/tmp: those are write roots of every
+#                   run, and oms keeps no scan cache in a write root.
+#   BASELINE_BUILD=DIR  also time that build's oms in the three settings in
+#                   the same call: a before/after measure under one load
+# Needs bwrap (and bash 5 for EPOCHREALTIME). Prints the medians and the ratios; exits 1 when
+# a target is missed: home within 1.25x of empty and 2.5x of bwrap, tree
+# within 2.5x of bwrap, no setting slower than firejail.
 set -euo pipefail
 
 build_dir=${1:-build}
 oms=$(realpath "$build_dir/bin/oms")
-runs=${RUNS:-60}
-for tool in hyperfine bwrap cc; do
+runs=${RUNS:-40}
+for tool in bwrap; do
   command -v "$tool" >/dev/null || { echo "landlock-launch: $tool is required" >&2; exit 2; }
 done
 
-scratch=$(mktemp -d /tmp/oms-bench-XXXXXX)
+scratch=$(mktemp -d "$(realpath "${BENCH_DIR:-$build_dir}")/oms-bench-XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
-export HOME=$scratch/home XDG_CONFIG_HOME=$scratch/config XDG_STATE_HOME=$scratch/state
-mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_STATE_HOME" "$scratch/small"
-echo 'fn main() {}' > "$scratch/small/main.rs"
 
-# The large worktree: 2,000 folders x 10 files, 5 of them keypair files.
-big=$scratch/big
-for ((d = 0; d < 2000; d++)); do
-  mkdir -p "$big/pkg$((d % 50))/mod$d"
-  for ((f = 0; f < 10; f++)); do : > "$big/pkg$((d % 50))/mod$d/file$f.rs"; done
-done
-for k in 7 400 999 1500 1999; do echo '[1,2,3]' > "$big/pkg$((k % 50))/mod$k/deploy-keypair.json"; done
-
-# The floor program makes namespaces without a user namespace: root only.
-floor=$scratch/launch-floor
-cc -O2 -o "$floor" "$(dirname "$0")/launch-floor.c"
-floor_run="$floor 14 100 /usr/bin/true"
-floor_args=("$floor_run")
-if [ "$(id -u)" != 0 ]; then
-  echo "landlock-launch: not root, so the floor line is skipped" >&2
-  floor_args=()
-fi
-
-run_small="$oms run --sandbox landlock --worktree $scratch/small -- true"
-baseline_args=()
-if [ -n "${BASELINE_BUILD:-}" ]; then
-  baseline_oms=$(realpath "$BASELINE_BUILD/bin/oms")
-  run_baseline="$baseline_oms run --sandbox landlock --worktree $scratch/small -- true"
-  $run_baseline || { echo "landlock-launch: '$run_baseline' failed" >&2; exit 2; }
-  baseline_args=("$run_baseline")
-fi
-run_big="$oms run --sandbox landlock --worktree $big -- true"
-# Fail early, with the reason, when oms cannot run here at all.
-$run_small || { echo "landlock-launch: '$run_small' failed" >&2; exit 2; }
-
-median() {  # median seconds of command $2 in hyperfine CSV $1
-  awk -F, -v cmd="$2" 'NR > 1 && $1 == cmd { print $4 }' "$1"
+# A HOME with its own config and state (the scan cache lives in the state).
+make_home() {
+  mkdir -p "$1/.config" "$1/.local/state"
 }
 
-# Two more lines split oms's cost: starting the binary alone, and loading
-# every plugin + assembling and rendering the policy without running it.
-version="$oms --version"
-policy="$oms policy --sandbox landlock --worktree $scratch/small"
-hyperfine -N --warmup 5 --runs "$runs" --export-csv "$scratch/launch.csv" \
-  "env true" "$run_small" "bwrap --unshare-all --ro-bind / / true" "$run_big" "$version" "$policy" \
-  "${floor_args[@]}" "${baseline_args[@]}" >&2
+# `count` folders of three files each, 100 to a parent folder, below $1
+# (one mkdir and one touch for all: a process per folder took minutes).
+make_folders() {
+  local base=$1 count=$2 i
+  local folders=() files=()
+  for ((i = 0; i < count; ++i)); do
+    local folder=$base/group$((i / 100))/pkg$i
+    folders+=("$folder")
+    files+=("$folder/__init__.py" "$folder/core.py" "$folder/util.py")
+  done
+  printf '%s\0' "${folders[@]}" | xargs -0 mkdir -p
+  printf '%s\0' "${files[@]}" | xargs -0 touch
+}
 
-env_s=$(median "$scratch/launch.csv" "env true")
-oms_s=$(median "$scratch/launch.csv" "$run_small")
-bwrap_s=$(median "$scratch/launch.csv" "bwrap --unshare-all --ro-bind / / true")
-big_s=$(median "$scratch/launch.csv" "$run_big")
-version_s=$(median "$scratch/launch.csv" "$version")
-policy_s=$(median "$scratch/launch.csv" "$policy")
-floor_s=$(median "$scratch/launch.csv" "$floor_run")
-floor_s=${floor_s:-0}
-baseline_s=0
-[ -n "${BASELINE_BUILD:-}" ] && baseline_s=$(median "$scratch/launch.csv" "$run_baseline")
+empty_home=$scratch/empty-home
+big_home=$scratch/big-home
+make_home "$empty_home"
+make_home "$big_home"
+make_folders "$big_home/.pyenv/versions/3.12.0/lib/python3.12/site-packages" 11000
+make_folders "$big_home/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/lib/rustlib" 3000
+make_folders "$big_home/.cargo/registry/index" 200
+mkdir -p "$big_home/.cargo/bin" "$big_home/.pyenv/shims" "$big_home/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/bin"
 
-awk -v e="$env_s" -v o="$oms_s" -v b="$bwrap_s" -v g="$big_s" -v v="$version_s" -v p="$policy_s" -v f="$floor_s" \
-    -v base="$baseline_s" 'BEGIN {
-  printf "median env true                      %8.2f ms\n", e * 1000
-  printf "median oms run --sandbox landlock    %8.2f ms\n", o * 1000
-  printf "median bwrap --unshare-all           %8.2f ms\n", b * 1000
-  printf "median oms run, 20,000-file worktree %8.2f ms (+%.2f ms)\n", g * 1000, (g - o) * 1000
-  printf "median oms --version (binary start)  %8.2f ms\n", v * 1000
-  printf "median oms policy (plugins, no run)  %8.2f ms\n", p * 1000
-  if (f > 0) printf "median launch floor (C, no policy)   %8.2f ms\n", f * 1000
-  printf "ratio oms / env true: %.2fx (target <= 1.5x)\n", o / e
-  printf "ratio oms / bwrap:    %.2fx (target < 1x)\n", o / b
-  printf "ratio big / small worktree: %.2fx\n", g / o
-  if (f > 0) printf "ratio floor / env true: %.2fx (no launcher of this kind does better here)\n", f / e
-  if (base > 0) printf "median oms run, baseline build        %8.2f ms\nratio oms / baseline build: %.2fx (%+.2f ms)\n", base * 1000, o / base, (o - base) * 1000
-  exit !(o / e <= 1.5 && o < b)
+small=$scratch/small
+mkdir -p "$small"
+echo 'fn main() {}' > "$small/main.rs"
+
+# The large worktree: 5,000 folders x 10 files, 5 of them keypair files.
+tree=$scratch/tree
+tree_folders=() tree_files=()
+for ((d = 0; d < 5000; d++)); do
+  folder=$tree/pkg$((d % 50))/mod$d
+  tree_folders+=("$folder")
+  for ((f = 0; f < 10; f++)); do tree_files+=("$folder/file$f.rs"); done
+done
+printf '%s\0' "${tree_folders[@]}" | xargs -0 mkdir -p
+printf '%s\0' "${tree_files[@]}" | xargs -0 touch
+for k in 7 400 999 2500 4999; do echo '[1,2,3]' > "$tree/pkg$((k % 50))/mod$k/file0-keypair.json"; done
+
+# One oms command line per setting: the environment is given through env, so
+# every oms line pays for the same extra exec.
+oms_line() {  # binary home worktree
+  echo "env HOME=$2 XDG_CONFIG_HOME=$2/.config XDG_STATE_HOME=$2/.local/state $1 run --sandbox landlock --worktree $3 -- true"
+}
+declare -A line
+settings=(empty home tree)
+line[empty]=$(oms_line "$oms" "$empty_home" "$small")
+line[home]=$(oms_line "$oms" "$big_home" "$small")
+line[tree]=$(oms_line "$oms" "$empty_home" "$tree")
+commands=("env true" "bwrap --unshare-all --ro-bind / / true")
+firejail_line=""
+if command -v firejail >/dev/null; then
+  firejail_line="firejail --noprofile --quiet true"
+  commands+=("$firejail_line")
+fi
+for s in "${settings[@]}"; do commands+=("${line[$s]}"); done
+if [ -n "${BASELINE_BUILD:-}" ]; then
+  baseline_oms=$(realpath "$BASELINE_BUILD/bin/oms")
+  line[empty_before]=$(oms_line "$baseline_oms" "$empty_home" "$small")
+  line[home_before]=$(oms_line "$baseline_oms" "$big_home" "$small")
+  line[tree_before]=$(oms_line "$baseline_oms" "$empty_home" "$tree")
+  for s in "${settings[@]}"; do commands+=("${line[${s}_before]}"); done
+fi
+
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+# Fail early, with the reason, when a command cannot run here at all; the
+# second start of each oms line finds the scan cache warm.
+for c in "${commands[@]}"; do
+  for _ in 1 2; do $c >/dev/null 2>&1 || { echo "landlock-launch: '$c' failed" >&2; $c; exit 2; }; done
+done
+
+# Two lines split oms's own cost: the binary alone, and loading every
+# plugin and assembling and rendering the policy without running anything.
+commands+=("$oms --version" "$(oms_line "$oms" "$empty_home" "$small" | sed 's/ run --sandbox/ policy --sandbox/; s/ -- true$//')")
+version_line=${commands[-2]}
+policy_line=${commands[-1]}
+
+# Round after round, each command once; wall times in microseconds, one
+# file per command.
+for ((round = 0; round < runs; ++round)); do
+  for i in "${!commands[@]}"; do
+    start=$EPOCHREALTIME
+    ${commands[$i]} >/dev/null 2>&1
+    end=$EPOCHREALTIME
+    echo $(( (${end/./} - ${start/./}) )) >> "$scratch/times.$i"
+  done
+done
+
+median() {  # median milliseconds of command line $1
+  local i
+  for i in "${!commands[@]}"; do
+    if [ "${commands[$i]}" = "$1" ]; then
+      sort -n "$scratch/times.$i" | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f", m / 1000 }'
+      return
+    fi
+  done
+}
+env_ms=$(median "env true")
+bwrap_ms=$(median "bwrap --unshare-all --ro-bind / / true")
+firejail_ms=0
+[ -n "$firejail_line" ] && firejail_ms=$(median "$firejail_line")
+empty_ms=$(median "${line[empty]}")
+home_ms=$(median "${line[home]}")
+tree_ms=$(median "${line[tree]}")
+before=("" "" "")
+if [ -n "${BASELINE_BUILD:-}" ]; then
+  before=("$(median "${line[empty_before]}")" "$(median "${line[home_before]}")" "$(median "${line[tree_before]}")")
+fi
+
+version_ms=$(median "$version_line")
+policy_ms=$(median "$policy_line")
+echo "$runs rounds, load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
+awk -v v="$version_ms" -v p="$policy_ms" -v e="$env_ms" -v b="$bwrap_ms" -v f="$firejail_ms" -v em="$empty_ms" -v hm="$home_ms" -v tm="$tree_ms" \
+    -v be="${before[0]}" -v bh="${before[1]}" -v bt="${before[2]}" 'BEGIN {
+  printf "median env true                                   %8.2f ms\n", e
+  printf "median bwrap --unshare-all --ro-bind / / true     %8.2f ms\n", b
+  if (f > 0) printf "median firejail --noprofile true                   %8.2f ms\n", f
+  printf "median oms run, empty HOME, tiny worktree         %8.2f ms\n", em
+  printf "median oms run, large HOME, tiny worktree         %8.2f ms\n", hm
+  printf "median oms run, empty HOME, 50,000-file worktree  %8.2f ms\n", tm
+  printf "median oms --version (binary start)                %8.2f ms\n", v
+  printf "median oms policy (plugins, policy, keypair search) %8.2f ms\n", p
+  if (be != "") {
+    printf "median baseline build, empty HOME                 %8.2f ms\n", be
+    printf "median baseline build, large HOME                 %8.2f ms\n", bh
+    printf "median baseline build, 50,000-file worktree       %8.2f ms\n", bt
+  }
+  ok = 1
+  printf "ratio large HOME / empty HOME:   %.2fx (target <= 1.25x)\n", hm / em; ok = ok && hm / em <= 1.25
+  printf "ratio large HOME / bwrap:        %.2fx (target <= 2.5x)\n", hm / b;  ok = ok && hm / b <= 2.5
+  printf "ratio 50,000-file tree / bwrap:  %.2fx (target <= 2.5x)\n", tm / b;  ok = ok && tm / b <= 2.5
+  printf "ratio empty HOME / bwrap:        %.2fx\n", em / b
+  printf "ratio empty HOME / env true:     %.2fx\n", em / e
+  if (f > 0) {
+    worst = em; if (hm > worst) worst = hm; if (tm > worst) worst = tm
+    printf "ratio slowest setting / firejail: %.2fx (target <= 1x)\n", worst / f; ok = ok && worst <= f
+  }
+  exit !ok
 }'

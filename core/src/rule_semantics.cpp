@@ -4,6 +4,8 @@
 
 #include "oms/core/account_name.hpp"
 
+#include <oms/install_roots.hpp>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -53,15 +55,39 @@ Decision decided(Verdict verdict, const PolicyRule* rule, std::string because) {
     return d;
 }
 
+std::vector<std::string> write_roots_of(const Policy& policy) {
+    std::vector<std::string> out;
+    for (const PolicyRule& rule : policy.rules)
+        if (rule.kind == OMS_RULE_WRITE_ALLOW_TREE || rule.kind == OMS_RULE_WRITE_SCRATCH_TREE)
+            out.push_back(rule.value);
+    return out;
+}
+
+// The install folder (oms/install_roots.hpp) that landlock leaves unsearched
+// holding the read root `root`, or "".
+std::string unsearched_install(const Policy& policy, const SemanticsInputs& in, const std::string& root) {
+    return install_roots::unsearched_install_root(root, in.home, write_roots_of(policy));
+}
+
 // Where landlock looks for keypair files at run start: the worktree, and the
-// read roots below HOME (toolchains). Elsewhere a suffix rule hides nothing.
+// read roots below HOME (toolchains) but the install folders no command can
+// write. Elsewhere a suffix rule hides nothing.
 bool landlock_walks(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
     if (is_within(path, in.worktree)) return true;
     for (const PolicyRule& rule : policy.rules)
         if (rule.kind == OMS_RULE_READ_ALLOW_TREE && !in.home.empty() && is_within(rule.value, in.home) &&
-            rule.value != in.home && is_within(path, rule.value))
+            rule.value != in.home && is_within(path, rule.value) && unsearched_install(policy, in, rule.value).empty())
             return true;
     return false;
+}
+
+// The unsearched install folder `path` lies in, when landlock leaves it out.
+std::string landlock_unsearched(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
+    if (landlock_walks(policy, in, path)) return "";
+    for (const PolicyRule& rule : policy.rules)
+        if (rule.kind == OMS_RULE_READ_ALLOW_TREE && !in.home.empty() && is_within(path, rule.value))
+            if (std::string install = unsearched_install(policy, in, rule.value); !install.empty()) return install;
+    return "";
 }
 
 bool docker_mounted(const SemanticsInputs& in, const std::string& path, bool writable) {
@@ -252,7 +278,14 @@ void add_private_temp_note(const SemanticsInputs& in, const std::string& path, D
 void add_read_notes(const Policy& policy, const SemanticsInputs& in, const std::string& path, Decision& d) {
     const PolicyRule* suffix = suffix_rule(policy, path);
     const bool exempt = d.rule && d.rule->kind == OMS_RULE_READ_ALLOW_TREE && d.rule->value == path;
-    if (suffix && d.verdict == Verdict::allowed && !exempt)
+    const std::string install =
+        suffix && in.family == BackendFamily::landlock ? landlock_unsearched(policy, in, path) : "";
+    if (suffix && d.verdict == Verdict::allowed && !exempt && !install.empty())
+        d.notes.push_back("ends with '" + suffix->value + "' (" + suffix->origin + ") but is not hidden: " + install +
+                          " is an install folder landlock does not search for keypair files (only your own "
+                          "installs write it, no command can; searched only while a link in the worktree leads "
+                          "there)");
+    else if (suffix && d.verdict == Verdict::allowed && !exempt)
         d.notes.push_back("ends with '" + suffix->value + "' (" + suffix->origin +
                           ") but is not hidden: this backend hides only the keypair files present at run start in "
                           "what it searches (landlock: the worktree and the read roots under HOME; docker: the "

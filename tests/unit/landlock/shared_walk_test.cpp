@@ -122,14 +122,35 @@ TEST_CASE("a keypair under a path too long for openat2 is still found (the walk 
     CHECK(std::count(found.begin(), found.end(), folder + "/near-keypair.json") == 1);
 }
 
-TEST_CASE("a tree nested deeper than the walks go fails the search instead of being searched in part") {
+TEST_CASE("a tree nested deeper than the walks go is reported as hidden whole instead of failing the search") {
     oms::test::TempDir base("oms-deep-walk");
     const std::string root = base / "tree";
     std::string folder = root;
     for (int i = 0; i <= kMaxScanDepth + 1; ++i) folder += "/d";
     oms::test::make_dirs(folder);
     oms::test::write_file(folder + "/deep-keypair.json", "[7]");
-    CHECK_THROWS_WITH(find_secret_files(ScanRequest{{root}, kSuffixes, {}}), Catch::Contains("folders deep"));
+    std::string first_too_deep = root;
+    for (int i = 0; i < kMaxScanDepth + 1; ++i) first_too_deep += "/d";
+    oms::test::write_file(root + "/top-keypair.json", "[5]");
+    const auto expected = std::vector<std::string>{first_too_deep, root + "/top-keypair.json"};
+    SECTION("the two-thread walk (the plain one where openat2 is missing)") {
+        std::set<std::string> too_deep;
+        auto found = find_secret_files(ScanRequest{{root}, kSuffixes, {}}, &too_deep);
+        std::sort(found.begin(), found.end());
+        CHECK(found == expected);  // the folder covers the keypair below it
+        CHECK(too_deep == std::set<std::string>{first_too_deep});
+    }
+    SECTION("the cached walk, cold and warm") {
+        const std::string cache = base / "cache";
+        REQUIRE(mkdir(cache.c_str(), 0700) == 0);
+        for (int start = 0; start < 2; ++start) {
+            ScanStats stats;
+            auto found = find_secret_files_cached(ScanRequest{{root}, kSuffixes, {}}, cache, &stats, 0);
+            std::sort(found.begin(), found.end());
+            CHECK(found == expected);
+            CHECK(stats.too_deep == std::vector<std::string>{first_too_deep});
+        }
+    }
     // Positive control: the same depth minus a few is searched in full.
     const std::string shallow_root = base / "shallow";
     std::string shallow = shallow_root;

@@ -109,7 +109,6 @@ private:
     }
 
     void visit(const std::string& relative, int depth) {
-        if (depth > kMaxScanDepth) too_deep(full_path(relative));
         if (match_.skipped(full_path(relative))) return;
         FolderRecord record;
         if (!reuse(relative, record) && !read(relative, record)) {  // gone (or too long: incomplete_)
@@ -117,7 +116,10 @@ private:
             return;
         }
         emit(relative, record);
-        for (const auto& name : record.subfolders) visit(join(relative, name), depth + 1);
+        for (const auto& name : record.subfolders) {
+            if (depth + 1 > kMaxScanDepth) hide_too_deep(full_path(join(relative, name)));
+            else visit(join(relative, name), depth + 1);
+        }
         fresh_.folders.emplace(relative, std::move(record));
     }
 
@@ -181,6 +183,12 @@ private:
         else if (matches) record.matches.push_back(NameMatch{name, type == DT_LNK});  // a folder: hidden whole
     }
 
+    // Not walked: hidden whole, like a folder with a keypair's name.
+    void hide_too_deep(const std::string& path) {
+        found_->insert(path);
+        stats_.too_deep.push_back(path);
+    }
+
     // A symlink counts when it points at something now, as in the full walk.
     void emit(const std::string& relative, const FolderRecord& record) {
         for (const auto& match : record.matches) {
@@ -217,8 +225,10 @@ std::vector<std::string> find_secret_files_cached(const ScanRequest& request, co
         }
         found.insert(in_root.begin(), in_root.end());
         if (walker->incomplete()) {  // paths too long to name from the root: the plain walk goes folder by folder
-            for (const auto& path : find_secret_files(ScanRequest{{root}, request.suffixes, request.skip, {}}))
+            std::set<std::string> deep;
+            for (const auto& path : find_secret_files(ScanRequest{{root}, request.suffixes, request.skip, {}}, &deep))
                 found.insert(path);
+            counts.too_deep.insert(counts.too_deep.end(), deep.begin(), deep.end());
             continue;  // and no cache that would skip those folders next time
         }
         if (changed && save_scan_cache(file, fresh)) ++counts.caches_written;

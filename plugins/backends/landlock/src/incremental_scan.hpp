@@ -19,6 +19,7 @@ struct ScanStats {
     size_t folders_reused = 0;  // stat only, entries taken from the cache
     size_t caches_loaded = 0;   // roots whose cache file was valid
     size_t caches_written = 0;
+    std::vector<std::string> too_deep;  // folders past kMaxScanDepth, hidden whole (also in the result)
 };
 
 // A folder changed less than this before it was read may change again within

@@ -5,6 +5,7 @@
 #include "launcher.hpp"
 #include "mask_sources.hpp"
 #include "plan_render.hpp"
+#include "secret_scan.hpp"
 
 namespace oms::landlock {
 
@@ -24,6 +25,14 @@ std::string joined(const std::vector<std::string>& items) {
     std::string out;
     for (const auto& s : items) out += (out.empty() ? "" : "; ") + s;
     return out;
+}
+
+// One line for every folder the keypair search found too deep to walk: it
+// is hidden whole, so the run goes on, and the user learns what to delete.
+std::string too_deep_notice(const std::vector<std::string>& folders) {
+    return "landlock: hidden whole (empty and read-only in this run), nested more than " +
+           std::to_string(kMaxScanDepth) + " folders deep, too deep to search for keypair files: " +
+           joined(folders) + " (delete it if nothing needs it)";
 }
 
 }  // namespace
@@ -83,6 +92,7 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
     if (plan.trusted_listener && !features_.has_tcp())
         throw Error(OMS_ERR_UNSUPPORTED, "landlock: the trusted Surfpool binary would share the host's network with "
                                          "no port filter (this kernel lacks Landlock ABI 4); nothing ran");
+    if (!plan.too_deep.empty()) host().log(OMS_LOG_WARN, too_deep_notice(plan.too_deep));
     MaskSources masks;  // lives until the child has exec'd (its mounts are made by then)
     ChildSpec spec = make_child_spec(plan, features_, seccomp_for(plan), masks);
     spec.stdio[0] = stdio.in;

@@ -62,6 +62,13 @@ std::optional<std::string> real_path_without_links(const std::string& path) {
     return std::string(buffer, static_cast<size_t>(length));
 }
 
+std::optional<std::string> link_text(const std::string& path) {
+    char buffer[PATH_MAX];
+    const ssize_t length = readlink(path.c_str(), buffer, sizeof buffer);
+    if (length < 0 || length >= static_cast<ssize_t>(sizeof buffer)) return std::nullopt;
+    return std::string(buffer, static_cast<size_t>(length));
+}
+
 Kind kind_of(const std::string& path) {
     struct stat st;
     if (stat(path.c_str(), &st) != 0) return Kind::missing;

@@ -22,6 +22,8 @@ std::optional<std::string> canonical(const std::string& path);
 // and a link there now was swapped in since by a command that can write a
 // folder on the way (it would lead the mount to what the link chose).
 std::optional<std::string> real_path_without_links(const std::string& path);
+// The text of the symlink `path`, or nullopt when it is not one.
+std::optional<std::string> link_text(const std::string& path);
 enum class Kind { missing, folder, file, other };
 // A folder or regular file (following links): what can be cloned as a mount
 // and bound back; a device write root (/dev/null) needs no mount.

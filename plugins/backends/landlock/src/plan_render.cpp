@@ -1,4 +1,5 @@
 #include "plan_render.hpp"
+#include "secret_scan.hpp"
 
 #include "landlock_uapi.hpp"
 
@@ -58,6 +59,13 @@ void render_mounts(std::vector<std::string>& out, const Plan& plan) {
                   std::to_string(plan.hidden_keypairs.size()));
     for (const auto& p : plan.hidden_keypairs) out.push_back("  hidden         " + p);
     for (const auto& p : plan.exempt_keypairs) out.push_back("  exempt         " + p + "  (exact read allow: keypair_exempt)");
+    for (const auto& p : plan.too_deep)
+        out.push_back("  too deep       " + p + "  (more than " + std::to_string(kMaxScanDepth) +
+                      " folders deep: not searched, hidden whole)");
+    for (const auto& p : plan.not_searched)
+        out.push_back("  not searched   " + p +
+                      "  (install folder: only your own installs write it, no command can; a keypair you put "
+                      "there is readable)");
 }
 
 void render_landlock(std::vector<std::string>& out, const Plan& plan, const KernelFeatures& f) {

@@ -11,6 +11,8 @@
 #include "scan_cache_dir.hpp"
 #include "secret_scan.hpp"
 
+#include <oms/install_roots.hpp>
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -88,11 +90,15 @@ void plan_filesystem(Plan& plan, const oms::sdk::Context& context, const oms::sd
         add_rule(plan, device, uapi::kReadRights | uapi::kFsWriteFile | uapi::kFsIoctlDev, "device");
 }
 
-// What the walks of the allowed roots found: keypair files to hide, and the
-// entries WRITE_DENY_NAME rules name (nested .git folders, submodule .git files).
+// What the walks of the allowed roots found: keypair files to hide, the
+// entries WRITE_DENY_NAME rules name (nested .git folders, submodule .git
+// files), the folders too deep to walk (hidden whole) and the install
+// folders left unsearched.
 struct WalkResults {
     std::vector<std::string> keypairs;
     std::vector<std::string> named;
+    std::set<std::string> too_deep;
+    std::set<std::string> not_searched;
 };
 
 // A named entry that is a link protects what it leads to, when that lies in
@@ -165,33 +171,83 @@ std::vector<std::string> session_sockets(const oms::sdk::Context& context) {
     return out;
 }
 
+// The install folders (oms/install_roots.hpp) holding one of `roots`, each
+// once; those roots are left out of `roots`.
+std::set<std::string> take_install_roots(std::vector<std::string>& roots, const std::string& home,
+                                         const std::vector<std::string>& write_roots) {
+    std::set<std::string> installs;
+    std::vector<std::string> searched;
+    for (const auto& root : roots) {
+        const std::string install = install_roots::unsearched_install_root(root, home, write_roots);
+        if (install.empty()) searched.push_back(root);
+        else installs.insert(install);
+    }
+    roots = std::move(searched);
+    return installs;
+}
+
+// A link in the worktree that leads into an install folder (or above one)
+// is a way for the user to write a keypair there without knowing it: a
+// command can make target/deploy such a link, and anchor or solana-keygen
+// then write the new keypair through it. Such an install folder is searched
+// in this run. A relative link without ".." stays in the worktree unless a
+// link on its way leaves it, and that link is in `links` too.
+std::set<std::string> reached_by_links(const std::set<std::string>& links, const std::set<std::string>& installs) {
+    std::set<std::string> reached;
+    if (installs.empty()) return reached;
+    for (const auto& link : links) {
+        const auto text = link_text(link);
+        if (text && !text->empty() && (*text)[0] != '/' && text->find("..") == std::string::npos) continue;
+        const auto real = canonical(link);
+        if (!real) continue;  // leads nowhere now: a write through it fails
+        for (const auto& install : installs)
+            if (is_within(*real, install) || is_within(install, *real)) reached.insert(install);
+    }
+    return reached;
+}
+
 // The worktree is walked in full every time: the command can write there,
 // and deploy keypairs live there; that same walk collects the entries
-// WRITE_DENY_NAME rules name. The other write roots are not searched for
-// names: the private HOME and TMPDIR are new each run, the temp folders are
-// the run's own, and the Cargo caches hold bare repositories Cargo writes.
-// The other allowed roots under HOME (the toolchains) are walked for
-// keypairs through the cache when there is a safe place for it; the worktree
-// is left out of them so the cache never stands in for it.
+// WRITE_DENY_NAME rules name, and the links. The other write roots are not
+// searched for names: the private HOME and TMPDIR are new each run, the temp
+// folders are the run's own, and the Cargo caches hold bare repositories
+// Cargo writes. The other allowed roots under HOME (the toolchains) are
+// walked for keypairs through the cache when there is a safe place for it;
+// the worktree is left out of them so the cache never stands in for it. The
+// install folders no command can write are not walked, unless a worktree
+// link leads there.
 WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk::Policy& policy) {
     const std::string worktree(context.worktree());
     const std::string home(context.home());
     const auto denied = values_of(policy, OMS_RULE_READ_DENY);
     ScanRequest full{{worktree}, values_of(policy, OMS_RULE_READ_DENY_SUFFIX), denied,
-                     values_of(policy, OMS_RULE_WRITE_DENY_NAME)};
+                     values_of(policy, OMS_RULE_WRITE_DENY_NAME), true};
     ScanRequest others{{}, full.suffixes, denied, {}};
     others.skip.push_back(worktree);
     std::vector<std::string> roots;
     for (const auto& root : values_of(policy, OMS_RULE_READ_ALLOW_TREE))
         if (!home.empty() && is_within(root, home) && root != home && !is_within(root, worktree))
             roots.push_back(root);
-    others.roots = outermost(roots);
+    auto write_roots = values_of(policy, OMS_RULE_WRITE_ALLOW_TREE);
+    for (const auto& tree : values_of(policy, OMS_RULE_WRITE_SCRATCH_TREE)) write_roots.push_back(tree);
+    roots = outermost(roots);
+    std::set<std::string> installs = take_install_roots(roots, home, write_roots);
 
     ScanFindings found = scan_tree(full);
-    WalkResults out{{found.secrets.begin(), found.secrets.end()}, {found.named.begin(), found.named.end()}};
+    WalkResults out{{found.secrets.begin(), found.secrets.end()}, {found.named.begin(), found.named.end()},
+                    found.too_deep, {}};
+    for (const auto& install : reached_by_links(found.links, installs)) {
+        installs.erase(install);
+        roots.push_back(install);
+    }
+    others.roots = outermost(roots);
+    out.not_searched = installs;
     const std::string cache_dir =
         scan_cache_dir(std::string(context.state_dir()), values_of(policy, OMS_RULE_WRITE_ALLOW_TREE));
-    auto more = cache_dir.empty() ? find_secret_files(others) : find_secret_files_cached(others, cache_dir);
+    ScanStats stats;
+    auto more = cache_dir.empty() ? find_secret_files(others, &out.too_deep)
+                                  : find_secret_files_cached(others, cache_dir, &stats);
+    out.too_deep.insert(stats.too_deep.begin(), stats.too_deep.end());
     out.keypairs.insert(out.keypairs.end(), more.begin(), more.end());
     return out;
 }
@@ -349,6 +405,8 @@ Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy
     const WalkResults walked = walk_allowed_roots(context, policy);
     plan_write_denies(plan, policy, walked.named);
     plan_read_denies(plan, context, policy, options, walked.keypairs);
+    plan.too_deep.assign(walked.too_deep.begin(), walked.too_deep.end());
+    plan.not_searched.assign(walked.not_searched.begin(), walked.not_searched.end());
     normalize_hidden(plan);
     plan_network(plan, policy);
     plan_name_resolution(plan);

@@ -64,6 +64,8 @@ struct Plan {
     };
     std::map<std::string, Identity> mask_identity;
     std::vector<std::string> exempt_keypairs;  // keypair-named files an exact read allow exempts (render only)
+    std::vector<std::string> too_deep;         // folders past the walk's depth limit, hidden whole
+    std::vector<std::string> not_searched;     // install folders the keypair search leaves out (render only)
 
     std::vector<PathRule> path_rules;     // Landlock filesystem allow-list
     std::vector<uint16_t> connect_ports;  // TCP ports reachable on 127.0.0.1

@@ -32,7 +32,7 @@ namespace {
 class Walker {
 public:
     Walker(const ScanRequest& request, ScanFindings& found, char* buffer)
-        : match_(request), found_(found), buffer_(buffer) {}
+        : match_(request), links_(request.links), found_(found), buffer_(buffer) {}
 
     void walk_root(const std::string& root) {
         int fd = open_walk_folder(AT_FDCWD, root.c_str(), root);
@@ -43,6 +43,7 @@ public:
 
 private:
     const ScanMatcher match_;
+    const bool links_;
     ScanFindings& found_;
     std::string path_;
     char* buffer_;  // kScanBufferSize bytes, 8-aligned
@@ -50,7 +51,6 @@ private:
     // Takes ownership of `dir_fd` (closed on every way out, a throw included).
     void walk(int dir_fd, int depth) {
         ScopedFd closer(dir_fd);
-        if (depth > kMaxScanDepth) too_deep(path_);
         if (match_.skipped(path_)) return;
         std::vector<std::pair<std::string, unsigned char>> entries;
         if (!for_each_entry(dir_fd, buffer_, kScanBufferSize,
@@ -67,8 +67,12 @@ private:
         if (type == DT_UNKNOWN && errno == EACCES && restore_owner_rights(dir_fd))
             type = entry_type(dir_fd, name.c_str(), type);  // listable but not searchable: ours, fixed
         if (type != DT_UNKNOWN && match_.named(name.c_str())) found_.named.insert(path_);
+        if (type == DT_LNK && links_) found_.links.insert(path_);
         if (type == DT_DIR && match_.matches(path_)) {
             found_.secrets.insert(path_);  // hidden whole: nothing in it is looked at
+        } else if (type == DT_DIR && depth + 1 > kMaxScanDepth) {
+            found_.secrets.insert(path_);  // too deep to walk: hidden whole instead
+            found_.too_deep.insert(path_);
         } else if (type == DT_DIR) {
             int child = open_child(dir_fd, name);
             if (child >= 0) walk(child, depth + 1);
@@ -92,13 +96,6 @@ private:
 };
 
 }  // namespace
-
-void too_deep(const std::string& folder) {
-    throw oms::sdk::Error(OMS_ERR_FAILED, "landlock: " + folder + " is nested more than " +
-                                              std::to_string(kMaxScanDepth) +
-                                              " folders deep; keypair files there could not be looked for "
-                                              "(the command did not run)");
-}
 
 void changed_during_walk(const std::string& folder) {
     throw oms::sdk::Error(OMS_ERR_FAILED, "landlock: the folder " + folder +
@@ -139,11 +136,13 @@ ScanFindings scan_tree(const ScanRequest& request) {
     }
 }
 
-std::vector<std::string> find_secret_files(const ScanRequest& request) {
+std::vector<std::string> find_secret_files(const ScanRequest& request, std::set<std::string>* too_deep) {
     if (request.suffixes.empty()) return {};
     ScanRequest secrets_only = request;
     secrets_only.names.clear();
+    secrets_only.links = false;
     ScanFindings found = scan_tree(secrets_only);
+    if (too_deep) too_deep->insert(found.too_deep.begin(), found.too_deep.end());
     return std::vector<std::string>(found.secrets.begin(), found.secrets.end());
 }
 

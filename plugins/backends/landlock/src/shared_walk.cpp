@@ -35,7 +35,7 @@ int open_beneath(int root, const std::string& relative) {
 class SharedWalk {
 public:
     SharedWalk(const ScanRequest& request, std::string root, int root_fd)
-        : match_(request), root_(std::move(root)), root_fd_(root_fd) {
+        : match_(request), links_(request.links), root_(std::move(root)), root_fd_(root_fd) {
         pending_.push_back({});
     }
 
@@ -45,7 +45,6 @@ public:
     bool run(ScanFindings& found, char* buffer) {
         work(buffer);
         if (helper_.joinable()) helper_.join();
-        if (!too_deep_.empty()) too_deep(too_deep_);
         if (!vanished_.empty()) {
             found.vanished = vanished_;
             return true;
@@ -53,11 +52,14 @@ public:
         if (failed_) return false;
         found.secrets.insert(found_.secrets.begin(), found_.secrets.end());
         found.named.insert(found_.named.begin(), found_.named.end());
+        found.links.insert(found_.links.begin(), found_.links.end());
+        found.too_deep.insert(found_.too_deep.begin(), found_.too_deep.end());
         return true;
     }
 
 private:
     const ScanMatcher match_;
+    const bool links_;
     const std::string root_;
     const int root_fd_;
     std::mutex mutex_;
@@ -68,7 +70,6 @@ private:
     std::thread helper_;
     bool helper_tried_ = false;
     bool failed_ = false;     // stops both threads
-    std::string too_deep_;    // the first folder past kMaxScanDepth
     std::string vanished_;    // a folder gone when opened: stops both threads, the caller walks again
 
     // No second thread (say, a process limit): this one does it all.
@@ -114,7 +115,6 @@ private:
             }
             if (!complete) {
                 failed_ = true;
-                if (folder.depth > kMaxScanDepth && too_deep_.empty()) too_deep_ = path_of(folder);
                 pending_.clear();
                 changed_.notify_all();
                 break;
@@ -123,6 +123,8 @@ private:
                 for (auto& s : subfolders) pending_.push_back(std::move(s));
                 found_.secrets.insert(found.secrets.begin(), found.secrets.end());
                 found_.named.insert(found.named.begin(), found.named.end());
+                found_.links.insert(found.links.begin(), found.links.end());
+                found_.too_deep.insert(found.too_deep.begin(), found.too_deep.end());
             } catch (const std::exception&) {
                 failed_ = true;
                 pending_.clear();
@@ -140,13 +142,12 @@ private:
     }
 
     // False when the folder could not be read the way the plain walk would
-    // have read it: too deep, a path too long for openat2, a link where a
+    // have read it: a path too long for openat2, a link where a
     // folder was, a folder (or entry) it may not read. A folder gone is
     // reported in `found.vanished`, as the plain walk does.
     bool read_folder(const PendingFolder& folder, char* buffer, std::vector<PendingFolder>& subfolders,
                      ScanFindings& found) const {
         const std::string path = path_of(folder);
-        if (folder.depth > kMaxScanDepth) return false;
         if (match_.skipped(path)) return true;
         int fd = open_beneath(root_fd_, folder.relative);
         if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
@@ -161,8 +162,12 @@ private:
             if (type == DT_UNKNOWN && errno == EACCES) complete = false;  // not searchable
             const std::string child = path + "/" + name;
             if (type != DT_UNKNOWN && match_.named(name)) found.named.insert(child);
+            if (type == DT_LNK && links_) found.links.insert(child);
             if (type == DT_DIR && match_.matches(child)) {
                 found.secrets.insert(child);  // hidden whole, not walked
+            } else if (type == DT_DIR && folder.depth + 1 > kMaxScanDepth) {
+                found.secrets.insert(child);  // too deep to walk: hidden whole instead
+                found.too_deep.insert(child);
             } else if (type == DT_DIR) {
                 subfolders.push_back({folder.relative.empty() ? name : folder.relative + "/" + name, folder.depth + 1});
             } else if (type != DT_UNKNOWN && match_.matches(child)) {
