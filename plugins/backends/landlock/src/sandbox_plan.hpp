@@ -56,7 +56,7 @@ struct Plan {
     std::vector<std::string> hide_folders;    // covered by an empty read-only folder
     std::vector<std::string> hide_files;      // covered by an empty read-only file
     std::vector<std::string> not_present;     // deny rules with nothing to cover (render only)
-    std::vector<std::string> hidden_keypairs;  // files the suffix rules hide (render only)
+    std::vector<std::string> hidden_keypairs;  // files the suffix rules hide (render, keypair_notices)
     // What the keypair search saw at each mask target it gave (canonical
     // path): the child covers that path only if it is still that object.
     struct Identity {
