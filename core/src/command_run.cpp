@@ -5,6 +5,7 @@
 #include "oms/core/cli_options.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/failure_hint.hpp"
+#include "oms/core/hidden_tool.hpp"
 #include "oms/core/launcher.hpp"
 #include "oms/core/paths.hpp"
 #include "oms/core/policy.hpp"
@@ -84,7 +85,10 @@ int command_run(const Args& all_args) {
         failure_hint_wanted(exit_code))
         std::fprintf(stderr, "%s\n",
                      failure_hint(backend.record->id, exit_code,
-                                  dropped_variables(context.inputs().parent_env, policy.env))
+                                  dropped_variables(context.inputs().parent_env, policy.env),
+                                  hidden_tool_note(options.command.front(), policy, context.inputs().home,
+                                                   context.inputs().working_dir.empty() ? context.inputs().worktree
+                                                                                        : context.inputs().working_dir))
                          .c_str());
     return exit_code;
 }

@@ -11,8 +11,10 @@ bool failure_hint_wanted(int exit_code) {
     return true;
 }
 
-std::string failure_hint(const std::string& backend_id, int exit_code, const DroppedVariables& dropped) {
+std::string failure_hint(const std::string& backend_id, int exit_code, const DroppedVariables& dropped,
+                         const std::string& hidden_tool) {
     std::string line = "oms: exit " + std::to_string(exit_code) + " under the " + backend_id + " sandbox";
+    if (!hidden_tool.empty()) line += "; " + hidden_tool;
     if (!dropped.names.empty())
         line += "; not passed from your environment: " + describe_dropped(DroppedVariables{dropped.names, 0}, 6) +
                 " (--env NAME passes one)";

@@ -141,3 +141,35 @@ TEST_CASE("a PATH program linking to an install under HOME runs; links into ~/.s
     CHECK(run.out.find(kHomeNotes) == std::string::npos);
     CHECK(run.err.find("install of the PATH program " + w.home + "/bin/sshtool") != std::string::npos);
 }
+
+TEST_CASE("a tool of HOME that no detection lends fails with one line naming it and the key that lends it",
+          "[landlock][home-tools]") {
+    require_landlock();
+    World w;
+    write_file(w.home + "/notes.txt", kHomeNotes);
+    const std::string scripts = fs::canonical(w.home).string() + "/scripts";
+    write_program(scripts + "/deploy.sh", "#!/bin/sh\necho DEPLOY-SCRIPT-RAN\ncat " + w.home + "/notes.txt\n");
+    const auto run_script = [&] {
+        return run_process({oms_binary(), "run", "--sandbox", "landlock", "--worktree", w.work, "--", scripts + "/deploy.sh"},
+                           {environment_with({{"HOME", w.home},
+                                              {"XDG_CONFIG_HOME", w.root / "xdg-config"},
+                                              {"XDG_STATE_HOME", w.root / "xdg-state"},
+                                              {"PATH", "/usr/bin:/bin"}}),
+                            std::nullopt, w.work, 60});
+    };
+    ProcessResult hidden = run_script();
+    INFO(hidden.out << hidden.err);
+    CHECK(hidden.exit_code != 0);
+    CHECK(hidden.out.find("DEPLOY-SCRIPT-RAN") == std::string::npos);
+    CHECK(hidden.err.find(scripts + "/deploy.sh is " + scripts + "/deploy.sh, under HOME but outside the folders lent "
+                          "to commands; [plugin.toolchain-roots] extra = [\"" + scripts + "\"] (or --ro " + scripts +
+                          ") lends " + scripts + " read-only") != std::string::npos);
+
+    // The key the line names lends the folder; the rest of HOME stays closed.
+    add_user_config(w, "[plugin.toolchain-roots]\nextra = [\"" + scripts + "\"]\n");
+    ProcessResult lent = run_script();
+    INFO(lent.out << lent.err);
+    CHECK(lent.out.find("DEPLOY-SCRIPT-RAN") != std::string::npos);
+    CHECK(lent.out.find(kHomeNotes) == std::string::npos);
+    CHECK(lent.err.find("under HOME but outside the folders lent") == std::string::npos);
+}

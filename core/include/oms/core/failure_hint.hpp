@@ -16,6 +16,8 @@ bool failure_hint_wanted(int exit_code);
 // "oms: exit 1 under the landlock sandbox; not passed from your environment:
 // PYTHONPATH (--env NAME passes one); if a file or port was refused, ask: oms
 // explain ..." (variables by name only, never a value nor a credential-like name).
-std::string failure_hint(const std::string& backend_id, int exit_code, const DroppedVariables& dropped);
+// `hidden_tool` (hidden_tool_note), when not empty, comes first after the exit.
+std::string failure_hint(const std::string& backend_id, int exit_code, const DroppedVariables& dropped,
+                         const std::string& hidden_tool = "");
 
 }  // namespace oms::core
