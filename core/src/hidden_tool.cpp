@@ -42,14 +42,14 @@ std::string hidden_tool_note(const std::string& argv0, const Policy& policy, con
     if (!program || !real_home || !is_within(*program, *real_home)) return "";
     if (covered_by(policy, OMS_RULE_READ_ALLOW_TREE, *program) || covered_by(policy, OMS_RULE_READ_DENY, *program))
         return "";
+    // The name as given, and where it led when that differs (a name found on PATH, a link).
+    const std::string subject = argv0 == *program ? *program : argv0 + " (" + *program + ")";
     std::string folder = install_of(*program);
     if (folder == *real_home) folder = std::filesystem::path(*program).parent_path().string();
     if (folder == *real_home)
-        return argv0 + " is " + *program + ", directly in HOME, which is never lent to commands (move it into a folder "
-                                           "of its own)";
-    return argv0 + " is " + *program + ", under HOME but outside the folders lent to commands; " +
-           "[plugin.toolchain-roots] extra = [\"" + folder + "\"] (or --ro " + folder + ") lends " + folder +
-           " read-only";
+        return subject + " lies directly in HOME, which is never lent to commands (move it into a folder of its own)";
+    return subject + " lies under HOME outside the folders lent to commands; [plugin.toolchain-roots] extra = [\"" +
+           folder + "\"] (or --ro " + folder + ") lends " + folder + " read-only";
 }
 
 }  // namespace oms::core

@@ -9,9 +9,9 @@
 
 namespace oms::core {
 
-// "<name> is <path>, under HOME but outside the folders lent to commands;
+// "<name> (<path>) lies under HOME outside the folders lent to commands;
 // [plugin.toolchain-roots] extra = ["<folder>"] (or --ro <folder>) lends
-// <folder> read-only", or "" when the program is not found on the command's
+// <folder> read-only" (the path only when the name was it), or "" when the program is not found on the command's
 // PATH, lies outside HOME, or in a folder lent or denied already. <folder> is
 // the install the program runs from (<folder>/bin/<name>), never HOME itself.
 std::string hidden_tool_note(const std::string& argv0, const Policy& policy, const std::string& home,
