@@ -27,6 +27,7 @@ std::vector<std::string> keypair_notices(const Plan& plan, const std::vector<std
     const std::set<std::string> files(plan.hidden_keypairs.begin(), plan.hidden_keypairs.end());
     size_t more = 0;
     for (const auto& path : files) {
+        if (!plan.keypair_matches.count(path)) continue;  // reached through a link
         // Only a file whose device and inode the search saw: the one the mask covers.
         const auto seen = plan.mask_identity.find(path);
         if (seen == plan.mask_identity.end()) continue;
