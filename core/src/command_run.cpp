@@ -6,6 +6,7 @@
 #include "oms/core/config_error_location.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/failure_hint.hpp"
+#include "oms/core/hidden_tool.hpp"
 #include "oms/core/launcher.hpp"
 #include "oms/core/paths.hpp"
 #include "oms/core/policy.hpp"
@@ -86,8 +87,15 @@ int command_run(const Args& all_args) {
     const int exit_code = launch(backend, context, policy);
     // After the command's own output: it has exited, and this goes to stderr only.
     if (!unconfined && !options.quiet && session.config().boolean("sandbox", "failure_hint", true)) {
-        const FailedRun run{backend.record->id, exit_code, dropped_variables(context.inputs().parent_env, policy.env),
-                            context.inputs().argv, context.inputs().state_dir, context.inputs().worktree};
+        const std::string& from = context.inputs().working_dir.empty() ? context.inputs().worktree
+                                                                        : context.inputs().working_dir;
+        const FailedRun run{backend.record->id,
+                            exit_code,
+                            dropped_variables(context.inputs().parent_env, policy.env),
+                            context.inputs().argv,
+                            context.inputs().state_dir,
+                            context.inputs().worktree,
+                            hidden_tool_note(options.command.front(), policy, context.inputs().home, from)};
         const std::string line = failure_line(run);
         if (!line.empty()) std::fprintf(stderr, "%s\n", line.c_str());
     }

@@ -30,6 +30,7 @@ bool first_time(const FailedRun& run) {
     mkdir(folder.c_str(), 0700);
     std::string shape = run.worktree + '\n' + run.backend_id + '\n' + std::to_string(run.exit_code);
     for (const std::string& name : run.dropped.names) shape += '\n' + name;
+    shape += '\n' + run.hidden_tool;
     const std::string marker = folder + "/" + stable_hash(shape);
     const int fd = open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd >= 0) {
@@ -55,8 +56,10 @@ bool failure_hint_wanted(int exit_code) {
     return true;
 }
 
-std::string failure_hint(const std::string& backend_id, int exit_code, const DroppedVariables& dropped) {
+std::string failure_hint(const std::string& backend_id, int exit_code, const DroppedVariables& dropped,
+                         const std::string& hidden_tool) {
     std::string line = "oms: exit " + std::to_string(exit_code) + " under the " + backend_id + " sandbox";
+    if (!hidden_tool.empty()) line += "; " + hidden_tool;
     if (!dropped.names.empty())
         line += "; not passed from your environment: " + describe_dropped(DroppedVariables{dropped.names, 0}, 6) +
                 " (--env NAME passes one)";
@@ -69,7 +72,7 @@ std::string failure_line(const FailedRun& run) {
     if (runs_a_git_write(run.argv)) return read_only_git_line(run);
     if (status_is_an_answer(run.argv, run.exit_code)) return "";
     if (!first_time(run)) return "";
-    return failure_hint(run.backend_id, run.exit_code, run.dropped);
+    return failure_hint(run.backend_id, run.exit_code, run.dropped, run.hidden_tool);
 }
 
 }  // namespace oms::core

@@ -77,8 +77,11 @@ std::optional<std::string> RootGuard::forbidden_reason(std::string_view root) co
         if (root == home) return "it is HOME (" + home + ")";
         if (is_within(home, root)) return "it holds HOME (" + home + ")";
     }
-    for (const std::string& secret : secret_folders_)
+    for (const std::string& secret : secret_folders_) {
         if (is_within(secret, root)) return "it holds the secret folder " + secret;
+        // secret-deny hides it anyway; a root there is never what a tool needs.
+        if (is_within(root, secret)) return "it lies inside the secret folder " + secret;
+    }
     return std::nullopt;
 }
 

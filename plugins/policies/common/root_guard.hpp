@@ -1,8 +1,8 @@
 // Which folders must never become a read root, whatever put them forward (a
 // PATH entry, a variable, a flag, a config key, a linked worktree's .git
 // file): `/`, HOME, a folder above HOME, and a folder holding one of the
-// secret folders (~/.ssh, ~/.aws ...). Such a root would reopen every file
-// of HOME, or what secret-deny closes.
+// secret folders (~/.ssh, ~/.aws ...) or lying inside one. Such a root
+// would reopen every file of HOME, or what secret-deny closes.
 //
 // And which paths a command could have swapped: a path that, resolved, goes
 // through a link lying inside a write root (the worktree, the temp folders).

@@ -3,7 +3,10 @@
 #include "config_lists.hpp"
 #include "linked_worktree.hpp"
 #include "node_root.hpp"
+#include "npm_prefix.hpp"
 #include "paths.hpp"
+#include "program_links.hpp"
+#include "python_user_site.hpp"
 #include "root_guard.hpp"
 #include "rule_emitter.hpp"
 
@@ -20,10 +23,18 @@ const oms_config_key keys[] = {
 // The spec's toolchain folders under HOME, in the spec's order, then fnm's
 // folder on Linux (XDG data home; ~/.fnm is where older fnm and macOS keep it)
 // and the shim-based managers: a shim on PATH runs the manager's own
-// program from its folder, so the PATH entry alone is not enough.
-const char* const home_toolchains[] = {".cargo", ".rustup", ".local/share/solana", ".avm",  ".nvm",
-                                       ".volta", ".bun",    ".fnm",                ".local/share/fnm",
-                                       ".pyenv", ".rbenv",  ".asdf",               ".local/share/mise"};
+// program from its folder, so the PATH entry alone is not enough. Then the
+// user installs of other tools, each only the folder the tool runs from:
+// pipx's virtual environments (~/.local/share/pipx; ~/.local/pipx before
+// pipx 1.2), Go's installed programs and module cache (not ~/go/src, which
+// may hold other checkouts), and the gems of `gem install --user-install`
+// (~/.gem/ruby, or ~/.local/share/gem/ruby; never ~/.gem itself, which holds
+// the rubygems.org API key in ~/.gem/credentials).
+const char* const home_toolchains[] = {".cargo",          ".rustup",      ".local/share/solana", ".avm",
+                                       ".nvm",            ".volta",       ".bun",                ".fnm",
+                                       ".local/share/fnm", ".pyenv",      ".rbenv",              ".asdf",
+                                       ".local/share/mise", ".local/share/pipx", ".local/pipx",  "go/bin",
+                                       "go/pkg/mod",      ".gem/ruby",    ".local/share/gem/ruby"};
 
 constexpr oms_rule_kind allow = OMS_RULE_READ_ALLOW_TREE;
 
@@ -43,6 +54,8 @@ void ToolchainRoots::contribute(const oms::sdk::Context& context, const oms::sdk
     add_node(context, guard, emit);
     add_home_toolchains(context, guard, emit);
     add_path_entries(context, guard, emit);
+    add_user_installs(context, guard, emit);
+    add_path_program_links(context, guard, emit);
     add_linked_git(context, guard, emit);
     add_mounts_and_surfpool(context, guard, emit);
     for (const std::string& folder : extras) add_guarded(guard, emit, folder, "extra (config)");
@@ -96,6 +109,55 @@ void ToolchainRoots::add_path_entries(const oms::sdk::Context& context, const Ro
     // Relative and empty entries mean "the current folder": the worktree, already open.
     for (std::string_view entry : split_path_list(*path))
         if (is_absolute(entry)) add_guarded(guard, emit, entry, "PATH entry");
+}
+
+void ToolchainRoots::add_user_installs(const oms::sdk::Context& context, const RootGuard& guard,
+                                      RuleEmitter& emit) const {
+    // pip's user site under ~/.local, and under $PYTHONUSERBASE when it is set
+    // (passed with --env, Python looks there instead).
+    std::vector<std::string> userbases{join(context.home(), ".local")};
+    if (const auto userbase = context.env("PYTHONUSERBASE"); userbase && is_absolute(*userbase))
+        userbases.emplace_back(*userbase);
+    for (const std::string& userbase : userbases)
+        for (const std::string& site : python_user_sites(userbase)) add_guarded(guard, emit, site, "pip user site");
+    // npm's prefix from ~/.npmrc: its packages, and its bin folder of links to them.
+    if (const auto prefix = npmrc_prefix(context.home())) {
+        add_guarded(guard, emit, join(*prefix, "lib/node_modules"), "npm prefix (~/.npmrc prefix=)");
+        add_guarded(guard, emit, join(*prefix, "bin"), "npm prefix (~/.npmrc prefix=)");
+    }
+}
+
+void ToolchainRoots::add_path_program_links(const oms::sdk::Context& context, const RootGuard& guard,
+                                           RuleEmitter& emit) const {
+    const auto path = context.env("PATH");
+    const auto home = real_path(context.home());
+    if (!path || !home) return;
+    std::vector<std::string> write_roots;
+    for (const std::string& root : command_write_roots(context))
+        if (const auto resolved = real_path(root)) write_roots.push_back(*resolved);
+    for (std::string_view entry : split_path_list(*path)) {
+        // Only the user's own folders under HOME: links in a folder a command
+        // can write are never followed (the guard would refuse each of them).
+        const auto folder = is_absolute(entry) ? real_path(entry) : std::nullopt;
+        if (!folder || !is_within(*folder, *home) || *folder == *home) continue;
+        bool writable = false;
+        for (const std::string& root : write_roots) writable = writable || is_within(*folder, root);
+        if (writable) continue;
+        for (const std::string& link : program_links(*folder)) add_program_link(guard, emit, link, *home);
+    }
+}
+
+void ToolchainRoots::add_program_link(const RootGuard& guard, RuleEmitter& emit, const std::string& link,
+                                      const std::string& home) const {
+    const RootGuard::Resolution resolution = guard.resolve(link);
+    if (resolution.refusal) {
+        host().log(OMS_LOG_WARN, "PATH program '" + link + "' is not followed to its install: " + *resolution.refusal);
+        return;
+    }
+    // A link out of HOME leads to something readable already.
+    if (!resolution.resolved || !is_within(*resolution.resolved, home)) return;
+    // The install the program runs from, as for node: <root>/bin/<program> gives <root>.
+    add_guarded(guard, emit, node_install_root(*resolution.resolved), "install of the PATH program " + link);
 }
 
 void ToolchainRoots::add_linked_git(const oms::sdk::Context& context, const RootGuard& guard,

@@ -1,6 +1,7 @@
 // toolchain-roots: READ_ALLOW_TREE lists on a fake HOME with symlinks, a fake
 // node, a linked git worktree, missing roots and duplicates.
 #include "policy_test_support.hpp"
+#include "npm_prefix.hpp"
 #include "toolchain_roots.hpp"
 
 #include <catch2/catch.hpp>
@@ -342,6 +343,17 @@ TEST_CASE("toolchain-roots refuses a relative extra entry before adding any rule
     CHECK(out.status == OMS_ERR_INVALID);
     CHECK(out.error == "[plugin.toolchain-roots] extra: 'tools/bin' is not an absolute path (use /... or ~/...)");
     CHECK(out.rules.empty());
+}
+
+TEST_CASE("npm's prefix is the last prefix= line of ~/.npmrc, with HOME spelled out, absolute only") {
+    using oms::policies::npmrc_prefix_of;
+    CHECK(npmrc_prefix_of("prefix=~/.npm-global\n", "/h") == "/h/.npm-global");
+    CHECK(npmrc_prefix_of("; comment\n  prefix = \"${HOME}/npm\"  \r\n", "/h") == "/h/npm");
+    CHECK(npmrc_prefix_of("prefix=$HOME/a\nprefix=/opt/npm\n", "/h") == "/opt/npm");
+    CHECK(npmrc_prefix_of("//registry.npmjs.org/:_authToken=abc\n", "/h") == std::nullopt);
+    CHECK(npmrc_prefix_of("# prefix=/opt/npm\n", "/h") == std::nullopt);
+    CHECK(npmrc_prefix_of("prefix=relative/npm\n", "/h") == std::nullopt);
+    CHECK(npmrc_prefix_of("prefixes=/opt/npm\n", "/h") == std::nullopt);
 }
 
 TEST_CASE("the built oms-toolchain-roots.so exports the same plugin") {

@@ -17,7 +17,9 @@ bool failure_hint_wanted(int exit_code);
 // "oms: exit 1 under the landlock sandbox; not passed from your environment:
 // PYTHONPATH (--env NAME passes one); if a file or port was refused, ask: oms
 // explain ..." (variables by name only, never a value nor a credential-like name).
-std::string failure_hint(const std::string& backend_id, int exit_code, const DroppedVariables& dropped);
+// `hidden_tool` (hidden_tool_note), when not empty, comes first after the exit.
+std::string failure_hint(const std::string& backend_id, int exit_code, const DroppedVariables& dropped,
+                         const std::string& hidden_tool = "");
 
 struct FailedRun {
     std::string backend_id;
@@ -26,6 +28,7 @@ struct FailedRun {
     std::vector<std::string> argv;  // the command as given
     std::string state_dir;          // oms's state folder: where "said once" is remembered
     std::string worktree;
+    std::string hidden_tool;        // hidden_tool_note: the program is under HOME, lent by no rule
 };
 
 // The line to print after a failed run, or "" when there is nothing worth

@@ -286,6 +286,7 @@ void plan_read_denies(Plan& plan, const oms::sdk::Context& context, const oms::s
     std::vector<std::string> hidden;
     for (const auto& file : keypairs) (exact_allows.count(file) ? plan.exempt_keypairs : hidden).push_back(file);
     const auto targets = keypair_targets(hidden);
+    plan.keypair_matches.insert(hidden.begin(), hidden.end());
     for (const auto& target : targets) {
         (target.folder ? plan.hide_folders : plan.hide_files).push_back(target.path);
         plan.hidden_keypairs.push_back(target.path);

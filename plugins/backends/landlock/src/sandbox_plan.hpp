@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,7 +57,11 @@ struct Plan {
     std::vector<std::string> hide_folders;    // covered by an empty read-only folder
     std::vector<std::string> hide_files;      // covered by an empty read-only file
     std::vector<std::string> not_present;     // deny rules with nothing to cover (render only)
-    std::vector<std::string> hidden_keypairs;  // files the suffix rules hide (render only)
+    std::vector<std::string> hidden_keypairs;  // files the suffix rules hide (render, keypair_notices)
+    // The search's matches as it found them, in the walked roots: the only
+    // files keypair_notices opens (never a link's target elsewhere, which a
+    // command may have pointed at a file only oms could read).
+    std::set<std::string> keypair_matches;
     // What the keypair search saw at each mask target it gave (canonical
     // path): the child covers that path only if it is still that object.
     struct Identity {

@@ -1,0 +1,175 @@
+// Tools the user installed under HOME, run through the real `oms run` under
+// landlock: pip's user site, npm's prefix from ~/.npmrc, pipx, Go and gem
+// folders, and PATH programs that link to an install under HOME. Each test
+// runs the tool (the positive control) and checks that what must stay
+// closed beside it does: the other files of HOME, ~/.npmrc, ~/.gem's
+// credentials, keypair files inside the lent folders, links into ~/.ssh and
+// links in a folder the command can write.
+#include "test_support.hpp"
+#include "toolchain_runs.hpp"
+
+#include <filesystem>
+
+using namespace oms::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kHomeNotes = "HOME-NOTES-5b2e";     // a file of HOME outside every lent folder
+const char* const kNpmToken = "NPM-TOKEN-9c41";       // in ~/.npmrc beside prefix=
+const char* const kGemKey = "GEM-API-KEY-03fd";       // ~/.gem/credentials
+const char* const kLentKeypair = "LENT-KEYPAIR-e6a7";  // a keypair file inside a lent folder
+
+void write_program(const std::string& path, const std::string& script) {
+    write_file(path, script);
+    fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                              fs::perms::others_read | fs::perms::others_exec);
+}
+
+void link(const std::string& target, const std::string& at) {
+    make_dirs(fs::path(at).parent_path());
+    fs::create_symlink(target, at);
+}
+
+// "3.11": the version of /usr/bin/python3, whose user site the test fills.
+std::string system_python_version() {
+    ProcessResult version = run_process(
+        {"/usr/bin/python3", "-c", "import sys; print('%d.%d' % sys.version_info[:2], end='')"});
+    REQUIRE(version.exit_code == 0);
+    return version.out;
+}
+
+}  // namespace
+
+TEST_CASE("a pip --user tool under HOME runs from its user site; a keypair in the user site stays hidden",
+          "[landlock][home-tools]") {
+    require_landlock();
+    World w;
+    write_file(w.home + "/notes.txt", kHomeNotes);
+    const std::string site = w.home + "/.local/lib/python" + system_python_version() + "/site-packages";
+    write_file(site + "/homemod/__init__.py", "VALUE = 'PIP-USER-TOOL-OK'\n");
+    write_file(site + "/deploy-keypair.json", kLentKeypair);
+    write_file(w.home + "/.local/share/keyrings/login.keyring", "KEYRING-c8d2");  // ~/.local is not lent whole
+    // What `pip install --user` writes: a script in ~/.local/bin importing from the user site.
+    write_program(w.home + "/.local/bin/homemod-tool", "#!/usr/bin/python3\nimport homemod\nprint(homemod.VALUE)\n");
+
+    ProcessResult run = run_toolchain_command(
+        w, {w.home + "/.local/bin:/usr/bin:/bin", {},
+            "homemod-tool; cat " + site + "/deploy-keypair.json {home}/notes.txt "
+            "{home}/.local/share/keyrings/login.keyring; exit 0"});
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 0);
+    CHECK(run.out.find("PIP-USER-TOOL-OK") != std::string::npos);
+    CHECK(run.out.find(kLentKeypair) == std::string::npos);
+    CHECK(run.out.find(kHomeNotes) == std::string::npos);
+    CHECK(run.out.find("KEYRING-c8d2") == std::string::npos);
+}
+
+TEST_CASE("an npm prefix tool from ~/.npmrc's prefix= runs; ~/.npmrc itself stays unreadable",
+          "[landlock][home-tools]") {
+    require_landlock();
+    World w;
+    write_file(w.home + "/.npmrc", std::string("prefix=~/.npm-global\n//registry.npmjs.org/:_authToken=") + kNpmToken +
+                                       "\n");
+    const std::string modules = w.home + "/.npm-global/lib/node_modules";
+    // The tool reads a sibling package: only the prefix's node_modules folder, lent whole, holds both.
+    write_file(modules + "/greeting/index.txt", "NPM-PREFIX-TOOL-OK");
+    write_program(modules + "/hello/bin/hello.sh", "#!/bin/sh\ncat " + modules + "/greeting/index.txt\n");
+    write_file(modules + "/hello/ci-keypair.json", kLentKeypair);
+    link("../lib/node_modules/hello/bin/hello.sh", w.home + "/.npm-global/bin/hello");  // as npm links it
+
+    ProcessResult run = run_toolchain_command(
+        w, {w.home + "/.npm-global/bin:/usr/bin:/bin", {},
+            "hello; echo; cat {home}/.npmrc " + modules + "/hello/ci-keypair.json; exit 0"});
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 0);
+    CHECK(run.out.find("NPM-PREFIX-TOOL-OK") != std::string::npos);
+    CHECK(run.out.find(kNpmToken) == std::string::npos);
+    CHECK(run.out.find(kLentKeypair) == std::string::npos);
+}
+
+TEST_CASE("pipx, Go and gem user installs are readable, also through the private HOME; ~/go/src and gem "
+          "credentials are not",
+          "[landlock][home-tools]") {
+    require_landlock();
+    World w;
+    write_file(w.home + "/.local/share/pipx/venvs/black/lib/marker.txt", "PIPX-OK");
+    write_file(w.home + "/go/pkg/mod/example.com/m@v1.0.0/marker.txt", "GOMOD-OK");
+    write_file(w.home + "/go/src/private-repo/notes.txt", "GO-SRC-PRIVATE-71aa");
+    write_file(w.home + "/.gem/ruby/3.1.0/gems/rake/marker.txt", "GEM-OK");
+    write_file(w.home + "/.gem/credentials", kGemKey);
+
+    ProcessResult run = run_toolchain_command(
+        w, {"/usr/bin:/bin", {},
+            "cat {home}/.local/share/pipx/venvs/black/lib/marker.txt; echo; "
+            "cat \"$HOME/go/pkg/mod/example.com/m@v1.0.0/marker.txt\"; echo; "
+            "cat \"$HOME/.gem/ruby/3.1.0/gems/rake/marker.txt\"; echo; "
+            "cat {home}/go/src/private-repo/notes.txt {home}/.gem/credentials; exit 0"});
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 0);
+    CHECK(run.out.find("PIPX-OK") != std::string::npos);
+    CHECK(run.out.find("GOMOD-OK") != std::string::npos);  // through the private HOME's link
+    CHECK(run.out.find("GEM-OK") != std::string::npos);
+    CHECK(run.out.find("GO-SRC-PRIVATE-71aa") == std::string::npos);
+    CHECK(run.out.find(kGemKey) == std::string::npos);
+}
+
+TEST_CASE("a PATH program linking to an install under HOME runs; links into ~/.ssh or from a worktree folder "
+          "are not followed",
+          "[landlock][home-tools]") {
+    require_landlock();
+    World w;
+    write_file(w.home + "/notes.txt", kHomeNotes);
+    const std::string install = w.home + "/opt/mytool";
+    write_file(install + "/share/data.txt", "LINKED-TOOL-OK");
+    write_program(install + "/bin/mytool", "#!/bin/sh\ncat " + install + "/share/data.txt\n");
+    link(install + "/bin/mytool", w.home + "/bin/mytool");
+    link(w.home + "/.ssh/id_rsa", w.home + "/bin/sshtool");
+    // A command may have made this one: the install it names must stay closed.
+    write_file(w.home + "/opt/other/share/data.txt", "WORKTREE-LINKED-INSTALL-4e19");
+    write_program(w.home + "/opt/other/bin/other", "#!/bin/sh\necho OTHER\n");
+    link(w.home + "/opt/other/bin/other", w.work + "/bin/other");
+
+    ProcessResult run = run_toolchain_command(
+        w, {w.home + "/bin:" + w.work + "/bin:/usr/bin:/bin", {},
+            "mytool; echo; cat {home}/bin/sshtool {home}/opt/other/share/data.txt {home}/notes.txt; exit 0"});
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 0);
+    CHECK(run.out.find("LINKED-TOOL-OK") != std::string::npos);
+    CHECK(run.out.find(kSshKey) == std::string::npos);
+    CHECK(run.out.find("WORKTREE-LINKED-INSTALL-4e19") == std::string::npos);
+    CHECK(run.out.find(kHomeNotes) == std::string::npos);
+    CHECK(run.err.find("install of the PATH program " + w.home + "/bin/sshtool") != std::string::npos);
+}
+
+TEST_CASE("a tool of HOME that no detection lends fails with one line naming it and the key that lends it",
+          "[landlock][home-tools]") {
+    require_landlock();
+    World w;
+    write_file(w.home + "/notes.txt", kHomeNotes);
+    const std::string scripts = fs::canonical(w.home).string() + "/scripts";
+    write_program(scripts + "/deploy.sh", "#!/bin/sh\necho DEPLOY-SCRIPT-RAN\ncat " + w.home + "/notes.txt\n");
+    const auto run_script = [&] {
+        return run_process({oms_binary(), "run", "--sandbox", "landlock", "--worktree", w.work, "--", scripts + "/deploy.sh"},
+                           {environment_with({{"HOME", w.home},
+                                              {"XDG_CONFIG_HOME", w.root / "xdg-config"},
+                                              {"XDG_STATE_HOME", w.root / "xdg-state"},
+                                              {"PATH", "/usr/bin:/bin"}}),
+                            std::nullopt, w.work, 60});
+    };
+    ProcessResult hidden = run_script();
+    INFO(hidden.out << hidden.err);
+    CHECK(hidden.exit_code != 0);
+    CHECK(hidden.out.find("DEPLOY-SCRIPT-RAN") == std::string::npos);
+    CHECK(hidden.err.find(scripts + "/deploy.sh lies under HOME outside the folders lent to commands; "
+                          "[plugin.toolchain-roots] extra = [\"" + scripts + "\"] (or --ro " + scripts + ") lends " +
+                          scripts + " read-only") != std::string::npos);
+
+    // The key the line names lends the folder; the rest of HOME stays closed.
+    add_user_config(w, "[plugin.toolchain-roots]\nextra = [\"" + scripts + "\"]\n");
+    ProcessResult lent = run_script();
+    INFO(lent.out << lent.err);
+    CHECK(lent.out.find("DEPLOY-SCRIPT-RAN") != std::string::npos);
+    CHECK(lent.out.find(kHomeNotes) == std::string::npos);
+    CHECK(lent.err.find("outside the folders lent") == std::string::npos);
+}
