@@ -4,6 +4,8 @@
 set -eu
 # cargo: Debian's cargo and rustc, which the landlock tests build a real crate with.
 # zsh: the zsh completion test runs its function.
+# libseccomp-dev: plugins/seccomp generates the seccomp filters with it at
+# build time (the binaries embed them and do not load libseccomp).
 packages="cmake g++ make pkg-config git
   libboost-dev libboost-program-options-dev libboost-filesystem-dev
   libtomlplusplus-dev nlohmann-json3-dev libspdlog-dev catch2 libseccomp-dev

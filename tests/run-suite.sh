@@ -32,7 +32,8 @@ build=${1:-$(default_build_dir)}
 [ "$build" = "$here/build" ] || echo "run-suite: building and testing in $build (outside the temp folders)" >&2
 mkdir -p "$build"
 "$here/tests/install-deps.sh"
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOMS_BUILD_TESTS=ON >/dev/null
+# -Werror: a new compiler warning fails the suite (and CI) like a failed test.
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOMS_BUILD_TESTS=ON -DOMS_WERROR=ON >/dev/null
 cmake --build "$build" -j"$(nproc)"
 
 started_dockerd=no

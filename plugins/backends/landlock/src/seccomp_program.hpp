@@ -1,7 +1,8 @@
 // The seccomp filter every sandboxed command runs under: a classic BPF
-// program built in the parent (so the child only installs it), refusing the
-// syscalls that would read other processes, load code into the kernel, undo
-// the mount namespace or open sockets other than unix and TCP.
+// program (generated at build time by plugins/seccomp) copied in the parent
+// (so the child only installs it), refusing the syscalls that would read
+// other processes, load code into the kernel, undo the mount namespace or
+// open sockets other than unix and TCP.
 #pragma once
 #include <linux/filter.h>
 
