@@ -339,7 +339,11 @@ void EgressProxy::Loop::pump(Connection& c) {
 
 void EgressProxy::Loop::service(Connection& c) {
     switch (c.phase) {
-        case Phase::request: read_request(c); break;
+        case Phase::request:
+            // A SOCKS5 greeting's answer must leave before the request comes.
+            if (!drain(c.client, c.to_client)) c.reset = true;
+            if (!c.reset) read_request(c);
+            break;
         case Phase::resolving: break;
         case Phase::connecting: connect_done(c); break;
         case Phase::relaying: pump(c); break;
