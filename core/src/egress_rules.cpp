@@ -1,9 +1,11 @@
 #include "oms/core/egress_rules.hpp"
 
+#include "oms/core/address_class.hpp"
 #include "oms/core/config.hpp"
 #include "oms/core/error.hpp"
 
 #include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include <algorithm>
 #include <cctype>
@@ -33,6 +35,17 @@ bool is_numeric_address(const std::string& text) {
 }
 
 std::string quoted(const std::string& text) { return "\"" + text + "\""; }
+
+bool is_public_address(const std::string& text) {
+    sockaddr_storage s{};
+    if (inet_pton(AF_INET, text.c_str(), &reinterpret_cast<sockaddr_in*>(&s)->sin_addr) == 1)
+        s.ss_family = AF_INET;
+    else if (inet_pton(AF_INET6, text.c_str(), &reinterpret_cast<sockaddr_in6*>(&s)->sin6_addr) == 1)
+        s.ss_family = AF_INET6;
+    else
+        return false;
+    return address_class(reinterpret_cast<const sockaddr*>(&s)) == "public";
+}
 
 }  // namespace
 
@@ -92,8 +105,14 @@ HostPattern parse_host_pattern(const std::string& text, const std::string& where
 EgressDecision EgressRules::decide(const std::string& host, int port) const {
     for (const HostPattern& p : deny)
         if (p.matches(host, port)) return {false, "deny_hosts " + quoted(p.text) + " (" + p.where + ")"};
-    for (const HostPattern& p : allow)
-        if (p.matches(host, port)) return {true, "allow_hosts " + quoted(p.text) + " (" + p.where + ")"};
+    for (const HostPattern& p : allow) {
+        if (!p.matches(host, port)) continue;
+        const auto pinned_to = pinned_address(host);
+        if (p.port == 0 && pinned_to && !is_public_address(*pinned_to))
+            return {false, "pinned to " + *pinned_to + ", not a public address: allow it with its port (" +
+                               normal_host(host) + ":" + std::to_string(port) + ")"};
+        return {true, "allow_hosts " + quoted(p.text) + " (" + p.where + ")", p.port == 0};
+    }
     return {false, "not in allow_hosts"};
 }
 

@@ -21,9 +21,12 @@ using namespace oms::test;
 
 namespace {
 
-void allow_pinned(World& w, const std::string& extra = "") {
-    write_file(w.root / "xdg-config/oms/config.toml",
-               "[network]\nallow_hosts = [\"pkg.test\"" + extra + "]\npinned_addresses = { \"pkg.test\" = \"127.0.0.1\" }\n");
+// pkg.test pinned to the host's 127.0.0.1, allowed on the test server's port
+// only (a name pinned to loopback must name its port).
+void allow_pinned(World& w, uint16_t port, const std::string& extra = "") {
+    write_file(w.root / "xdg-config/oms/config.toml", "[network]\nallow_hosts = [\"pkg.test:" + std::to_string(port) +
+                                                          "\"" + extra +
+                                                          "]\npinned_addresses = { \"pkg.test\" = \"127.0.0.1\" }\n");
 }
 
 RunOutcome oms_command(World& w, const std::vector<std::string>& args) {
@@ -63,14 +66,18 @@ TEST_CASE("egress: an allowed pinned name is reached through the proxy; other na
     REQUIRE(oms_run_available());
     StaticHttpServer server(std::map<std::string, std::string>{{"/hello", "HELLO-THROUGH-PROXY\n"}});
     const std::string port = std::to_string(server.port());
+    // Another service on the host's loopback: the pin does not open it.
+    StaticHttpServer other_service(std::map<std::string, std::string>{{"/hello", "OTHER-SERVICE\n"}});
+    const std::string other_port = std::to_string(other_service.port());
     World w;
-    allow_pinned(w, ", \"localhost\"");
+    allow_pinned(w, server.port(), ", \"localhost\"");
     auto r = run_in_oms(w,
                         "echo proxy=$HTTP_PROXY; "
                         "curl -sS http://pkg.test:" + port + "/hello; echo plain=$?; "
                         "curl -sS -p http://pkg.test:" + port + "/hello; echo tunnel=$?; "
                         "curl -sS --proxy \"$ALL_PROXY\" http://pkg.test:" + port + "/hello; echo socks=$?; "
                         "curl -sS -f http://other.test:" + port + "/hello; echo other=$?; "
+                        "curl -sS -f http://pkg.test:" + other_port + "/hello; echo other_port=$?; "
                         "curl -sS -f -p http://localhost:" + port + "/hello --noproxy ''; echo loopback=$?; "
                         "curl -sS --noproxy '*' http://127.0.0.1:" + port + "/hello; echo direct=$?; "
                         "curl -sS --noproxy '*' http://pkg.test:" + port + "/hello; echo direct_name=$?");
@@ -83,6 +90,8 @@ TEST_CASE("egress: an allowed pinned name is reached through the proxy; other na
     CHECK(lines_starting(r.out, "socks=0").size() == 1);
     // Refused by the proxy: HTTP 403, which curl -f turns into exit 22.
     CHECK(lines_starting(r.out, "other=22").size() == 1);
+    CHECK(lines_starting(r.out, "other_port=22").size() == 1);
+    CHECK(other_service.requests().empty());
     CHECK(lines_starting(r.out, "loopback=22").size() == 1);
     // Around the proxy: no route (7: cannot connect), no name (6: cannot resolve).
     CHECK(lines_starting(r.out, "direct=7").size() == 1);
@@ -90,15 +99,16 @@ TEST_CASE("egress: an allowed pinned name is reached through the proxy; other na
     CHECK(server.requests().size() == 3);  // only the three that went through the proxy
 
     // The one-line summary names each refused host and its rule.
-    const auto summary = lines_starting(r.err, "oms: network: 2 connections refused: ");
+    const auto summary = lines_starting(r.err, "oms: network: 3 connections refused: ");
     REQUIRE(summary.size() == 1);
     CHECK_THAT(summary[0], Catch::Contains("other.test:" + port + " (not in allow_hosts)"));
+    CHECK_THAT(summary[0], Catch::Contains("pkg.test:" + other_port + " (not in allow_hosts)"));
     CHECK_THAT(summary[0], Catch::Contains("localhost:" + port + " (resolves to 127.0.0.1 (loopback)"));
 
     auto last = explain_last(w);
     INFO(last.out << last.err);
     CHECK(last.exit_code == 0);
-    CHECK_THAT(last.out, Catch::Contains("refused: 2"));
+    CHECK_THAT(last.out, Catch::Contains("refused: 3"));
     CHECK_THAT(last.out, Catch::Contains("  other.test:" + port + "  not in allow_hosts  (egress-proxy)"));
     CHECK_THAT(last.out, Catch::Contains("  localhost:" + port + "  resolves to 127.0.0.1 (loopback)"));
     auto json = explain_last(w, true);
@@ -157,7 +167,7 @@ TEST_CASE("egress: npm install from a local registry pinned by name", "[landlock
     write_file(w.work + "/.npmrc", "registry=" + base + "/\naudit=false\nfund=false\nupdate-notifier=false\n");
 
     SECTION("allowed: installed, and the module loads") {
-        allow_pinned(w);
+        allow_pinned(w, registry.port());
         auto r = run_in_oms(w, "npm install; echo npm=$?; node -e 'console.log(require(\"tiny-pkg\"))'");
         INFO(r.out << r.err);
         CHECK(lines_starting(r.out, "npm=0").size() == 1);
@@ -195,7 +205,7 @@ TEST_CASE("egress: git clone over HTTP from a pinned name", "[landlock][network]
         if (entry.is_regular_file())
             files["/repo.git/" + std::filesystem::relative(entry.path(), bare).string()] = read_file(entry.path());
     StaticHttpServer server(files);
-    allow_pinned(w);
+    allow_pinned(w, server.port());
     const std::string url = "http://pkg.test:" + std::to_string(server.port()) + "/repo.git";
     auto r = run_in_oms(w, "git clone -q " + url + " cloned; echo git=$?; cat cloned/file.txt");
     INFO(r.out << r.err);

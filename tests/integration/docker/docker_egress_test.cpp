@@ -40,7 +40,7 @@ TEST_CASE("docker: an allowed pinned name is reached through oms's proxy; others
     StaticHttpServer server(std::map<std::string, std::string>{{"/hello", "HELLO-FROM-HOST\n"}});
     const std::string port = std::to_string(server.port());
     OmsUser u(warm);
-    write_file(u.config_file, u.config + "\n[network]\nallow_hosts = [\"pkg.test\"]\n"
+    write_file(u.config_file, u.config + "\n[network]\nallow_hosts = [\"pkg.test:" + port + "\"]\n"
                                          "pinned_addresses = { \"pkg.test\" = \"127.0.0.1\" }\n");
     ProcessResult r = u.oms({"run", "--", "sh", "-c",
                              "echo proxy=$http_proxy; "

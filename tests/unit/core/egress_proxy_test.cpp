@@ -109,6 +109,17 @@ TEST_CASE("host patterns: exact names, wildcards below a domain, ports", "[egres
     CHECK(rules.decide("good.example.org", 443).allowed);
     CHECK(rules.decide("bad.example.org", 443).rule.rfind("deny_hosts \"bad.example.org\"", 0) == 0);
     CHECK(rules.decide("other.test", 443).rule == "not in allow_hosts");
+    // A name pinned to loopback needs its port named: else every service on
+    // the host's loopback would be open.
+    EgressRules open_pin = pinned_rules({"pkg.test"});
+    CHECK_FALSE(open_pin.decide("pkg.test", 22).allowed);
+    CHECK(open_pin.decide("pkg.test", 22).rule ==
+          "pinned to 127.0.0.1, not a public address: allow it with its port (pkg.test:22)");
+    EgressRules port_pin = pinned_rules({"pkg.test:8080"});
+    CHECK(port_pin.decide("pkg.test", 8080).allowed);  // the positive control
+    CHECK_FALSE(port_pin.decide("pkg.test", 22).allowed);
+    open_pin.pinned["pkg.test"] = "93.184.216.34";  // a public pin may go without a port
+    CHECK(open_pin.decide("pkg.test", 22).allowed);
 }
 
 TEST_CASE("address classes: loopback, private, link-local and metadata are not public", "[egress][unit]") {
@@ -163,7 +174,9 @@ TEST_CASE("the proxy carries an allowed pinned name and refuses, and logs, every
     StaticHttpServer server(std::map<std::string, std::string>{{"/hello", "hello through the proxy\n"}});
     const std::string port = std::to_string(server.port());
     ViolationLog log;
-    EgressProxy proxy(pinned_rules({"pkg.test", "localhost"}, {"pkg.test:" + std::to_string(server.port() ^ 1)}), log);
+    EgressProxy proxy(pinned_rules({"pkg.test:" + port, "pkg.test:" + std::to_string(server.port() ^ 1), "localhost"},
+                                   {"pkg.test:" + std::to_string(server.port() ^ 1)}),
+                      log);
 
     SECTION("plain HTTP, CONNECT and SOCKS5 to the pinned name reach the server") {
         CHECK_THAT(exchange(proxy.port(), "GET http://pkg.test:" + port + "/hello HTTP/1.1\r\nHost: pkg.test:" + port +
@@ -251,7 +264,7 @@ TEST_CASE("the proxy stays bounded: connections, threads, and it stops listening
     uint16_t proxy_port = 0;
     {
         ViolationLog log;
-        EgressProxy proxy(pinned_rules({"pkg.test"}), log);
+        EgressProxy proxy(pinned_rules({"pkg.test:" + std::to_string(holder_port)}), log);
         proxy_port = proxy.port();
         const size_t threads_with_proxy = thread_count();
         std::vector<int> clients;

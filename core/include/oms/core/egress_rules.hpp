@@ -35,6 +35,7 @@ HostPattern parse_host_pattern(const std::string& text, const std::string& where
 struct EgressDecision {
     bool allowed = false;
     std::string rule;  // "allow_hosts \"*.crates.io\" (file:line)", "deny_hosts ...", "not in allow_hosts"
+    bool any_port = false;  // allowed by a pattern without a port
 };
 
 struct EgressRules {
@@ -42,7 +43,10 @@ struct EgressRules {
     std::map<std::string, std::string> pinned;  // lower-case name -> numeric address
 
     bool empty() const { return allow.empty(); }
-    // Deny first, then allow; a name no pattern names is refused.
+    // Deny first, then allow; a name no pattern names is refused. A name
+    // pinned to an address that is not public (loopback, private, ...) is
+    // allowed only by a pattern that names the port: "pkg.test" alone,
+    // pinned to 127.0.0.1, would open every service on the host's loopback.
     EgressDecision decide(const std::string& host, int port) const;
     // The pinned address of `host`, if the user pinned it.
     std::optional<std::string> pinned_address(const std::string& host) const;
