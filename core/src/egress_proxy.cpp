@@ -46,6 +46,7 @@ struct Connection {
     bool client_ended = false, upstream_ended = false;
     bool upstream_shut = false, client_shut = false;
     bool reset = false;  // close with a reset: a side failed
+    bool client_watched = true, upstream_watched = false;
 };
 
 // The socket address of a numeric address text, or nullopt.
@@ -144,8 +145,19 @@ void EgressProxy::Loop::update(Connection& c) {
         if (!c.upstream_ended && c.to_client.has_room()) upstream_events |= EPOLLIN;
         if (!c.to_upstream.bytes.empty()) upstream_events |= EPOLLOUT;
     }
-    watch(c.client, c.id << 1, client_events, EPOLL_CTL_MOD);
-    if (c.upstream >= 0) watch(c.upstream, c.id << 1 | 1, upstream_events, EPOLL_CTL_MOD);
+    // A side that ended both ways has nothing more to say, but epoll would
+    // report its hang-up on every turn: stop watching it (no busy loop while
+    // the other side drains).
+    if (c.client_watched && c.client_ended && c.client_shut) {
+        epoll_ctl(epoll, EPOLL_CTL_DEL, c.client, nullptr);
+        c.client_watched = false;
+    }
+    if (c.upstream_watched && c.upstream_ended && c.upstream_shut) {
+        epoll_ctl(epoll, EPOLL_CTL_DEL, c.upstream, nullptr);
+        c.upstream_watched = false;
+    }
+    if (c.client_watched) watch(c.client, c.id << 1, client_events, EPOLL_CTL_MOD);
+    if (c.upstream_watched) watch(c.upstream, c.id << 1 | 1, upstream_events, EPOLL_CTL_MOD);
 }
 
 void EgressProxy::Loop::accept_clients() {
@@ -177,8 +189,9 @@ void EgressProxy::Loop::fail(Connection& c, ProxyOutcome outcome, const std::str
     c.to_client.bytes += proxy_reply(c.request.protocol, outcome, message);
     c.phase = Phase::closing;
     if (c.upstream >= 0) {
-        close_socket(c.upstream, true);
+        close_socket(c.upstream, true);  // closing also takes it out of the epoll set
         c.upstream = -1;
+        c.upstream_watched = false;
     }
 }
 
@@ -270,6 +283,7 @@ void EgressProxy::Loop::connect_next(Connection& c) {
         if (fd < 0) continue;
         if (::connect(fd, reinterpret_cast<sockaddr*>(&address), length_of(address)) == 0 || errno == EINPROGRESS) {
             c.upstream = fd;
+            c.upstream_watched = true;
             c.phase = Phase::connecting;
             watch(fd, c.id << 1 | 1, EPOLLOUT, EPOLL_CTL_ADD);
             return;
@@ -289,6 +303,7 @@ void EgressProxy::Loop::connect_done(Connection& c) {
         epoll_ctl(epoll, EPOLL_CTL_DEL, c.upstream, nullptr);
         ::close(c.upstream);
         c.upstream = -1;
+        c.upstream_watched = false;
         return connect_next(c);
     }
     c.phase = Phase::relaying;

@@ -193,6 +193,20 @@ TEST_CASE("the proxy carries an allowed pinned name and refuses, and logs, every
         CHECK(server.requests().size() == 3);
         CHECK(log.count() == 0);
     }
+    SECTION("a body far larger than the buffers arrives whole, both ways") {
+        std::string big(3 * 1024 * 1024 + 17, 'x');
+        for (size_t i = 0; i < big.size(); i += 4096) big[i] = static_cast<char>('a' + (i / 4096) % 26);
+        server.add("/big", big);
+        const std::string reply = exchange(proxy.port(), "CONNECT pkg.test:" + port + " HTTP/1.1\r\n\r\n"
+                                                         "GET /big HTTP/1.1\r\nHost: pkg.test\r\n\r\n");
+        REQUIRE(reply.size() > big.size());
+        CHECK(reply.substr(reply.size() - big.size()) == big);
+        // A request head of 15 KiB passes the other way.
+        const std::string long_header(15 * 1024, 'h');
+        CHECK_THAT(exchange(proxy.port(), "GET http://pkg.test:" + port + "/hello HTTP/1.1\r\nX-Long: " + long_header +
+                                              "\r\n\r\n"),
+                   Catch::Contains("hello through the proxy"));
+    }
     SECTION("a name not on the list is refused with its rule, and never reaches anything") {
         const std::string reply = exchange(proxy.port(), "CONNECT other.test:" + port + " HTTP/1.1\r\n\r\n");
         CHECK(reply.rfind("HTTP/1.1 403", 0) == 0);
