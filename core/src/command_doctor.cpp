@@ -5,6 +5,7 @@
 #include "oms/core/canaries.hpp"
 #include "oms/core/cli.hpp"
 #include "oms/core/cli_options.hpp"
+#include "oms/core/egress_run.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/json.hpp"
 #include "oms/core/plugin_listing.hpp"
@@ -31,6 +32,7 @@ struct DoctorView {
     std::string backend, chosen_by, problem;
     BackendReport report;
     std::vector<std::string> surfnet;  // the Surfnet ports and the trusted Surfpool binary
+    std::vector<std::string> egress;   // the allowlist and what it does not protect
 };
 
 std::string port_list(const ConfigValue* value, const std::string& fallback) {
@@ -80,6 +82,11 @@ DoctorView gather(const Session& session, const std::optional<std::string>& sand
     }
     view.rows = plugin_rows(session.registry(), view.backend, reports);
     view.surfnet = surfnet_lines(session.config());
+    try {
+        view.egress = egress_lines(egress_rules(session.config(), {}));
+    } catch (const UserError& e) {
+        view.egress = {e.what()};
+    }
     return view;
 }
 
@@ -91,6 +98,8 @@ void print_text(const DoctorView& v) {
     std::printf("\nplugins:\n%s\n", format_plugin_rows(v.rows).c_str());
     std::printf("surfnet:\n");
     for (auto& line : v.surfnet) std::printf("  %s\n", line.c_str());
+    std::printf("network beyond the Surfnet ([network] allow_hosts):\n");
+    for (auto& line : v.egress) std::printf("  %s\n", line.c_str());
     if (!v.backend.empty()) std::printf("backend: %s (chosen by %s)\n", v.backend.c_str(), v.chosen_by.c_str());
     if (!v.problem.empty()) {
         std::printf("confinement: none available: %s\n", v.problem.c_str());
@@ -110,6 +119,7 @@ void print_json(const DoctorView& v, const std::vector<CanaryResult>* canaries) 
     json.end_array();
     json.key("plugin_folders").strings(v.folders);
     json.key("surfnet").strings(v.surfnet);
+    json.key("egress").strings(v.egress);
     json.key("plugins");
     write_plugin_rows(json, v.rows);
     json.key("backend").value(v.backend).key("chosen_by").value(v.chosen_by);

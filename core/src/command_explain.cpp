@@ -5,6 +5,7 @@
 #include "oms/core/backend.hpp"
 #include "oms/core/cli.hpp"
 #include "oms/core/cli_options.hpp"
+#include "oms/core/egress_rules.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/json.hpp"
 #include "oms/core/paths.hpp"
@@ -14,6 +15,7 @@
 #include "oms/core/rule_semantics.hpp"
 #include "oms/core/run_options.hpp"
 #include "oms/core/trusted_surfpool.hpp"
+#include "oms/core/violation_log.hpp"
 
 #include <oms/abi_history.hpp>
 
@@ -35,9 +37,11 @@ namespace {
 namespace fs = std::filesystem;
 
 const char* kUsage =
-    "usage: oms explain [options] read|write|exec|connect|listen|env TARGET...\n\n"
-    "For each TARGET (a path; a PORT or HOST:PORT; a variable name): allowed, denied or hidden,\n"
-    "and the rule that decides it with its origin. Runs nothing.\n\noptions";
+    "usage: oms explain [options] read|write|exec|connect|listen|env TARGET...\n"
+    "       oms explain --last [--json]\n\n"
+    "For each TARGET (a path; a PORT, HOST or HOST:PORT; a variable name): allowed, denied or hidden,\n"
+    "and the rule that decides it with its origin. Runs nothing. --last: what the last `oms run` to end\n"
+    "was refused (each host, port and rule).\n\noptions";
 
 struct Answer {
     std::string target, resolved;
@@ -158,6 +162,96 @@ void print_json(const std::string& backend, Access access, const std::vector<Ans
     std::printf("%s\n", json.str().c_str());
 }
 
+// A host other than loopback, as `connect` names it: "HOST" (port 443) or
+// "HOST:PORT"; nullopt for a port alone or a loopback name.
+std::optional<std::pair<std::string, int>> remote_host(const std::string& target, std::vector<std::string>& notes) {
+    if (target.find_first_not_of("0123456789") == std::string::npos) return std::nullopt;
+    std::string host = target, port_text;
+    if (target.front() == '[') {
+        const auto close = target.find(']');
+        if (close == std::string::npos) return std::nullopt;
+        host = target.substr(1, close - 1);
+        if (close + 1 < target.size()) {
+            if (target[close + 1] != ':') return std::nullopt;
+            port_text = target.substr(close + 2);
+            if (port_text.empty()) return std::nullopt;
+        }
+    } else if (const auto colon = target.find(':'); colon != std::string::npos) {
+        if (target.find(':', colon + 1) != std::string::npos) return std::nullopt;  // a bare IPv6 address
+        host = target.substr(0, colon);
+        port_text = target.substr(colon + 1);
+        if (port_text.empty()) return std::nullopt;
+    }
+    if (port_text.size() > 5 || port_text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    const int port = port_text.empty() ? 443 : std::stoi(port_text);
+    if (port_text.empty()) notes.push_back("no port given: the verdict is for port 443");
+    if (host.empty() || host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0) return std::nullopt;
+    return std::make_pair(host, port);
+}
+
+Decision decide_egress(const EgressRules& rules, const SemanticsInputs& inputs, const std::string& host, int port) {
+    Decision d;
+    if (inputs.family == BackendFamily::unconfined) {
+        d.verdict = Verdict::allowed;
+        d.because = "no sandbox";
+        return d;
+    }
+    if (rules.empty()) {
+        d.verdict = Verdict::denied;
+        d.because = "no rule kind allows hosts other than loopback";
+        d.notes.push_back("[network] allow_hosts (or --allow-host) would let the command reach it through oms's proxy");
+        return d;
+    }
+    const EgressDecision verdict = rules.decide(host, port);
+    d.verdict = verdict.allowed ? Verdict::allowed : Verdict::denied;
+    d.because = verdict.allowed ? "through oms's egress proxy: " + verdict.rule : "oms's egress proxy: " + verdict.rule;
+    if (!verdict.allowed) return d;
+    if (auto pinned = rules.pinned_address(host))
+        d.notes.push_back("pinned: the proxy connects to " + *pinned + " without resolving the name");
+    else
+        d.notes.push_back("the proxy resolves the name; a loopback, private, link-local or metadata address is "
+                          "refused (pin it in [network] pinned_addresses to allow one)");
+    d.notes.push_back("only through the proxy (HTTP_PROXY/HTTPS_PROXY/ALL_PROXY); a direct connection is refused");
+    d.notes.push_back("data the command can read may leave through this host");
+    return d;
+}
+
+void print_last_text(const std::optional<RunRecord>& record) {
+    if (!record) {
+        std::printf("no run has ended yet (oms run writes its record when the command exits)\n");
+        return;
+    }
+    std::string command;
+    for (const std::string& word : record->command) command += (command.empty() ? "" : " ") + word;
+    std::printf("last run: %s\n  worktree: %s\n  backend: %s\n  ended: %s, exit status %d\n", command.c_str(),
+                record->worktree.c_str(), record->backend.c_str(), record->finished.c_str(), record->exit_code);
+    std::string hosts;
+    for (const std::string& h : record->allow_hosts) hosts += (hosts.empty() ? "" : ", ") + h;
+    std::printf("  allow_hosts: %s\n", hosts.empty() ? "none (no proxy ran)" : hosts.c_str());
+    std::printf("refused: %zu\n", record->refused);
+    for (const Violation& v : record->violations)
+        std::printf("  %s:%d  %s  (%s)\n", v.host.c_str(), v.port, v.rule.c_str(), v.source.c_str());
+    if (record->refused > record->violations.size())
+        std::printf("  ... and %zu more not kept\n", record->refused - record->violations.size());
+}
+
+void print_last_json(const std::optional<RunRecord>& record) {
+    JsonWriter json;
+    json.begin_object().key("recorded").value(record.has_value());
+    if (record) {
+        json.key("command").strings(record->command).key("worktree").value(record->worktree);
+        json.key("backend").value(record->backend).key("finished").value(record->finished);
+        json.key("exit_code").value(int64_t{record->exit_code}).key("allow_hosts").strings(record->allow_hosts);
+        json.key("refused").value(static_cast<int64_t>(record->refused)).key("violations").begin_array();
+        for (const Violation& v : record->violations)
+            json.begin_object().key("host").value(v.host).key("port").value(int64_t{v.port}).key("rule").value(v.rule)
+                .key("source").value(v.source).end_object();
+        json.end_array();
+    }
+    json.end_object();
+    std::printf("%s\n", json.str().c_str());
+}
+
 }  // namespace
 
 int command_explain(const Args& args) {
@@ -165,8 +259,9 @@ int command_explain(const Args& args) {
     std::vector<std::string> words;
     po::options_description description(kUsage);
     add_run_options(description, options);
+    bool last = false;
     description.add_options()("json", po::bool_switch(&options.json), "machine-readable output")(
-        "help,h", "show this help");
+        "last", po::bool_switch(&last), "what the last run was refused")("help,h", "show this help");
     po::options_description positional_words;  // the access and the targets, not shown in --help
     positional_words.add_options()("words", po::value(&words), "");
     po::options_description all;
@@ -178,6 +273,12 @@ int command_explain(const Args& args) {
     po::notify(values);
     if (values.count("help")) {
         std::cout << description << "\n";
+        return 0;
+    }
+    if (last) {
+        if (!words.empty()) throw UserError(kExitUsage, "oms explain: --last takes no access or target");
+        const auto record = read_run_record(state_dir());
+        options.json ? print_last_json(record) : print_last_text(record);
         return 0;
     }
     if (words.size() < 2) throw UserError(kExitUsage, "oms explain: give an access and at least one target (see --help)");
@@ -199,11 +300,14 @@ int command_explain(const Args& args) {
     refuse_rules_unknown_to_backend(*backend.record, policy);
 
     const SemanticsInputs inputs = semantics_inputs(backend, context.inputs());
+    const EgressRules egress = egress_rules(session.config(), options.allow_hosts);
     std::vector<Answer> answers;
     for (size_t i = 1; i < words.size(); ++i) {
         auto [resolved, notes] = resolve_target(*access, words[i], policy.env);
         Answer a{words[i], resolved, {}};
-        a.decision = decide(policy, inputs, *access, a.resolved);
+        const auto remote = *access == Access::connect ? remote_host(words[i], notes) : std::nullopt;
+        a.decision = remote ? decide_egress(egress, inputs, remote->first, remote->second)
+                            : decide(policy, inputs, *access, a.resolved);
         a.decision.notes.insert(a.decision.notes.begin(), notes.begin(), notes.end());
         answers.push_back(std::move(a));
     }

@@ -2,6 +2,7 @@
 #include "oms/core/backend.hpp"
 #include "oms/core/cli.hpp"
 #include "oms/core/cli_options.hpp"
+#include "oms/core/egress_rules.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/json.hpp"
 #include "oms/core/plugin_listing.hpp"
@@ -15,7 +16,7 @@ namespace oms::core {
 namespace {
 
 // `oms plugins --keys`: every config key each loaded plugin declares, and the
-// core's own [sandbox] and [verify] tables, as the reference of what a config file may say.
+// core's own [sandbox], [verify] and [network] tables, as the reference of what a config file may say.
 void print_keys(const Session& session) {
     auto print_table = [](const std::string& table, const Schema& schema) {
         std::printf("[%s]\n", table.c_str());
@@ -25,6 +26,10 @@ void print_keys(const Session& session) {
     };
     print_table("sandbox", core_schema());
     print_table("verify", verify_schema());
+    print_table("network", network_schema());
+    std::printf("  %-16s %-18s %-8s %s\n", "pinned_addresses", "table of strings", "-",
+                "host name = \"numeric address\": the proxy connects there without resolving the name; the only way "
+                "a name may reach a loopback or private address");
     for (auto& record : session.registry().records())
         if (record.status == PluginStatus::Loaded && !record.schema.empty())
             print_table("plugin." + record.id, record.schema);

@@ -5,6 +5,7 @@
 #include "oms/core/cli.hpp"
 #include "oms/core/cli_options.hpp"
 #include "oms/core/env_options.hpp"
+#include "oms/core/egress_run.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/json.hpp"
 #include "oms/core/policy.hpp"
@@ -54,7 +55,7 @@ void print_policy_text(const RunContext& context, const Policy& policy, const Ba
 namespace {
 
 void print_json(const RunContext& context, const Policy& policy, const BackendChoice& backend,
-                const BackendReport& rendering) {
+                const BackendReport& rendering, const std::vector<std::string>& egress) {
     JsonWriter json;
     json.begin_object().key("worktree").value(context.inputs().worktree);
     json.key("working_dir").value(context.inputs().working_dir).key("home").value(context.inputs().home);
@@ -66,6 +67,7 @@ void print_json(const RunContext& context, const Policy& policy, const BackendCh
     }
     json.end_array();
     json.key("env").strings(policy.env);
+    json.key("egress").strings(egress);
     json.key("backend").value(backend.record->id).key("usable").value(backend.report.usable);
     json.key("rendering").strings(rendering.text).end_object();
     std::printf("%s\n", json.str().c_str());
@@ -95,10 +97,17 @@ int command_policy(const Args& args) {
     lower_policy_for_backend(*backend.record, context, policy);
     refuse_rules_unknown_to_backend(*backend.record, policy);
     BackendReport rendering = render_policy(backend, context, policy);
-    if (options.json)
-        print_json(context, policy, backend, rendering);
-    else
+    std::vector<std::string> egress = egress_lines(egress_rules(session.config(), options.allow_hosts));
+    if (!egress_rules(session.config(), options.allow_hosts).empty())
+        egress.insert(egress.begin(), "a run adds connect-loopback for the proxy's port (chosen at run start) and "
+                                      "the proxy variables (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY, ...)");
+    if (options.json) {
+        print_json(context, policy, backend, rendering, egress);
+    } else {
         print_policy_text(context, policy, backend, rendering);
+        std::printf("\nnetwork beyond the Surfnet ([network] allow_hosts, --allow-host):\n");
+        for (auto& line : egress) std::printf("  %s\n", line.c_str());
+    }
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #include "oms/core/cli.hpp"
 #include "oms/core/cli_options.hpp"
 #include "oms/core/config_error_location.hpp"
+#include "oms/core/egress_run.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/failure_hint.hpp"
 #include "oms/core/hidden_tool.hpp"
@@ -24,6 +25,7 @@
 
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <ctime>
 
 namespace po = boost::program_options;
 
@@ -35,6 +37,32 @@ void warn_lost_guarantees(const BackendChoice& backend, const RunInputs& in) {
     if (!(in.flags & OMS_RUN_BEST_EFFORT)) return;
     for (auto& line : backend.report.missing)
         std::fprintf(stderr, "oms: warning: best effort: not enforced here: %s\n", line.c_str());
+}
+
+std::string utc_now() {
+    char text[32] = {0};
+    const std::time_t now = std::time(nullptr);
+    std::tm parts{};
+    gmtime_r(&now, &parts);
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
+    return text;
+}
+
+// The record `oms explain --last` reads; a failure to write it is reported
+// but does not change the command's exit status.
+void record_run(const RunContext& context, const std::string& backend, const EgressRules& egress,
+                const ViolationLog& violations, int exit_code) {
+    RunRecord record;
+    record.command = context.inputs().argv;
+    record.backend = backend;
+    record.worktree = context.inputs().worktree;
+    record.finished = utc_now();
+    record.exit_code = exit_code;
+    for (const HostPattern& p : egress.allow) record.allow_hosts.push_back(p.text);
+    record.refused = violations.count();
+    record.violations = violations.kept();
+    if (auto problem = write_run_record(context.inputs().state_dir, record))
+        std::fprintf(stderr, "oms: warning: the run record was not written: %s\n", problem->c_str());
 }
 
 }  // namespace
@@ -78,13 +106,23 @@ int command_run(const Args& all_args) {
     write_private_gitconfig(context.inputs().home, run_dir.home(), context.inputs().worktree);
     link_toolchains_into_private_home(context.inputs().home, run_dir.home());
     write_private_npmrc(run_dir.home());
+    const EgressRules egress = egress_rules(session.config(), options.allow_hosts);
     Policy policy;
     assemble_policy(session.registry(), context, policy);
     confirm_trusted_surfpool(context.inputs().surfpool, context.inputs().argv, policy.env, context.inputs().worktree);
     warn_once(context.inputs().state_dir, backend.record->id, backend.report.warn_once);
     warn_lost_guarantees(backend, context.inputs());
     remember_repository(context.inputs().state_dir, context.inputs().worktree);  // before any command runs here
-    const int exit_code = launch(backend, context, policy);
+    ViolationLog violations;
+    int exit_code = 0;
+    {
+        // Lives exactly as long as the command: stopped before oms reports.
+        const std::unique_ptr<EgressProxy> proxy = start_egress_proxy(egress, violations);
+        if (proxy) route_through_proxy(policy, proxy->port());
+        exit_code = launch(backend, context, policy);
+    }
+    record_run(context, backend.record->id, egress, violations, exit_code);
+    if (violations.count() > 0) std::fprintf(stderr, "%s\n", refusal_summary(violations).c_str());
     // After the command's own output: it has exited, and this goes to stderr only.
     if (!unconfined && !options.quiet && session.config().boolean("sandbox", "failure_hint", true)) {
         const std::string& from = context.inputs().working_dir.empty() ? context.inputs().worktree

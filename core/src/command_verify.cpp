@@ -74,6 +74,9 @@ std::optional<VerifyOptions> parse_verify_options(const Args& all_args) {
     if (!values) return std::nullopt;
     options.run.sandbox = given(*values, "sandbox");
     if (command.empty()) throw UserError(kExitUsage, "oms verify: no check given (oms verify [options] [--] CHECK ...)");
+    // A check reaches its offline Surfnet only: the egress proxy is for `oms run`.
+    if (!options.run.allow_hosts.empty())
+        throw UserError(kExitUsage, "oms verify: --allow-host is refused: a check reaches only its offline Surfnet");
     options.run.command = command;
     std::vector<std::string> inputs;
     for (auto& item : options.inputs)

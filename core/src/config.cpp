@@ -198,6 +198,34 @@ void Config::resolve(const std::string& table_name, const Schema& schema) {
     }
 }
 
+void Config::resolve_string_map(const std::string& table_name, const std::string& key) {
+    const std::string dotted = table_name + "." + key;
+    auto& merged = string_maps_[dotted];
+    for (auto& file : files_) {
+        const toml::table* table = find_table(file->root, table_name);
+        const toml::node* node = table ? table->get(key) : nullptr;
+        if (!node) continue;
+        const toml::table* entries = node->as_table();
+        if (!entries) config_error(file->path, line_of(*node), dotted, "expected a table of strings");
+        if (file->layer == ConfigLayer::Worktree)
+            config_error(file->path, line_of(*node), dotted,
+                         "refused: a worktree's config may only narrow the policy, and this key could widen it; "
+                         "set it in your user config instead");
+        for (auto& [name, entry] : *entries) {
+            if (!entry.is_string())
+                config_error(file->path, line_of(entry), dotted + "." + std::string(name.str()), "expected string");
+            ConfigValue& value = merged[std::string(name.str())];
+            assign(value, entry, OMS_CONFIG_STRING, false);
+            value.where = file->path + ":" + std::to_string(line_of(entry));
+        }
+    }
+}
+
+std::map<std::string, ConfigValue> Config::string_map(const std::string& table, const std::string& key) const {
+    auto found = string_maps_.find(table + "." + key);
+    return found == string_maps_.end() ? std::map<std::string, ConfigValue>{} : found->second;
+}
+
 void Config::check_tables(const std::vector<std::string>& known) const {
     for (auto& file : files_) {
         std::vector<std::pair<std::string, int64_t>> tables;

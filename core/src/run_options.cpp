@@ -35,6 +35,9 @@ void add_run_options(po::options_description& options, RunOptions& values) {
         ("env", po::value<std::vector<std::string>>(&values.env)->composing(),
          "NAME passes your NAME to the command for this run, NAME=VALUE sets it (repeatable); credentials "
          "never pass")
+        ("allow-host", po::value<std::vector<std::string>>(&values.allow_hosts)->composing(),
+         "NAME[:PORT] or *.DOMAIN[:PORT] the command may reach through oms's filtering proxy for this run, "
+         "besides [network] allow_hosts (repeatable; [network] deny_hosts still wins)")
         ("best-effort", po::bool_switch(&values.best_effort),
          "run even if the backend cannot enforce every rule (doctor and a warning say what is lost)");
 }

@@ -1,5 +1,6 @@
 #include "oms/core/session.hpp"
 
+#include "oms/core/egress_rules.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/paths.hpp"
 #include "oms/core/verify_plan.hpp"
@@ -43,8 +44,10 @@ Session::Session(const std::string& worktree) : paths_(session_paths(worktree)) 
     config_.add_file(paths_.worktree_config, ConfigLayer::Worktree);
     config_.resolve("sandbox", core_schema());
     config_.resolve("verify", verify_schema());
+    config_.resolve("network", network_schema());
+    config_.resolve_string_map("network", "pinned_addresses");
     registry_.load_from(plugin_folders(config_));
-    std::vector<std::string> tables{"sandbox", "verify"};
+    std::vector<std::string> tables{"sandbox", "verify", "network", "network.pinned_addresses"};
     for (auto& record : registry_.records()) {
         if (record.id.empty()) continue;
         // A rejected plugin's table is accepted unread, so doctor can show

@@ -204,3 +204,30 @@ TEST_CASE("a worktree config that is a FIFO, a link or huge is refused, never wa
     CHECK_THAT(huge.err, Catch::Contains("larger than 1048576 bytes"));
     CHECK_FALSE(exists(env.worktree + "/ran"));
 }
+
+TEST_CASE("[network]: a worktree may deny hosts but never allow or pin one; bad patterns name file, line and key",
+          "[egress]") {
+    ConfigEnv env;
+    env.worktree_config("[network]\nallow_hosts = [\"evil.example\"]\n");
+    expect_refused(env, "/.oms/config.toml:2: key 'network.allow_hosts': refused: a worktree's config may only narrow");
+    env.worktree_config("[network]\npinned_addresses = { \"evil.example\" = \"127.0.0.1\" }\n");
+    expect_refused(env, "/.oms/config.toml:2: key 'network.pinned_addresses': refused: a worktree's config may only");
+    env.worktree_config("");
+    env.user_config("[network]\nallow_hosts = [\"*.com\"]\n");
+    expect_refused(env, "config.toml:2: key 'network.allow_hosts': \"*.com\" would allow a whole top-level domain");
+    env.user_config("[network]\nallow_hosts = [\"pkg.test\"]\npinned_addresses = { \"pkg.test\" = \"localhost\" }\n");
+    expect_refused(env, "config.toml:3: key 'network.pinned_addresses.pkg.test': \"localhost\" is not a numeric");
+    env.user_config("[network]\nallow_host = [\"pkg.test\"]\n");
+    expect_refused(env, "config.toml:2: key 'network.allow_host': unknown key (known keys: allow_hosts, deny_hosts)");
+    // Positive control: the user allows and pins, the worktree denies; it runs.
+    env.user_config("[network]\nallow_hosts = [\"pkg.test\", \"*.example.org:443\"]\n"
+                    "pinned_addresses = { \"pkg.test\" = \"127.0.0.1\" }\n");
+    env.worktree_config("[network]\ndeny_hosts = [\"bad.example.org\"]\n");
+    ProcessResult run = env.oms(kTouch);
+    INFO(run.err);
+    CHECK(run.exit_code == 0);
+    CHECK(exists(env.worktree + "/ran"));
+    ProcessResult bad_flag = env.oms({"run", "--sandbox", "host-null", "--yes", "--allow-host", "a b", "--", "true"});
+    CHECK(bad_flag.exit_code == 78);
+    CHECK_THAT(bad_flag.err, Catch::Contains("--allow-host: \"a b\" is not a host name"));
+}

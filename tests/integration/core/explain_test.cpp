@@ -76,3 +76,55 @@ TEST_CASE("oms explain answers for every backend and runs nothing") {
         CHECK_THAT(refused.err, Catch::Contains("keypair_exempt") && Catch::Contains("user config"));
     }
 }
+
+TEST_CASE("oms explain connect HOST, oms policy and oms doctor show the egress allowlist", "[egress]") {
+    OmsEnv env;
+    SECTION("without allow_hosts: a host is denied, and the way to allow it is named") {
+        auto r = env.oms({"explain", "--sandbox", "seatbelt", "connect", "registry.npmjs.org"});
+        INFO(r.err);
+        REQUIRE(r.exit_code == 0);
+        CHECK_THAT(r.out, Catch::Contains("connect registry.npmjs.org: denied under seatbelt"));
+        CHECK_THAT(r.out, Catch::Contains("note: [network] allow_hosts (or --allow-host) would let the command reach it"));
+        auto doctor = env.oms({"doctor"});
+        CHECK_THAT(doctor.out, Catch::Contains("no host beyond the local Surfnet: [network] allow_hosts is empty"));
+    }
+    SECTION("with allow_hosts: allowed names, denied names, ports, the rule and its file:line") {
+        env.user_config("[network]\nallow_hosts = [\"registry.npmjs.org\", \"*.crates.io\", \"github.com:443\"]\n"
+                        "deny_hosts = [\"bad.crates.io\"]\n");
+        auto r = env.oms({"explain", "--sandbox", "landlock", "connect", "registry.npmjs.org:443", "static.crates.io",
+                          "bad.crates.io", "github.com:22", "example.com:80", "8899"});
+        INFO(r.out << r.err);
+        REQUIRE(r.exit_code == 0);
+        const std::string file = env.config_home + "/oms/config.toml:2";
+        CHECK_THAT(r.out, Catch::Contains("connect registry.npmjs.org:443: allowed under landlock"));
+        CHECK_THAT(r.out, Catch::Contains("why: through oms's egress proxy: allow_hosts \"registry.npmjs.org\" (" + file));
+        CHECK_THAT(r.out, Catch::Contains("connect static.crates.io: allowed under landlock"));
+        CHECK_THAT(r.out, Catch::Contains("note: no port given: the verdict is for port 443"));
+        CHECK_THAT(r.out, Catch::Contains("connect bad.crates.io: denied under landlock"));
+        CHECK_THAT(r.out, Catch::Contains("why: oms's egress proxy: deny_hosts \"bad.crates.io\""));
+        CHECK_THAT(r.out, Catch::Contains("connect github.com:22: denied under landlock"));
+        CHECK_THAT(r.out, Catch::Contains("connect example.com:80: denied under landlock"));
+        CHECK_THAT(r.out, Catch::Contains("note: data the command can read may leave through this host"));
+        CHECK_THAT(r.out, Catch::Contains("connect 8899: allowed under landlock"));  // the Surfnet, as before
+        auto policy = env.oms({"policy", "--sandbox", "landlock"});
+        CHECK_THAT(policy.out, Catch::Contains("allowed through oms's proxy: *.crates.io (any port)"));
+        CHECK_THAT(policy.out, Catch::Contains("denied: bad.crates.io"));
+        CHECK_THAT(policy.out, Catch::Contains("not protected: the command can send anything it reads"));
+        auto doctor = env.oms({"doctor", "--json"});
+        CHECK_THAT(doctor.out, Catch::Contains("\"egress\":[\"allowed through oms's proxy: registry.npmjs.org (any port)"));
+    }
+    SECTION("--allow-host adds a host for one command") {
+        auto r = env.oms({"explain", "--sandbox", "landlock", "--allow-host", "pkg.test:8080", "connect",
+                          "pkg.test:8080", "pkg.test:8081"});
+        CHECK_THAT(r.out, Catch::Contains("connect pkg.test:8080: allowed under landlock"));
+        CHECK_THAT(r.out, Catch::Contains("allow_hosts \"pkg.test:8080\" (--allow-host)"));
+        CHECK_THAT(r.out, Catch::Contains("connect pkg.test:8081: denied under landlock"));
+    }
+    SECTION("--last before any run says so") {
+        auto r = env.oms({"explain", "--last"});
+        CHECK(r.exit_code == 0);
+        CHECK_THAT(r.out, Catch::Contains("no run has ended yet"));
+        auto j = env.oms({"explain", "--last", "--json"});
+        CHECK(j.out == "{\"recorded\":false}\n");
+    }
+}

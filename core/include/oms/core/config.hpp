@@ -57,6 +57,14 @@ public:
     // [plugin.x] section for a plugin that is not loaded).
     void check_tables(const std::vector<std::string>& known) const;
 
+    // A table of strings inside `table`, such as [network] pinned_addresses =
+    // { "pkg.test" = "127.0.0.1" }: names merged over the layers, each value
+    // a string. Only the defaults and the user's file may set it (it widens).
+    // Its dotted name ("network.pinned_addresses") must be among the known
+    // tables of check_tables.
+    void resolve_string_map(const std::string& table, const std::string& key);
+    std::map<std::string, ConfigValue> string_map(const std::string& table, const std::string& key) const;
+
     const ConfigValue* get(const std::string& table, const std::string& key) const;
     std::vector<std::string> strings(const std::string& table, const std::string& key) const;
     std::optional<std::string> text(const std::string& table, const std::string& key) const;
@@ -69,6 +77,7 @@ private:
     struct ParsedFile;
     std::vector<std::unique_ptr<ParsedFile>> files_;
     std::map<std::string, std::map<std::string, ConfigValue>> values_;
+    std::map<std::string, std::map<std::string, ConfigValue>> string_maps_;  // by "table.key"
 };
 
 }  // namespace oms::core

@@ -1,0 +1,60 @@
+// The refusals of one run: every connection or name the egress proxy refused
+// (host, port, the rule that refused it), kept while the run lasts and
+// written at its end, with what ran, as the run record `oms explain --last`
+// reads ($XDG_STATE_HOME/oms/last-run.json, replaced atomically; the most
+// recent run to end wins). Bounded: past kMaxKept entries only the count
+// grows, so a command that tries a million hosts cannot fill the disk.
+#pragma once
+#include <cstddef>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace oms::core {
+
+struct Violation {
+    std::string source;  // "egress-proxy"
+    std::string host;    // printable ASCII only (see printable_host)
+    int port = 0;
+    std::string rule;    // what refused it
+};
+
+class ViolationLog {
+public:
+    static constexpr size_t kMaxKept = 1000;
+    void record(Violation violation);  // thread-safe
+    size_t count() const;
+    std::vector<Violation> kept() const;
+
+private:
+    mutable std::mutex mutex_;
+    std::vector<Violation> kept_;
+    size_t count_ = 0;
+};
+
+struct RunRecord {
+    std::vector<std::string> command;
+    std::string backend, worktree, finished;  // finished: UTC, ISO 8601
+    int exit_code = 0;
+    std::vector<std::string> allow_hosts;     // as written; empty: no proxy ran
+    size_t refused = 0;                        // all refusals, kept or not
+    std::vector<Violation> violations;         // the first kMaxKept
+};
+
+std::string last_run_path(const std::string& state_dir);
+// Writes the record to a temporary file in state_dir and renames it over
+// last-run.json; a failure is returned as text (the run's result stands).
+std::optional<std::string> write_run_record(const std::string& state_dir, const RunRecord& record);
+// nullopt when no run has ended yet; throws UserError when the file is unreadable.
+std::optional<RunRecord> read_run_record(const std::string& state_dir);
+
+// Bytes a command chose, made safe for a log and a terminal: printable ASCII
+// kept, anything else as '?', at most 255 characters.
+std::string printable_host(const std::string& host);
+
+// The one stderr line after a run with refusals: the count and the first
+// few hosts with their rules, and where the whole list is.
+std::string refusal_summary(const ViolationLog& log);
+
+}  // namespace oms::core

@@ -1,0 +1,113 @@
+#include "oms/core/violation_log.hpp"
+
+#include "oms/core/error.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace oms::core {
+
+namespace fs = std::filesystem;
+
+void ViolationLog::record(Violation violation) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++count_;
+    if (kept_.size() < kMaxKept) kept_.push_back(std::move(violation));
+}
+
+size_t ViolationLog::count() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return count_;
+}
+
+std::vector<Violation> ViolationLog::kept() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return kept_;
+}
+
+std::string last_run_path(const std::string& state_dir) { return state_dir + "/last-run.json"; }
+
+std::string printable_host(const std::string& host) {
+    std::string out;
+    for (char c : host.substr(0, 255)) out += (c >= 0x21 && c <= 0x7e) ? c : '?';
+    return out;
+}
+
+namespace {
+
+nlohmann::json to_json(const RunRecord& r) {
+    nlohmann::json violations = nlohmann::json::array();
+    for (const Violation& v : r.violations)
+        violations.push_back({{"source", v.source}, {"host", v.host}, {"port", v.port}, {"rule", v.rule}});
+    return {{"command", r.command},         {"backend", r.backend},   {"worktree", r.worktree},
+            {"finished", r.finished},       {"exit_code", r.exit_code}, {"allow_hosts", r.allow_hosts},
+            {"refused", r.refused},         {"violations", violations}};
+}
+
+}  // namespace
+
+std::optional<std::string> write_run_record(const std::string& state_dir, const RunRecord& record) {
+    std::error_code error;
+    fs::create_directories(state_dir, error);
+    std::string text;
+    try {
+        // Replaced bytes: a worktree path or command word need not be UTF-8.
+        text = to_json(record).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    } catch (const std::exception& e) {
+        return std::string(e.what());
+    }
+    std::string temporary = last_run_path(state_dir) + ".XXXXXX";
+    const int fd = ::mkstemp(temporary.data());
+    if (fd < 0) return "cannot create a file in " + state_dir;
+    const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    ::close(fd);
+    if (!written || ::rename(temporary.c_str(), last_run_path(state_dir).c_str()) != 0) {
+        ::unlink(temporary.c_str());
+        return "cannot write " + last_run_path(state_dir);
+    }
+    return std::nullopt;
+}
+
+std::optional<RunRecord> read_run_record(const std::string& state_dir) {
+    const std::string path = last_run_path(state_dir);
+    std::ifstream in(path);
+    if (!in) return std::nullopt;
+    try {
+        const nlohmann::json j = nlohmann::json::parse(in);
+        RunRecord r;
+        r.command = j.at("command").get<std::vector<std::string>>();
+        r.backend = j.at("backend").get<std::string>();
+        r.worktree = j.at("worktree").get<std::string>();
+        r.finished = j.at("finished").get<std::string>();
+        r.exit_code = j.at("exit_code").get<int>();
+        r.allow_hosts = j.at("allow_hosts").get<std::vector<std::string>>();
+        r.refused = j.at("refused").get<size_t>();
+        for (const auto& v : j.at("violations"))
+            r.violations.push_back(Violation{v.at("source").get<std::string>(), v.at("host").get<std::string>(),
+                                             v.at("port").get<int>(), v.at("rule").get<std::string>()});
+        return r;
+    } catch (const std::exception& e) {
+        throw UserError(kExitSoftware, "oms explain --last: " + path + " is not a run record: " + e.what());
+    }
+}
+
+std::string refusal_summary(const ViolationLog& log) {
+    const std::vector<Violation> kept = log.kept();
+    std::ostringstream line;
+    line << "oms: network: " << log.count() << (log.count() == 1 ? " connection" : " connections")
+         << " refused: ";
+    const size_t shown = std::min<size_t>(kept.size(), 3);
+    for (size_t i = 0; i < shown; ++i)
+        line << (i ? "; " : "") << kept[i].host << ":" << kept[i].port << " (" << kept[i].rule << ")";
+    if (log.count() > shown) line << "; ...";
+    line << " (all of them: oms explain --last)";
+    return line.str();
+}
+
+}  // namespace oms::core
