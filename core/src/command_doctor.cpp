@@ -163,7 +163,9 @@ int command_doctor(const Args& args) {
         print_json(view, probe ? &canaries : nullptr);
     } else {
         print_text(view);
-        if (!view.backend.empty()) std::printf("%s\n", verify_doctor_line(session.config(), view.backend).c_str());
+        const PluginRecord* backend = view.backend.empty() ? nullptr : session.registry().find(view.backend);
+        const PluginInstance* instance = backend ? session.registry().instance(view.backend) : nullptr;
+        if (instance) std::printf("%s\n", verify_doctor_line(session.config(), *backend, *instance).c_str());
         if (probe) std::printf("\n%s", format_canaries(canaries).c_str());
     }
     if (!view.problem.empty()) return kExitUnavailable;

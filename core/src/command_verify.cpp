@@ -122,9 +122,9 @@ std::string make_output_dir(const std::string& wanted) {
     return pattern;
 }
 
-std::vector<std::string> launcher_argv(const VerifySettings& settings, const std::string& backend_id,
+std::vector<std::string> launcher_argv(const VerifySettings& settings, const VerifyPlan& plan,
                                        const std::vector<std::string>& check) {
-    std::vector<std::string> argv = verify_launcher(backend_id);
+    std::vector<std::string> argv = verify_launcher(plan);
     argv.insert(argv.end(), {std::to_string(settings.port), std::to_string(settings.wait_ms),
                              std::to_string(settings.surfnet_argv.size())});
     argv.insert(argv.end(), settings.surfnet_argv.begin(), settings.surfnet_argv.end());
@@ -133,12 +133,11 @@ std::vector<std::string> launcher_argv(const VerifySettings& settings, const std
     return argv;
 }
 
-// The docker container runs as the worktree's owner (or the manifest's
-// user), never root: when oms itself runs as root, the results folder goes
-// to the live worktree's owner so the check can write its results there.
-void hand_output_to_worktree_owner(const std::string& output, const std::string& worktree,
-                                   const std::string& backend_id) {
-    if (backend_id != "docker" || geteuid() != 0) return;
+// A backend whose plan says the check runs as the worktree's owner, never
+// root (docker's container): when oms itself runs as root, the results
+// folder goes to the live worktree's owner so the check can write there.
+void hand_output_to_worktree_owner(const std::string& output, const std::string& worktree, const VerifyPlan& plan) {
+    if (!plan.output_to_worktree_owner || geteuid() != 0) return;
     struct stat owner {};
     if (stat(worktree.c_str(), &owner) != 0 || owner.st_uid == 0) return;
     // Through a descriptor opened without following a link: a folder given
@@ -199,8 +198,9 @@ void refuse_repository_made_by_a_command(const std::string& worktree) {
                                       "repository yourself, delete the record and run oms verify again. Nothing ran.");
 }
 
-// Fails closed: a backend whose network oms verify does not know, one that
-// cannot run here, or host-null without --yes (with the spec's warning).
+// Fails closed: a backend whose verify plan oms cannot keep, one that
+// cannot run here, or one that confines nothing without --yes (with the
+// spec's warning).
 void refuse_unless_isolated(const VerifyOptions& options, const BackendChoice& backend, const NetworkChoice& network,
                             const std::vector<std::string>& check) {
     if (network.kind == VerifyNetwork::unsupported)
@@ -227,11 +227,11 @@ struct SnapshotPaths {
 // command, the results folder as a write root and the Surfnet's address and
 // the results folder in the environment.
 RunInputs verify_run_inputs(const Session& session, const VerifyOptions& options, const VerifySettings& settings,
-                            const std::string& backend_id, const RunDir& run_dir, const SnapshotPaths& snapshot, const std::string& output,
+                            const VerifyPlan& plan, const RunDir& run_dir, const SnapshotPaths& snapshot, const std::string& output,
                             const std::vector<std::string>& check) {
     RunOptions inner = options.run;
     inner.pinned.clear();
-    inner.command = launcher_argv(settings, backend_id, check);
+    inner.command = launcher_argv(settings, plan, check);
     if (!options.plan) inner.read_write.push_back(output);
     RunInputs in = make_run_inputs(session, inner, run_dir);
     in.worktree = snapshot.folder;
@@ -261,9 +261,9 @@ int command_verify(const Args& all_args) {
     const VerifySettings settings =
         read_verify_settings(session.config(), options.surfnet_cmd, options.surfnet_port, options.inputs);
     BackendChoice backend = choose_backend(session.registry(), session.config(), options.run.sandbox);
-    const NetworkChoice network = network_for_backend(backend.record->id, settings.port);
-    require_verify_network(session.config(), backend.record->id);
-    refuse_unless_isolated(options, backend, network, check);
+    const VerifyPlan plan = verify_plan_of(*backend.record, *backend.instance, settings.port);
+    require_verify_network(plan, backend.instance->handle(), backend.record->id);
+    refuse_unless_isolated(options, backend, plan.network, check);
     const std::string& worktree = session.paths().worktree;
     if (!options.output.empty() && is_within(canonical_or_absolute(options.output), worktree))
         throw UserError(kExitUsage, "oms verify: --output " + options.output +
@@ -285,17 +285,17 @@ int command_verify(const Args& all_args) {
 
     const std::string output = options.plan ? run_dir.root() + "/output (made at the start)"
                                             : make_output_dir(options.output);
-    if (!options.plan) hand_output_to_worktree_owner(output, worktree, backend.record->id);
-    RunContext context(verify_run_inputs(session, options, settings, backend.record->id, run_dir,
+    if (!options.plan) hand_output_to_worktree_owner(output, worktree, plan);
+    RunContext context(verify_run_inputs(session, options, settings, plan, run_dir,
                                          SnapshotPaths{snapshot_folder.path(), pinned}, output, check));
     write_private_gitconfig(context.inputs().home, run_dir.home(), context.inputs().worktree);
     link_toolchains_into_private_home(context.inputs().home, run_dir.home());
     Policy policy;
     assemble_policy(session.registry(), context, policy);
-    narrow_policy_for_verify(policy, worktree, snapshot_folder.path(), network,
+    narrow_policy_for_verify(policy, worktree, snapshot_folder.path(), plan,
                              resolve_program(settings.surfnet_argv[0]), settings.port);
     if (options.plan) {
-        print_plan(snapshot, snapshot_folder.path(), worktree, network, settings, check);
+        print_plan(snapshot, snapshot_folder.path(), worktree, plan.network, settings, check);
         BackendReport rendering = render_policy(backend, context, policy);
         print_policy_text(context, policy, backend, rendering);
         return 0;

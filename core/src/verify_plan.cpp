@@ -8,7 +8,10 @@
 
 #include <boost/dll/runtime_symbol_info.hpp>
 
+#include <oms/abi_history.hpp>
+
 #include <algorithm>
+#include <optional>
 
 namespace oms::core {
 
@@ -84,49 +87,82 @@ VerifySettings read_verify_settings(const Config& config, const std::string& sur
     return settings;
 }
 
-NetworkChoice network_for_backend(const std::string& backend_id, uint16_t port) {
-    const std::string p = std::to_string(port);
-    if (backend_id == "landlock")
-        return {VerifyNetwork::private_loopback,
-                "private network namespace: the Surfnet listens on the check's own 127.0.0.1:" + p +
-                    "; no host port is relayed (no Surfnet relay), so no host port at all is reachable"};
-    if (backend_id == "docker")
-        return {VerifyNetwork::private_loopback,
-                "the container's own network (--network none): the Surfnet listens on the container's 127.0.0.1:" +
-                    p + "; no host port is relayed (no Surfnet relay), so no host port at all is reachable"};
-    if (backend_id == "seatbelt")
-        return {VerifyNetwork::host_port,
-                "the Surfnet listens on the host's 127.0.0.1:" + p + " (the port must be free before the start: the "
-                "launcher refuses to run the check when something already answers there); the profile allows "
-                "outbound to that port only and listening on it (to every process of the check: Seatbelt has no "
-                "per-binary network filter); no other host port"};
-    if (backend_id == "host-null")
-        return {VerifyNetwork::unconfined,
-                "none: OMS host mode has NO sandbox here; the check reaches every host port and the network, and "
-                "reads your live files"};
-    return {VerifyNetwork::unsupported, "oms verify does not know the network of the backend '" + backend_id +
-                                            "', so it cannot promise the check reaches only its Surfnet"};
+namespace {
+
+VerifyPlan refused_plan(std::string why) { return VerifyPlan{{VerifyNetwork::unsupported, std::move(why)}, {}, false, nullptr}; }
+
+std::optional<VerifyNetwork> declared_network(uint32_t network) {
+    switch (network) {
+    case OMS_VERIFY_NETWORK_PRIVATE_LOOPBACK: return VerifyNetwork::private_loopback;
+    case OMS_VERIFY_NETWORK_HOST_PORT: return VerifyNetwork::host_port;
+    case OMS_VERIFY_NETWORK_UNCONFINED: return VerifyNetwork::unconfined;
+    default: return std::nullopt;
+    }
 }
 
-void require_verify_network(const Config& config, const std::string& backend_id) {
-    if (backend_id != "docker") return;
-    const ConfigValue* network = config.get("plugin.docker", "network");
-    if (!network || network->text == "none") return;
-    throw UserError(kExitRefused, "oms verify: " + network->where + ": [plugin.docker] network = \"" + network->text +
-                                      "\": the check's container would reach that network, not only its own Surfnet; "
-                                      "oms verify needs network \"none\". Nothing ran.");
+// Without a plan: a backend that confines nothing is said as it is (and
+// needs --yes); any other could reach anything for all oms knows.
+VerifyPlan default_plan(uint32_t backend_flags, const std::string& name, uint16_t port) {
+    if (backend_flags & OMS_BACKEND_NEEDS_APPROVAL)
+        return VerifyPlan{{VerifyNetwork::unconfined,
+                           "none: the backend '" + name + "' confines nothing (it declares no verify plan, " +
+                               OMS_EXTENSION_VERIFY_PLAN + "); the check reaches every host port (the Surfnet's is " +
+                               std::to_string(port) + ") and the network, and reads your live files"},
+                          {}, false, nullptr};
+    return refused_plan("the backend '" + name + "' declares no verify plan (" OMS_EXTENSION_VERIFY_PLAN
+                        "), so oms verify cannot promise the check reaches only its Surfnet");
 }
 
-std::vector<std::string> verify_launcher(const std::string& backend_id) {
-    // The docker backend's runner, mounted read-only at /.oms/runner in every
-    // container it starts, carries the same launcher: it is static, so it runs
-    // in any image, where oms's own executable (dynamic, on the host) cannot.
-    if (backend_id == "docker") return {"/.oms/runner", "--verify-launch"};
+}  // namespace
+
+VerifyPlan verify_plan_from(const oms_verify_plan* declared, uint32_t backend_flags, const std::string& backend_name,
+                            uint16_t port) {
+    if (!declared) return default_plan(backend_flags, backend_name, port);
+    const std::string named = "the backend '" + backend_name + "' declares a verify plan (" OMS_EXTENSION_VERIFY_PLAN ") ";
+    if (declared->struct_size < OMS_ABI_END_OF(oms_verify_plan, check)) return refused_plan(named + "that is too short");
+    const std::optional<VerifyNetwork> network = declared_network(declared->network);
+    if (!network)
+        return refused_plan(named + "with a network this oms does not know (" + std::to_string(declared->network) +
+                            "), so oms verify cannot promise the check reaches only its Surfnet");
+    if (declared->flags & ~OMS_VERIFY_FLAGS_1)
+        return refused_plan(named + "with flags this oms does not know (" + std::to_string(declared->flags) + ")");
+    if (!declared->network_text || !*declared->network_text) return refused_plan(named + "without its network text");
+    VerifyPlan plan{{*network, with_port(declared->network_text, port)}, {},
+                    (declared->flags & OMS_VERIFY_OUTPUT_TO_WORKTREE_OWNER) != 0, declared->check};
+    for (size_t i = 0; i < declared->launcher.count; ++i) {
+        const char* arg = declared->launcher.items[i];
+        if (!arg) return refused_plan(named + "with a NULL launcher argument");
+        plan.launcher.emplace_back(arg);
+    }
+    if (!plan.launcher.empty() && plan.launcher[0].empty()) return refused_plan(named + "with an empty launcher");
+    return plan;
+}
+
+VerifyPlan verify_plan_of(const PluginRecord& record, const PluginInstance& instance, uint16_t port) {
+    const oms_backend_api* api = record.backend();
+    const oms_verify_plan* declared = nullptr;
+    if (OMS_ABI_HAS_FIELD(api->struct_size, oms_backend_api, get_extension) && api->get_extension)
+        declared = static_cast<const oms_verify_plan*>(api->get_extension(instance.handle(), OMS_EXTENSION_VERIFY_PLAN));
+    return verify_plan_from(declared, api->flags, record.id, port);
+}
+
+void require_verify_network(const VerifyPlan& plan, void* instance, const std::string& backend_name) {
+    if (!plan.check) return;
+    char message[1024] = {0};
+    oms_error error{message, sizeof message};
+    if (plan.check(instance, &error) == OMS_OK) return;
+    throw UserError(kExitRefused, "oms verify: " + backend_name + ": " +
+                                      (message[0] ? std::string(message) : "its configuration breaks its verify plan") +
+                                      ". Nothing ran.");
+}
+
+std::vector<std::string> verify_launcher(const VerifyPlan& plan) {
+    if (!plan.launcher.empty()) return plan.launcher;
     return {boost::dll::program_location().string(), "__verify-launch"};
 }
 
 void narrow_policy_for_verify(Policy& policy, const std::string& live_worktree, const std::string& snapshot,
-                              const NetworkChoice& network, const std::string& surfnet_program, uint16_t port) {
+                              const VerifyPlan& plan, const std::string& surfnet_program, uint16_t port) {
     const std::string real_snapshot = resolved_path(snapshot);
     const std::string real_live = resolved_path(live_worktree);
     if (is_within(real_snapshot, real_live))
@@ -144,14 +180,16 @@ void narrow_policy_for_verify(Policy& policy, const std::string& live_worktree, 
     // in /tmp): backends apply a write deny over their write roots (landlock
     // with a read-only bind mount, seatbelt with a later deny).
     kept.push_back(PolicyRule{OMS_RULE_WRITE_DENY, real_snapshot, 0, "oms verify: the snapshot is read-only"});
-    // The launcher is oms itself: readable and executable even when it lies
-    // under the read-denied HOME (~/.local/bin/oms run by its path).
-    kept.push_back(PolicyRule{OMS_RULE_READ_ALLOW_TREE, resolved_path(boost::dll::program_location().string()), 0,
-                              "oms verify: the launcher (oms's executable)"});
+    // oms's own launcher is oms itself: readable and executable even when it
+    // lies under the read-denied HOME (~/.local/bin/oms run by its path). A
+    // backend's own launcher lives inside its sandbox.
+    if (plan.launcher.empty())
+        kept.push_back(PolicyRule{OMS_RULE_READ_ALLOW_TREE, resolved_path(boost::dll::program_location().string()), 0,
+                                  "oms verify: the launcher (oms's executable)"});
     // The live worktree is hidden even where reads are open (outside HOME).
     kept.push_back(PolicyRule{OMS_RULE_READ_DENY, real_live, 0, "oms verify: the live worktree (the check sees the "
                                                                 "snapshot)"});
-    if (network.kind == VerifyNetwork::host_port) {
+    if (plan.network.kind == VerifyNetwork::host_port) {
         kept.push_back(PolicyRule{OMS_RULE_NET_CONNECT_LOOPBACK, "", port, "oms verify: the check's Surfnet"});
         kept.push_back(PolicyRule{OMS_RULE_NET_LISTEN_LOOPBACK, surfnet_program, port, "oms verify: the Surfnet"});
     }
@@ -168,7 +206,7 @@ std::string resolve_program(const std::string& name) {
     return name;
 }
 
-std::string verify_doctor_line(const Config& config, const std::string& backend_id) {
+std::string verify_doctor_line(const Config& config, const PluginRecord& record, const PluginInstance& instance) {
     uint16_t port = 8899;
     std::string surfnet = "no Surfnet command set ([verify] surfnet_cmd)";
     try {
@@ -179,7 +217,7 @@ std::string verify_doctor_line(const Config& config, const std::string& backend_
         if (const ConfigValue* value = config.get("plugin.network", "surfnet_port"))
             if (value->integer >= 1 && value->integer <= 65535) port = static_cast<uint16_t>(value->integer);
     }
-    const NetworkChoice network = network_for_backend(backend_id, port);
+    const NetworkChoice network = verify_plan_of(record, instance, port).network;
     const char* state = network.kind == VerifyNetwork::unsupported ? "refused: "
                         : network.kind == VerifyNetwork::unconfined ? "only with --yes: "
                                                                     : "";

@@ -58,6 +58,11 @@ public:
     static constexpr uint32_t strength = 0;
     static constexpr uint64_t rule_kinds = oms::abi::rule_kinds_of_minor(1);  // shown, none enforced
     static constexpr const char* platforms = "linux,macos";
+    // oms verify: said as it is; the host runs the check only with --yes.
+    static constexpr uint32_t verify_network = OMS_VERIFY_NETWORK_UNCONFINED;
+    static constexpr const char* verify_network_text =
+        "none: OMS host mode has NO sandbox here; the check reaches every host port and the network, and "
+        "reads your live files";
     static const oms_config_key* config_keys() { return nullptr; }
     static size_t config_key_count() { return 0; }
 

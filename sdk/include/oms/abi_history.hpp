@@ -42,6 +42,9 @@ inline constexpr Addition kAdditions[] = {
      "absent or NULL: no extension; a confining backend is then explained as unknown"},
     {2, "extension oms.explain-model/1", 0, 0, 0, 0,
      "absent: `oms explain` answers unknown under a confining backend (run `oms doctor --probe`)"},
+    {2, "extension oms.verify-plan/1", 0, 0, 0, 0,
+     "absent: `oms verify` refuses a confining backend before anything runs, and runs one that needs approval as "
+     "unconfined (only with --yes)"},
 };
 
 // The rule kinds minor `minor` defines: 1.0's and every one added up to it.

@@ -397,6 +397,53 @@ typedef struct oms_explain_model {
 #define OMS_EXPLAIN_MODEL_SEATBELT 2  /* an SBPL profile: path filters, nothing covered (seatbelt column) */
 #define OMS_EXPLAIN_MODEL_CONTAINER 3 /* a container: only its mounts exist (docker column) */
 
+/* "oms.verify-plan/1": how `oms verify` runs its pinned check under this
+ * backend: the network the check and its Surfnet get, the program that
+ * starts both inside the sandbox, and what the host prepares for it. The
+ * host reads no backend's private config to decide this: the backend says
+ * it. A backend without it (or with a struct shorter than this one, or a
+ * network or flag this host does not know): one that declares
+ * OMS_BACKEND_NEEDS_APPROVAL is run as OMS_VERIFY_NETWORK_UNCONFINED (only
+ * with --yes, after the warning); any other is refused before anything runs
+ * ("declares no verify plan"), also by `--plan`. Added in ABI 1.2. */
+#define OMS_EXTENSION_VERIFY_PLAN "oms.verify-plan/1"
+typedef struct oms_verify_plan {
+    uint32_t struct_size;     /* sizeof(oms_verify_plan) */
+    uint32_t network;         /* OMS_VERIFY_NETWORK_*: what the check can reach */
+    const char* network_text; /* one line for the plan and `oms doctor` saying what the check can
+                                 reach and why; every "{port}" becomes the Surfnet's port; static */
+    oms_strings launcher;     /* the program (and its first arguments) that starts the Surfnet
+                                 and then the check, by its path INSIDE the sandbox; the host
+                                 appends PORT WAIT_MS COUNT SURFNET_ARGV(COUNT) -- CHECK... and
+                                 runs it as the command (docs/plugin-abi.md, "The verify
+                                 launcher"). count 0: the host's own, `oms __verify-launch`,
+                                 whose executable the host makes readable in the policy. Static */
+    uint32_t flags;           /* OMS_VERIFY_* */
+    /* Optional (may be NULL): the instance's configuration can break the
+     * promise of `network` (a container network setting): return OMS_OK when
+     * it holds, else OMS_ERR_UNSUPPORTED with one line naming the setting.
+     * The host then prints "oms verify: <line>. Nothing ran." and runs
+     * nothing (exit 77). Called before the snapshot is made. */
+    oms_status (*check)(void* instance, oms_error* error);
+} oms_verify_plan;
+/* Networks (oms_verify_plan.network). Values are fixed forever. */
+#define OMS_VERIFY_NETWORK_PRIVATE_LOOPBACK 1 /* the check and its Surfnet share a loopback of
+                                                 their own; no host port is reachable. The
+                                                 host drops every loopback rule. */
+#define OMS_VERIFY_NETWORK_HOST_PORT 2        /* the Surfnet listens on the host's loopback; the
+                                                 host replaces the loopback rules with one
+                                                 NET_CONNECT_LOOPBACK and one NET_LISTEN_LOOPBACK
+                                                 of the Surfnet's port */
+#define OMS_VERIFY_NETWORK_UNCONFINED 3       /* no confinement: the check reaches every host
+                                                 port; the host runs it only with --yes */
+/* Flags (oms_verify_plan.flags). */
+#define OMS_VERIFY_OUTPUT_TO_WORKTREE_OWNER 1u /* the check runs as the worktree's owner even when
+                                                  oms runs as root: the host hands the results
+                                                  folder to that owner before the start */
+/* The verify-plan flags oms.verify-plan/1 defines; the host refuses a plan
+ * with another bit (a promise it would not keep). */
+#define OMS_VERIFY_FLAGS_1 OMS_VERIFY_OUTPUT_TO_WORKTREE_OWNER
+
 /* --------------------------------------------------------------- descriptor */
 
 /* What the entry symbol hands to the host. Static storage: it must stay valid

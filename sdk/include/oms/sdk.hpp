@@ -286,6 +286,9 @@ public:
     virtual void render(const Context& context, const Policy& policy, const Report& report) = 0;
     virtual std::unique_ptr<Run> spawn(const Context& context, const Policy& policy, oms_stdio stdio) = 0;
     virtual void end_task(const Context&, const Report&) {}
+    // oms.verify-plan/1's check: throw Error(OMS_ERR_UNSUPPORTED, line) when
+    // this instance's configuration breaks the plan's network promise.
+    virtual void check_verify() const {}
     const Host& host() const { return host_; }
 
 private:
@@ -299,7 +302,13 @@ private:
 //   and optionally static constexpr uint64_t rule_kinds (OMS_RULE_BIT bits) and
 //   uint32_t run_flags (OMS_RUN_* bits): the target minor's sets when absent;
 //   static constexpr uint32_t explain_model (OMS_EXPLAIN_MODEL_*): the
-//   model `oms explain` predicts this backend with, none when absent.
+//   model `oms explain` predicts this backend with, none when absent;
+//   static constexpr uint32_t verify_network (OMS_VERIFY_NETWORK_*) and
+//   const char* verify_network_text: the oms.verify-plan/1 extension (none
+//   when absent), with optionally static constexpr const char*
+//   verify_launcher[] (its path inside the sandbox, then its arguments; the
+//   host's launcher when absent) and uint32_t verify_flags (OMS_VERIFY_*);
+//   the plan's check calls the instance's check_verify().
 //
 // Hidden: a plugin built without -fvisibility=hidden must not export these
 // templates' statics (as STB_GNU_UNIQUE objects they would be merged with
@@ -319,6 +328,19 @@ struct DeclaresExplainModel : std::false_type {};
 template <class P>
 struct DeclaresExplainModel<P, std::void_t<decltype(P::explain_model)>> : std::true_type {};
 template <class P, class = void>
+struct DeclaresVerifyPlan : std::false_type {};
+template <class P>
+struct DeclaresVerifyPlan<P, std::void_t<decltype(P::verify_network), decltype(P::verify_network_text)>>
+    : std::true_type {};
+template <class P, class = void>
+struct DeclaresVerifyLauncher : std::false_type {};
+template <class P>
+struct DeclaresVerifyLauncher<P, std::void_t<decltype(P::verify_launcher)>> : std::true_type {};
+template <class P, class = void>
+struct DeclaresVerifyFlags : std::false_type {};
+template <class P>
+struct DeclaresVerifyFlags<P, std::void_t<decltype(P::verify_flags)>> : std::true_type {};
+template <class P, class = void>
 struct DeclaresRunFlags : std::false_type {};
 template <class P>
 struct DeclaresRunFlags<P, std::void_t<decltype(P::run_flags)>> : std::true_type {};
@@ -333,6 +355,23 @@ template <class P, unsigned Target>
 constexpr uint32_t run_flags_of() {
     if constexpr (DeclaresRunFlags<P>::value) return P::run_flags;
     else return abi::run_flags_of_minor(Target);
+}
+
+// The oms.verify-plan/1 a backend declares with static members.
+template <class P>
+oms_strings verify_launcher_of() {
+    if constexpr (DeclaresVerifyLauncher<P>::value)
+        return oms_strings{P::verify_launcher, sizeof P::verify_launcher / sizeof P::verify_launcher[0]};
+    else return oms_strings{nullptr, 0};
+}
+template <class P>
+constexpr uint32_t verify_flags_of() {
+    if constexpr (DeclaresVerifyFlags<P>::value) {
+        static_assert((P::verify_flags & ~OMS_VERIFY_FLAGS_1) == 0, "verify_flags holds a bit oms.verify-plan/1 lacks");
+        return P::verify_flags;
+    } else {
+        return 0;
+    }
 }
 
 template <class P, unsigned Target>
@@ -416,13 +455,22 @@ struct BackendTrampolines : Common<P> {
         return guarded(error, [&] { *exit_code = static_cast<Run*>(run)->wait(); });
     }
     static void release(void*, void* run) noexcept { delete static_cast<Run*>(run); }
-    // The features a plugin class declares as static members (explain_model).
+    static oms_status check_verify(void* instance, oms_error* error) noexcept {
+        return guarded(error, [&] { Common<P>::self(instance).check_verify(); });
+    }
+    // The features a plugin class declares as static members (explain_model,
+    // verify_network).
     static const void* get_extension(void*, const char* id) noexcept {
+        if (!id) return nullptr;
         if constexpr (DeclaresExplainModel<P>::value) {
             static const oms_explain_model model{sizeof(oms_explain_model), P::explain_model};
-            if (id && std::strcmp(id, OMS_EXTENSION_EXPLAIN_MODEL) == 0) return &model;
+            if (std::strcmp(id, OMS_EXTENSION_EXPLAIN_MODEL) == 0) return &model;
         }
-        (void)id;
+        if constexpr (DeclaresVerifyPlan<P>::value) {
+            static const oms_verify_plan plan{sizeof(oms_verify_plan), P::verify_network, P::verify_network_text,
+                                              verify_launcher_of<P>(), verify_flags_of<P>(), &check_verify};
+            if (std::strcmp(id, OMS_EXTENSION_VERIFY_PLAN) == 0) return &plan;
+        }
         return nullptr;
     }
     static oms_status end_task(void* instance, const oms_run_context* context, const oms_report_sink* report,

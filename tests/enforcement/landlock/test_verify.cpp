@@ -496,3 +496,73 @@ TEST_CASE("oms verify: a snapshot past [verify] max_snapshot_bytes stops before 
     CHECK(zero.exit_code == 78);
     CHECK(zero.err.find("verify.max_snapshot_bytes") != std::string::npos);
 }
+
+namespace {
+
+// The "network:" line of a plan.
+std::string network_line(const std::string& plan) {
+    const size_t at = plan.find("\nnetwork: ");
+    if (at == std::string::npos) return "";
+    return plan.substr(at + 1, plan.find('\n', at + 1) - at - 1);
+}
+
+}  // namespace
+
+TEST_CASE("oms verify: a third party's backend with the verify plan gets the same plan and run", "[verify]") {
+    OmsEnv env;
+    env.env["OMS_PLUGIN_PATH"] = OMS_RENAMED_BACKEND_DIR;
+    TempDir scratch("oms-verify-test");
+    make_repository(env, scratch / "outside.txt");
+    HostEchoServer host_on_surfnet_port;
+    host_on_surfnet_port.start();
+    const uint16_t port = host_on_surfnet_port.port();
+    const std::string mark = "renamed-standin-" + std::to_string(getpid()) + "-" + std::to_string(port);
+    env.user_config("[verify]\nsurfnet_cmd = [\"" + standin() + "\", \"serve\", \"{port}\", \"" + mark +
+                    "\"]\nsurfnet_port = " + std::to_string(port) + "\n");
+
+    ProcessResult landlock = env.oms({"verify", "--sandbox", "landlock", "--plan", "--", "/bin/true"});
+    ProcessResult renamed = env.oms({"verify", "--sandbox", "acme-box", "--plan", "--", "/bin/true"});
+    INFO("landlock: " << landlock.out << landlock.err << "\nacme-box: " << renamed.out << renamed.err);
+    REQUIRE(landlock.exit_code == 0);
+    REQUIRE(renamed.exit_code == 0);
+    CHECK(network_line(landlock.out).find("private network namespace") != std::string::npos);
+    CHECK(network_line(renamed.out) == network_line(landlock.out));
+
+    // And it runs like landlock: its own Surfnet answers, the host's
+    // listener on the same port sees nothing, the status comes back.
+    const std::string output = scratch / "results";
+    ProcessResult run = env.oms({"verify", "--sandbox", "acme-box", "--output", output, "--", "/bin/sh", "-c",
+                                 "'" + standin() + "' ask " + std::to_string(port) +
+                                     " > \"$OMS_OUTPUT_DIR/reply\" 2>&1; exit 4"});
+    INFO("run: " << run.out << run.err);
+    CHECK(run.exit_code == 4);
+    CHECK(text_of(output + "/reply").find(mark) != std::string::npos);
+    CHECK(host_on_surfnet_port.accepted() == 0);
+}
+
+TEST_CASE("oms verify: a confining backend without a verify plan is refused before anything runs", "[verify]") {
+    OmsEnv env;
+    env.env["OMS_PLUGIN_PATH"] = OMS_NO_VERIFY_PLAN_DIR;
+    TempDir scratch("oms-verify-test");
+    make_repository(env, scratch / "outside.txt");
+    env.user_config("[verify]\nsurfnet_cmd = [\"" + standin() + "\", \"serve\", \"{port}\", \"m\"]\n");
+    const std::string marker = scratch / "ran";
+    for (bool plan : {true, false}) {
+        std::vector<std::string> args{"verify", "--sandbox", "example-bwrap", "--output", scratch / "results"};
+        if (plan) args.push_back("--plan");
+        args.insert(args.end(), {"--", "/bin/sh", "-c", "touch '" + marker + "'"});
+        ProcessResult refused = env.oms(args);
+        INFO("plan " << plan << ": " << refused.out << refused.err);
+        CHECK(refused.exit_code == 69);
+        CHECK(refused.err.find("the backend 'example-bwrap' declares no verify plan (oms.verify-plan/1)") !=
+              std::string::npos);
+        CHECK_FALSE(exists(marker));
+        CHECK_FALSE(exists(scratch / "results"));
+    }
+    // Positive control: the same plugin folder and check under landlock run.
+    ProcessResult ran = env.oms({"verify", "--sandbox", "landlock", "--output", scratch / "results", "--",
+                                 "/bin/sh", "-c", "touch \"$OMS_OUTPUT_DIR/ran\""});
+    INFO("landlock: " << ran.out << ran.err);
+    CHECK(ran.exit_code == 0);
+    CHECK(exists(scratch / "results/ran"));
+}

@@ -4,7 +4,7 @@
 #include "container_plan.hpp"
 #include "name_resolution.hpp"
 
-#include "../../common/dns_responder.hpp"
+#include <oms/dns_responder.hpp>
 
 #include "temp_dir.hpp"
 

@@ -3,6 +3,7 @@
 // to the snapshot, and the [verify] config table.
 #pragma once
 #include "oms/core/config.hpp"
+#include "oms/core/plugin.hpp"
 #include "oms/core/policy.hpp"
 
 #include <cstdint>
@@ -15,7 +16,7 @@ enum class VerifyNetwork {
     private_loopback,  // the check and its Surfnet share a network namespace with no host port (landlock, docker)
     host_port,         // the Surfnet listens on the host's loopback; only its port is open (seatbelt, rendered)
     unconfined,        // no network confinement at all (host-null, with --yes only)
-    unsupported,       // refused: the backend cannot give the guarantee yet
+    unsupported,       // refused: the backend declares no plan this oms can keep
 };
 
 struct VerifySettings {
@@ -39,26 +40,44 @@ const Schema& verify_schema();
 VerifySettings read_verify_settings(const Config& config, const std::string& surfnet_cmd_flag, int port_flag,
                                     const std::vector<std::string>& inputs_flag);
 
-NetworkChoice network_for_backend(const std::string& backend_id, uint16_t port);
+// What the backend's oms.verify-plan/1 extension says, or the documented
+// default without it. Nothing here depends on the backend's id.
+struct VerifyPlan {
+    NetworkChoice network;              // its text with the port filled in
+    std::vector<std::string> launcher;  // inside the sandbox; empty: oms's own `__verify-launch`
+    bool output_to_worktree_owner = false;
+    oms_status (*check)(void* instance, oms_error* error) = nullptr;
+};
 
-// Throws (fail closed) when the backend is configured with a network that
-// reaches beyond the check's own loopback: docker with [plugin.docker]
-// network other than "none".
-void require_verify_network(const Config& config, const std::string& backend_id);
+// From a declared plan (nullptr: none) and the backend's OMS_BACKEND_*
+// flags: none gives `unconfined` to a backend that needs approval and
+// `unsupported` to any other; an unknown network or flag, or a struct
+// shorter than oms.verify-plan/1's, gives `unsupported`. `backend_name`
+// only names the backend in the texts.
+VerifyPlan verify_plan_from(const oms_verify_plan* declared, uint32_t backend_flags, const std::string& backend_name,
+                            uint16_t port);
+
+// The plan of a loaded backend, asked through get_extension.
+VerifyPlan verify_plan_of(const PluginRecord& record, const PluginInstance& instance, uint16_t port);
+
+// Throws (fail closed, nothing ran) when the plan's check says this
+// instance's configuration breaks its network (docker's network setting).
+void require_verify_network(const VerifyPlan& plan, void* instance, const std::string& backend_name);
 
 // The command that starts the Surfnet and runs the check inside the sandbox
-// (its arguments follow): `oms __verify-launch`, or what runs in its place.
-std::vector<std::string> verify_launcher(const std::string& backend_id);
+// (its arguments follow): the plan's launcher, else `oms __verify-launch`.
+std::vector<std::string> verify_launcher(const VerifyPlan& plan);
 
 // The policy the check runs under: the snapshot is no write root (and is
-// write-denied), the live worktree is read-denied, and the loopback rules
+// write-denied), the live worktree is read-denied, oms's executable is
+// readable when it is the launcher, and the loopback rules
 // are replaced by the plan's (none on a private loopback: no port of the
 // host is relayed; the Surfnet's port alone on the host's).
 void narrow_policy_for_verify(Policy& policy, const std::string& live_worktree, const std::string& snapshot,
-                              const NetworkChoice& network, const std::string& surfnet_program, uint16_t port);
+                              const VerifyPlan& plan, const std::string& surfnet_program, uint16_t port);
 
 // One line for oms doctor: what oms verify would give on this backend.
-std::string verify_doctor_line(const Config& config, const std::string& backend_id);
+std::string verify_doctor_line(const Config& config, const PluginRecord& record, const PluginInstance& instance);
 
 // argv[0] of the Surfnet command as a path, found on PATH when it has no slash.
 std::string resolve_program(const std::string& name);

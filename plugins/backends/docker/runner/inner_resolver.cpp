@@ -2,7 +2,7 @@
 
 #include "helper_process.hpp"
 
-#include "../../common/dns_responder.hpp"
+#include <oms/dns_responder.hpp>
 
 #include <poll.h>
 

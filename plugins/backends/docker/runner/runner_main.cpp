@@ -25,7 +25,7 @@
 //       --lifeline, as the child of this PID 1 that ends the container when
 //       oms goes away (a one-shot container: one_shot_supervisor.hpp)
 //   oms-docker-runner --verify-launch PORT WAIT_MS COUNT SURFNET... -- CHECK...
-//       oms verify's launcher (core/src/verify_launch.cpp), run as the command:
+//       oms verify's launcher (the SDK's oms/verify_launch.hpp), run as the command:
 //       start the Surfnet, wait for its port, run the check, stop the Surfnet
 // --answer-dns answers every name lookup on 127.0.0.1:53 with "no such host"
 // (inner_resolver.hpp; network none, where oms binds a resolv.conf naming it).
@@ -51,7 +51,7 @@
 #include "runner_protocol.hpp"
 #include "user_names.hpp"
 
-#include "oms/core/cli.hpp"
+#include <oms/verify_launch.hpp>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -429,7 +429,7 @@ void finish_command(LiveCommand& c, std::vector<LiveCommand>& commands, Helpers&
 
 int main(int argc, char** argv) {
     if (argc >= 2 && std::strcmp(argv[1], "--verify-launch") == 0)
-        return oms::core::command_verify_launch(oms::core::Args(argv + 2, argv + argc));
+        return oms::verify_launch::run(std::vector<std::string>(argv + 2, argv + argc));
     int argi = 1;
     if (!expectations_hold(argi, argc, argv)) return 125;
     const bool answer_dns = answer_dns_from(argi, argc, argv);

@@ -235,6 +235,14 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn_warm(const Resolved& r, const Run
     return relayed;
 }
 
+void DockerBackend::check_verify() const {
+    if (!config_error_.empty()) throw sdk::Error(OMS_ERR_INVALID, config_error_);
+    if (settings_.network == "none") return;
+    throw sdk::Error(OMS_ERR_UNSUPPORTED, "[plugin.docker] network = \"" + settings_.network +
+                                              "\": the check's container would reach that network, not only its own "
+                                              "Surfnet; oms verify needs network \"none\"");
+}
+
 void DockerBackend::end_task(const sdk::Context& context, const sdk::Report& report) {
     if (!config_error_.empty()) throw sdk::Error(OMS_ERR_INVALID, config_error_);
     EngineClient client(require_socket(OMS_ERR_UNAVAILABLE));

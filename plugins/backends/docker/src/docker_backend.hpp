@@ -27,6 +27,15 @@ public:
     static constexpr uint64_t rule_kinds =
         oms::abi::rule_kinds_of_minor(1) & ~OMS_RULE_BIT(OMS_RULE_WRITE_SCRATCH_TREE);
     static constexpr uint32_t explain_model = OMS_EXPLAIN_MODEL_CONTAINER;
+    // oms verify: the container's own network, with the runner's launcher
+    // (static, so it runs in any image, where oms's executable cannot), as
+    // the worktree's owner (never root).
+    static constexpr uint32_t verify_network = OMS_VERIFY_NETWORK_PRIVATE_LOOPBACK;
+    static constexpr const char* verify_network_text =
+        "the container's own network (--network none): the Surfnet listens on the container's 127.0.0.1:{port}; "
+        "no host port is relayed (no Surfnet relay), so no host port at all is reachable";
+    static constexpr const char* verify_launcher[] = {"/.oms/runner", "--verify-launch"};
+    static constexpr uint32_t verify_flags = OMS_VERIFY_OUTPUT_TO_WORKTREE_OWNER;
     static constexpr const char* platforms = "linux,macos";
     static const oms_config_key* config_keys();
     static size_t config_key_count();
@@ -36,6 +45,8 @@ public:
     void render(const sdk::Context& context, const sdk::Policy& policy, const sdk::Report& report) override;
     std::unique_ptr<sdk::Run> spawn(const sdk::Context& context, const sdk::Policy& policy, oms_stdio stdio) override;
     void end_task(const sdk::Context& context, const sdk::Report& report) override;
+    // The verify plan's network holds only on network "none".
+    void check_verify() const override;
 
 private:
     Settings settings_;

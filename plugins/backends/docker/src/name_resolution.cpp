@@ -3,8 +3,7 @@
 #include "mount_option.hpp"
 #include "state_folder.hpp"
 
-#include "../../common/dns_responder.hpp"
-
+#include <oms/dns_responder.hpp>
 #include <oms/sdk.hpp>
 
 #include <fcntl.h>

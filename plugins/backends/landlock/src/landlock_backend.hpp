@@ -19,6 +19,12 @@ public:
     static constexpr uint32_t strength = 100;
     static constexpr uint64_t rule_kinds = oms::abi::rule_kinds_of_minor(1);  // every kind of ABI 1.1
     static constexpr uint32_t explain_model = OMS_EXPLAIN_MODEL_LANDLOCK;
+    // oms verify: a policy without loopback rules runs in its own network
+    // namespace, which the check shares with its Surfnet only.
+    static constexpr uint32_t verify_network = OMS_VERIFY_NETWORK_PRIVATE_LOOPBACK;
+    static constexpr const char* verify_network_text =
+        "private network namespace: the Surfnet listens on the check's own 127.0.0.1:{port}; no host port is "
+        "relayed (no Surfnet relay), so no host port at all is reachable";
     static constexpr const char* platforms = "linux";
     static const oms_config_key* config_keys();
     static size_t config_key_count();

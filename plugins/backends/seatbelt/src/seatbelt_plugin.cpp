@@ -50,6 +50,14 @@ public:
     static constexpr uint32_t strength = 100;
     static constexpr uint64_t rule_kinds = oms::abi::rule_kinds_of_minor(1);  // every kind of ABI 1.1
     static constexpr uint32_t explain_model = OMS_EXPLAIN_MODEL_SEATBELT;
+    // oms verify: Seatbelt has no network namespace; the profile opens the
+    // Surfnet's host port alone (the host adds its two loopback rules).
+    static constexpr uint32_t verify_network = OMS_VERIFY_NETWORK_HOST_PORT;
+    static constexpr const char* verify_network_text =
+        "the Surfnet listens on the host's 127.0.0.1:{port} (the port must be free before the start: the "
+        "launcher refuses to run the check when something already answers there); the profile allows "
+        "outbound to that port only and listening on it (to every process of the check: Seatbelt has no "
+        "per-binary network filter); no other host port";
     static constexpr const char* platforms = "macos";
     static const oms_config_key* config_keys() { return config_key_list; }
     static size_t config_key_count() { return sizeof config_key_list / sizeof config_key_list[0]; }

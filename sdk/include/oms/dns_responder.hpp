@@ -1,6 +1,6 @@
-// An NXDOMAIN responder for a sandbox's own loopback, shared by the backends
-// that give a command a network of its own (landlock's init, the docker
-// runner). Name resolution there fails at once with "no such host", instead
+// oms/dns_responder.hpp: an NXDOMAIN responder for a sandbox's own loopback,
+// for backends that give a command a network of its own (landlock's init,
+// the docker runner): the SDK's library oms::dns-responder. Name resolution there fails at once with "no such host", instead
 // of the resolver's retries against a nameserver that cannot be reached
 // (EAI_AGAIN after seconds, which tools such as npm retry for a minute). The
 // sandbox's /etc/resolv.conf names 127.0.0.1 (kSandboxResolvConf), and the

@@ -4,7 +4,7 @@
 // (landlock's init also reaps the command there). A TCP client that
 // sends nothing, or never closes, only holds one of a few slots, the oldest
 // of which is dropped for a new connection.
-#include "dns_responder.hpp"
+#include <oms/dns_responder.hpp>
 
 #include <arpa/inet.h>
 #include <errno.h>
