@@ -1,6 +1,7 @@
 #include "oms/core/failure_hint.hpp"
 
 #include "oms/core/command_shape.hpp"
+#include "oms/core/stable_hash.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -8,18 +9,10 @@
 
 #include <cerrno>
 #include <csignal>
-#include <cstdint>
 
 namespace oms::core {
 
 namespace {
-
-// FNV-1a: a marker name that stays the same across builds and versions.
-std::string stable_hash(const std::string& text) {
-    uint64_t hash = 1469598103934665603ull;
-    for (unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
-    return std::to_string(hash);
-}
 
 // Creates the marker of this failure's shape; true only the first time
 // (O_EXCL), also when two runs fail at once. A state folder that cannot be

@@ -1,23 +1,21 @@
 #include "oms/core/repository_record.hpp"
 
 #include "oms/core/repository_top.hpp"
+#include "oms/core/stable_hash.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdint>
 #include <oms/text_file.hpp>
 
 namespace oms::core {
 
 namespace {
 
-// FNV-1a of the worktree's path: one record file per worktree.
+// One record file per worktree, named by a hash of its path.
 std::string record_path(const std::string& state_dir, const std::string& worktree) {
-    uint64_t hash = 1469598103934665603ull;
-    for (unsigned char c : worktree) hash = (hash ^ c) * 1099511628211ull;
-    return state_dir + "/repositories/" + std::to_string(hash);
+    return state_dir + "/repositories/" + stable_hash(worktree);
 }
 
 // "DEV INO" of the repository's .git entry, or "none".
