@@ -190,8 +190,8 @@ void print_plan(const SnapshotReport& snapshot, const std::string& snapshot_path
 
 // The index names the snapshot's files only when the repository is the one
 // that was there before any command ran in the worktree.
-void refuse_repository_made_by_a_command(const std::string& worktree) {
-    const std::optional<std::string> changed = repository_changed_since_first_run(state_dir(), worktree);
+void refuse_repository_made_by_a_command(const std::string& worktree, const std::string& git_identity) {
+    const std::optional<std::string> changed = repository_changed_since_first_run(state_dir(), worktree, git_identity);
     if (!changed) return;
     throw UserError(kExitRefused, "oms verify: refusing to list the inputs from the repository's index: " + *changed +
                                       ". Name them with [verify] inputs or --inputs instead; if you made that "
@@ -268,8 +268,11 @@ int command_verify(const Args& all_args) {
     if (!options.output.empty() && is_within(canonical_or_absolute(options.output), worktree))
         throw UserError(kExitUsage, "oms verify: --output " + options.output +
                                         " lies inside the worktree, which the check cannot see; choose another folder");
-    if (settings.inputs.empty()) refuse_repository_made_by_a_command(worktree);
-    const TrackedFiles tracked = settings.inputs.empty() ? tracked_files(worktree) : TrackedFiles{};
+    const auto refuse_made_by_a_command = [&](const std::string& identity) {
+        refuse_repository_made_by_a_command(worktree, identity);
+    };
+    const TrackedFiles tracked =
+        settings.inputs.empty() ? tracked_files(worktree, refuse_made_by_a_command) : TrackedFiles{};
     std::vector<std::string> inputs = settings.inputs.empty() ? tracked.files : settings.inputs;
     const std::vector<std::string> pinned = pinned_inputs(session, options.run);
     inputs.insert(inputs.end(), pinned.begin(), pinned.end());

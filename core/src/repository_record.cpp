@@ -18,15 +18,14 @@ std::string record_path(const std::string& state_dir, const std::string& worktre
     return state_dir + "/repositories/" + stable_hash(worktree);
 }
 
-// "DEV INO" of the repository's .git entry, or "none".
+}  // namespace
+
 std::string repository_identity(const std::string& worktree) {
     const std::optional<std::string> top = repository_top(worktree);
     struct stat st;
     if (!top || lstat((*top + "/.git").c_str(), &st) != 0) return "none";
     return std::to_string(st.st_dev) + " " + std::to_string(st.st_ino);
 }
-
-}  // namespace
 
 void remember_repository(const std::string& state_dir, const std::string& worktree) {
     const std::string path = record_path(state_dir, worktree);
@@ -40,15 +39,14 @@ void remember_repository(const std::string& state_dir, const std::string& worktr
     if (!written) unlink(path.c_str());  // a cut record must not pass for one
 }
 
-std::optional<std::string> repository_changed_since_first_run(const std::string& state_dir,
-                                                              const std::string& worktree) {
+std::optional<std::string> repository_changed_since_first_run(const std::string& state_dir, const std::string& worktree,
+                                                              const std::string& identity_now) {
     const std::string path = record_path(state_dir, worktree);
     const std::optional<std::string> text = sdk::read_text_file(path, 8192);
     if (!text || text->rfind(worktree + "\n", 0) != 0) return std::nullopt;
     std::string first = text->substr(worktree.size() + 1);
     if (!first.empty() && first.back() == '\n') first.pop_back();
-    const std::string now = repository_identity(worktree);
-    if (now == first || now == "none") return std::nullopt;
+    if (identity_now == first || identity_now == "none") return std::nullopt;
     return std::string(first == "none" ? "the repository holding " + worktree +
                                              " did not exist when oms first ran a command there"
                                        : "the .git of the repository holding " + worktree +

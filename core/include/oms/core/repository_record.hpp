@@ -16,10 +16,16 @@ namespace oms::core {
 // leaves no record, and then verify trusts what it finds, as before any run.
 void remember_repository(const std::string& state_dir, const std::string& worktree);
 
-// Why the repository holding `worktree` is not the one first seen there
+// "DEV INO" of the `.git` entry of the repository holding `worktree` (no
+// link followed), or "none": what remember_repository records.
+std::string repository_identity(const std::string& worktree);
+
+// Why the repository whose `.git` entry is `identity_now` (as
+// repository_identity gives it, taken from the descriptor that is then
+// read: TrackedFiles::git_identity) is not the one first seen at `worktree`
 // (made since, or replaced), with the record's path; nullopt when it is the
 // same or nothing was recorded.
-std::optional<std::string> repository_changed_since_first_run(const std::string& state_dir,
-                                                              const std::string& worktree);
+std::optional<std::string> repository_changed_since_first_run(const std::string& state_dir, const std::string& worktree,
+                                                              const std::string& identity_now);
 
 }  // namespace oms::core
