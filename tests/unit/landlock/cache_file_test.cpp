@@ -88,11 +88,11 @@ TEST_CASE("the cache is one 0600 file per root, with no temporary file left", "[
     REQUIRE(lstat(cache_file(tree).c_str(), &st) == 0);
     CHECK(S_ISREG(st.st_mode));
     CHECK((st.st_mode & 0777) == 0600);
-    auto cache = load_scan_cache(cache_file(tree), tree.root, keypair_suffixes());
+    auto cache = load_scan_cache(cache_file(tree), tree.root, ScanShape{keypair_suffixes(), {}, false});
     REQUIRE(cache);
     CHECK(cache->folders.size() == 9);
     CHECK(cache->folders.at("a/b/c/d").matches.size() == 1);
-    CHECK_FALSE(load_scan_cache(cache_file(tree), tree.root + "x", keypair_suffixes()));
+    CHECK_FALSE(load_scan_cache(cache_file(tree), tree.root + "x", ScanShape{keypair_suffixes(), {}, false}));
 }
 
 TEST_CASE("a corrupted cache file means a full walk that still finds everything", "[scan-cache]") {

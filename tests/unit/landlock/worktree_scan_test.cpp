@@ -1,8 +1,8 @@
-// The plan's keypair search: the worktree is walked in full at every start,
-// whatever a cache says, and the cache is only used from a state folder the
-// command cannot write. A forged cache is the sharpest test of both: it hides
-// a toolchain keypair (showing the cache is really read) but never a worktree
-// one.
+// The plan's keypair search: the worktree and the toolchain roots are walked
+// through a cache at every start, and the cache is only used from a state
+// folder the command cannot write. A forged cache shows that it is really
+// read (it hides what it says is not there), and that nothing but oms's own
+// state folder is ever taken for one.
 #include "incremental_scan.hpp"
 #include "plugin_harness.hpp"
 #include "sandbox_plan.hpp"
@@ -59,6 +59,7 @@ struct Layout {
         for (const auto& root : extra_write_roots) policy.add(OMS_RULE_WRITE_ALLOW_TREE, root);
         policy.add(OMS_RULE_READ_DENY_SUFFIX, "-keypair.json");
         policy.add(OMS_RULE_READ_DENY_SUFFIX, "/id.json");
+        policy.add(OMS_RULE_WRITE_DENY_NAME, ".git");
         Plan plan = build_plan(oms::sdk::Context(context.build()), oms::sdk::Policy(policy.build()), PlanOptions{});
         return plan.hide_files;
     }
@@ -67,8 +68,10 @@ struct Layout {
     // of the worktree, is "unchanged, trusted, no keypair".
     void forge_caches() {
         for (const std::string& root : {projects, tool, worktree}) {
-            ScanCache cache{root, keypair_suffixes(), {}};
-            if (auto real = load_scan_cache(cache_file_for(cache_dir, root), root, keypair_suffixes())) cache = *real;
+            const ScanShape shape = root == worktree ? ScanShape{keypair_suffixes(), {".git"}, true}
+                                                     : ScanShape{keypair_suffixes(), {}, false};
+            ScanCache cache{root, shape, {}};
+            if (auto real = load_scan_cache(cache_file_for(cache_dir, root), root, shape)) cache = *real;
             for (const std::string& relative : {std::string(""), std::string("app"), std::string("app/target"),
                                                 std::string("app/target/deep"), std::string("target"),
                                                 std::string("target/deep")})
@@ -99,30 +102,43 @@ bool has(const std::vector<std::string>& paths, const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("the worktree is walked in full even when a cache claims it has no keypair", "[scan-cache]") {
+TEST_CASE("the worktree's walk is cached like the other roots, with its .git entries", "[scan-cache]") {
     Layout layout;
+    oms::test::make_dirs(layout.worktree + "/.git");
+    oms::test::make_dirs(layout.worktree + "/target/vendored/.git");
+    let_time_pass();
     auto first = layout.hidden_files();
     REQUIRE(has(first, layout.worktree + "/deploy-keypair.json"));  // positive controls: the full list
     REQUIRE(has(first, layout.worktree + "/target/deep/id.json"));
     REQUIRE(has(first, layout.projects + "/other/o-keypair.json"));
     REQUIRE(has(first, layout.tool + "/bin/t-keypair.json"));
 
-    // The caches of the other roots exist, and none records the worktree.
+    // Each root has its cache; the worktree's records its folders and the
+    // .git entries the WRITE_DENY_NAME rule needs, the projects' leaves the
+    // worktree out (it is walked as a root of its own).
     auto projects = load_scan_cache(cache_file_for(layout.cache_dir, layout.projects), layout.projects,
-                                    keypair_suffixes());
+                                    ScanShape{keypair_suffixes(), {}, false});
     REQUIRE(projects);
     CHECK(projects->folders.count("other") == 1);
     CHECK(projects->folders.count("app") == 0);
-    CHECK_FALSE(load_scan_cache(cache_file_for(layout.cache_dir, layout.worktree), layout.worktree,
-                                keypair_suffixes()));
+    auto worktree = load_scan_cache(cache_file_for(layout.cache_dir, layout.worktree), layout.worktree,
+                                    ScanShape{keypair_suffixes(), {".git"}, true});
+    REQUIRE(worktree);
+    REQUIRE(worktree->folders.count("target/vendored") == 1);
+    CHECK(worktree->folders.at("target/vendored").named == std::vector<std::string>{".git"});
+    CHECK(worktree->folders.at("").named == std::vector<std::string>{".git"});
 
     layout.forge_caches();
     auto forged = layout.hidden_files();
-    CHECK(has(forged, layout.worktree + "/deploy-keypair.json"));
-    CHECK(has(forged, layout.worktree + "/target/deep/id.json"));
     // The forgery works where the cache is trusted: proof that it was read.
+    CHECK_FALSE(has(forged, layout.worktree + "/deploy-keypair.json"));
     CHECK_FALSE(has(forged, layout.projects + "/other/o-keypair.json"));
     CHECK_FALSE(has(forged, layout.tool + "/bin/t-keypair.json"));
+    // Any change to a folder the forgery covers makes it read again.
+    oms::test::write_file(layout.worktree + "/later-keypair.json", "[6]");
+    auto after = layout.hidden_files();
+    CHECK(has(after, layout.worktree + "/later-keypair.json"));
+    CHECK(has(after, layout.worktree + "/deploy-keypair.json"));
 }
 
 TEST_CASE("a keypair added to the worktree after a warm start is found", "[scan-cache]") {

@@ -12,13 +12,13 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <memory>
 #include <set>
-#include <tuple>
 
 namespace oms::landlock {
 
@@ -40,6 +40,36 @@ std::string join(const std::string& folder, const std::string& name) {
     return folder.empty() ? name : folder + "/" + name;
 }
 
+ScanShape shape_of(const ScanRequest& request) { return ScanShape{request.suffixes, request.names, request.links}; }
+
+void merge(ScanFindings& into, ScanFindings&& from) {
+    into.secrets.merge(from.secrets);
+    into.named.merge(from.named);
+    into.links.merge(from.links);
+    into.too_deep.merge(from.too_deep);
+}
+
+// Only these keep a folder's mtime and ctime moving with every entry created,
+// renamed or removed in it, from whatever process: a cache trusts nothing
+// else. On NFS or a FUSE file system the times are what a server or a daemon
+// says (and may come from a cache of attributes), on FAT there is no ctime.
+bool folder_times_trusted(int fd) {
+    struct statfs fs;
+    if (fstatfs(fd, &fs) != 0) return false;
+    switch (static_cast<uint64_t>(fs.f_type)) {
+    case 0xEF53:      // ext2, ext3, ext4
+    case 0x58465342:  // xfs
+    case 0x9123683E:  // btrfs
+    case 0x01021994:  // tmpfs
+    case 0x794c7630:  // overlayfs (the upper folder's times)
+    case 0xF2F52010:  // f2fs
+    case 0xca451a4e:  // bcachefs
+        return true;
+    default:
+        return false;
+    }
+}
+
 // One root: reuses what the old cache says about unchanged folders, reads
 // the others, and builds the cache for the next start as it goes.
 class IncrementalWalker {
@@ -47,28 +77,40 @@ public:
     IncrementalWalker(const ScanRequest& request, ScanStats& stats, int64_t window_ns)
         : request_(request), match_(request), stats_(stats), window_ns_(window_ns) {}
 
-    // Returns the fresh cache and whether it differs from `old`.
-    std::pair<ScanCache, bool> walk(const std::string& root, std::optional<ScanCache> old,
-                                    std::set<std::string>& found) {
-        fresh_ = ScanCache{root, request_.suffixes, {}};
-        incomplete_ = false;
+    enum class Outcome { walked, changed, uncacheable };
+
+    // Walks `root`, reusing what `old` says: `changed` when the fresh cache
+    // (fresh()) differs from it; `uncacheable`, with nothing walked, when the
+    // root's file system does not keep folder times a cache can trust.
+    Outcome walk(const std::string& root, std::optional<ScanCache> old, ScanFindings& found) {
+        fresh_ = ScanCache{root, shape_of(request_), {}};
         vanished_.clear();
         root_ = root;
         found_ = &found;
-        root_fd_ = open_walk_folder(AT_FDCWD, root.c_str(), root);
-        if (root_fd_ < 0) return {std::move(fresh_), false};  // gone: nothing to record
-        ScopedFd root_closer(root_fd_);  // closed on a throw too
+        if (match_.skipped(root)) return Outcome::walked;
+        ScopedFd root_fd(open_walk_folder(AT_FDCWD, root.c_str(), root));
         struct stat st;
-        if (old && (fstat(root_fd_, &st) != 0 || !same_object(old->folders, st))) old.reset();  // replaced root
+        if (root_fd.get() < 0 || fstat(root_fd.get(), &st) != 0) return Outcome::walked;  // gone: nothing to record
+        if (!folder_times_trusted(root_fd.get())) return Outcome::uncacheable;
+        root_device_ = st.st_dev;
+        if (old && !same_root(*old, st)) old.reset();  // another folder at the root's path: nothing to reuse
         if (old) ++stats_.caches_loaded;
         const size_t old_size = old ? old->folders.size() : 0;
         old_ = old ? &old->folders : nullptr;
         if (old) fresh_.folders.reserve(old->folders.size());
         changed_ = !old;
-        visit("", 0);
+        FolderRecord record;
+        reuse_or_read(root_fd.get(), root, trusted_record(""), record);
+        visit_subfolders(root_fd.get(), "", 0, record);
         if (old && old_size != fresh_.folders.size()) changed_ = true;
-        return {std::move(fresh_), changed_};
+        return changed_ ? Outcome::changed : Outcome::walked;
     }
+
+    ScanCache& fresh() { return fresh_; }
+
+    // A folder below the root that its parent listed but that was gone when
+    // opened: the walk must start again (secret_scan.hpp, kWalkTries).
+    const std::string& vanished() const { return vanished_; }
 
 private:
     using Folders = std::unordered_map<std::string, FolderRecord>;
@@ -78,162 +120,170 @@ private:
     ScanStats& stats_;
     int64_t window_ns_;
     std::string root_;
-    int root_fd_ = -1;
     Folders* old_ = nullptr;
     ScanCache fresh_;
-    std::set<std::string>* found_ = nullptr;
+    ScanFindings* found_ = nullptr;
     bool changed_ = false;
-    bool incomplete_ = false;  // some folder could not be read by its path from the root
-    std::string vanished_;     // a folder listed (or cached) but gone when opened
-
-public:
-    // True when the last walk had to leave a folder out for a reason other
-    // than it being gone or unreadable: its result cannot stand alone.
-    bool incomplete() const { return incomplete_; }
-    // A folder below the root that its parent listed but that was gone when
-    // opened: the walk must start again (secret_scan.hpp, kWalkTries).
-    const std::string& vanished() const { return vanished_; }
-
-private:
-    alignas(8) char buffer_[64 * 1024];
-
-
-    static bool same_object(const Folders& folders, const struct stat& st) {
-        auto it = folders.find("");
-        return it != folders.end() && it->second.stamp.device == uint64_t(st.st_dev) &&
-               it->second.stamp.inode == uint64_t(st.st_ino);
-    }
+    std::string vanished_;  // a folder listed (or cached) but gone when opened
+    dev_t root_device_ = 0; // a folder on another file system (a mount below the root) is never trusted
+    alignas(8) char buffer_[kScanBufferSize];
 
     std::string full_path(const std::string& relative) const {
         return relative.empty() ? root_ : root_ + "/" + relative;
     }
 
-    void visit(const std::string& relative, int depth) {
-        if (match_.skipped(full_path(relative))) return;
+    static bool same_root(const ScanCache& cache, const struct stat& st) {
+        auto it = cache.folders.find("");
+        return it != cache.folders.end() && it->second.stamp.device == uint64_t(st.st_dev) &&
+               it->second.stamp.inode == uint64_t(st.st_ino);
+    }
+
+    // The cache's record of a folder, when it may stand in for a read.
+    FolderRecord* trusted_record(const std::string& relative) const {
+        if (!old_) return nullptr;
+        auto it = old_->find(relative);
+        return it != old_->end() && it->second.trusted ? &it->second : nullptr;
+    }
+
+    // `name` is the folder's name in `parent`, which is open. A cached folder with no subfolders needs one stat and no descriptor.
+    void visit(int parent, const char* name, const std::string& relative, int depth) {
+        const std::string path = full_path(relative);
+        if (match_.skipped(path)) return;
+        FolderRecord* cached = trusted_record(relative);
         FolderRecord record;
-        if (!reuse(relative, record) && !read(relative, record)) {  // gone (or too long: incomplete_)
-            if (!relative.empty() && !incomplete_ && vanished_.empty()) vanished_ = full_path(relative);
+        if (cached && cached->subfolders.empty() && unchanged_leaf(parent, name, *cached)) {
+            take(*cached, record);
+            emit(path, record);
+            fresh_.folders.emplace(relative, std::move(record));
             return;
         }
-        emit(relative, record);
-        for (const auto& name : record.subfolders) {
-            if (depth + 1 > kMaxScanDepth) hide_too_deep(full_path(join(relative, name)));
-            else visit(join(relative, name), depth + 1);
+        ScopedFd fd(open_walk_folder(parent, name, path));
+        if (fd.get() < 0) {  // gone, or no longer a folder
+            if (vanished_.empty()) vanished_ = path;
+            return;
         }
+        reuse_or_read(fd.get(), path, cached, record);
+        visit_subfolders(fd.get(), relative, depth, record);
+    }
+
+    // Walks below a folder that is open as `fd`, then records it.
+    void visit_subfolders(int fd, const std::string& relative, int depth, FolderRecord& record) {
+        for (const auto& sub : record.subfolders) {
+            const std::string below = join(relative, sub);
+            if (depth + 1 > kMaxScanDepth) hide_too_deep(full_path(below));
+            else visit(fd, sub.c_str(), below, depth + 1);
+        }
+        emit(full_path(relative), record);
         fresh_.folders.emplace(relative, std::move(record));
     }
 
-    // One stat: the same folder object with the same times holds the same entries.
-    bool reuse(const std::string& relative, FolderRecord& record) {
-        if (!old_) return false;
-        auto it = old_->find(relative);
-        if (it == old_->end() || !it->second.trusted) return false;
+    bool unchanged_leaf(int parent, const char* name, const FolderRecord& cached) const {
         struct stat st;
-        const char* at = relative.empty() ? "." : relative.c_str();
-        if (fstatat(root_fd_, at, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode)) return false;
-        if (!(stamp_of(st) == it->second.stamp)) return false;
-        record = std::move(it->second);  // each folder is visited once
-        ++stats_.folders_reused;
-        return true;
+        return fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
+               stamp_of(st) == cached.stamp;
     }
 
-    // A folder that cannot be read fails the run (open_walk_folder): a
-    // command could otherwise hide a keypair behind a chmod 000.
-    bool read(const std::string& relative, FolderRecord& record) {
-        changed_ = true;
-        const char* at = relative.empty() ? "." : relative.c_str();
-        int fd = open_walk_folder(root_fd_, at, full_path(relative));
-        if (fd < 0) {
-            if (errno == ENAMETOOLONG) incomplete_ = true;  // a path this walk cannot name
-            return false;
-        }
+    void take(FolderRecord& cached, FolderRecord& record) {
+        record = std::move(cached);  // each folder is visited once
+        ++stats_.folders_reused;
+    }
+
+    // The same folder object with the same times holds the same entries.
+    // Otherwise it is read; one that cannot be fails the run (walk_open.hpp):
+    // a command could otherwise hide a keypair behind a chmod 000.
+    void reuse_or_read(int fd, const std::string& path, FolderRecord* cached, FolderRecord& record) {
         const int64_t read_at = now_ns();  // before the stat: a change after it is newer than this
         struct stat st;
-        if (fstat(fd, &st) != 0) {
-            close(fd);
-            return false;
-        }
+        if (fstat(fd, &st) != 0) unreadable_folder(path, errno);
+        if (cached && stamp_of(st) == cached->stamp) return take(*cached, record);
+        changed_ = true;
         // Listable but not searchable (mode 0400): its subfolders could not be
         // opened. Ours: searchable again, with the stamp of after the change.
         // Root passes over modes, so nothing is changed for it.
         if (st.st_uid == geteuid() && (st.st_mode & (S_IRUSR | S_IXUSR)) != (S_IRUSR | S_IXUSR) &&
-            faccessat(fd, ".", R_OK | X_OK, AT_EACCESS) != 0 && restore_owner_rights(fd) && fstat(fd, &st) != 0) {
-            close(fd);
-            unreadable_folder(full_path(relative), errno);
-        }
+            faccessat(fd, ".", R_OK | X_OK, AT_EACCESS) != 0 && restore_owner_rights(fd) && fstat(fd, &st) != 0)
+            unreadable_folder(path, errno);
         record.stamp = stamp_of(st);
-        record.trusted = std::max(record.stamp.mtime_ns, record.stamp.ctime_ns) < read_at - window_ns_;
-        const bool listed = list(fd, full_path(relative), record);
-        const int error = errno;
-        close(fd);
-        if (!listed) unreadable_folder(full_path(relative), error);
+        record.trusted = st.st_dev == root_device_ &&
+                         std::max(record.stamp.mtime_ns, record.stamp.ctime_ns) < read_at - window_ns_;
+        if (!for_each_entry(fd, buffer_, sizeof buffer_, [&](const char* name, unsigned char type) {
+                classify(fd, path, name, type, record);
+            }))
+            unreadable_folder(path, errno);
         ++stats_.folders_read;
-        return true;
-    }
-
-    bool list(int fd, const std::string& folder, FolderRecord& record) {
-        return for_each_entry(fd, buffer_, sizeof buffer_,
-                              [&](const char* name, unsigned char type) { classify(fd, folder, name, type, record); });
     }
 
     void classify(int fd, const std::string& folder, const char* name, unsigned char type, FolderRecord& record) {
         type = entry_type(fd, name, type);
-        const bool matches = type != DT_UNKNOWN && match_.matches(folder + "/" + name);
-        if (type == DT_DIR && !matches) record.subfolders.emplace_back(name);
-        else if (matches) record.matches.push_back(NameMatch{name, type == DT_LNK});  // a folder: hidden whole
+        if (type == DT_UNKNOWN) return;  // gone since it was listed
+        if (match_.named(name)) record.named.emplace_back(name);
+        if (type == DT_LNK && request_.links) record.links.emplace_back(name);
+        const bool matches = match_.matches(folder + "/" + name);
+        if (matches) record.matches.push_back(NameMatch{name, type == DT_LNK});  // a folder: hidden whole
+        else if (type == DT_DIR) record.subfolders.emplace_back(name);
     }
 
     // Not walked: hidden whole, like a folder with a keypair's name.
     void hide_too_deep(const std::string& path) {
-        found_->insert(path);
+        found_->secrets.insert(path);
+        found_->too_deep.insert(path);
         stats_.too_deep.push_back(path);
     }
 
     // A symlink counts when it points at something now, as in the full walk.
-    void emit(const std::string& relative, const FolderRecord& record) {
+    void emit(const std::string& folder, const FolderRecord& record) {
         for (const auto& match : record.matches) {
-            std::string path = full_path(relative) + "/" + match.name;
-            if (!match.symlink || kind_of(path) != Kind::missing) found_->insert(std::move(path));
+            std::string path = folder + "/" + match.name;
+            if (!match.symlink || kind_of(path) != Kind::missing) found_->secrets.insert(std::move(path));
         }
+        for (const auto& name : record.named) found_->named.insert(folder + "/" + name);
+        for (const auto& name : record.links) found_->links.insert(folder + "/" + name);
     }
 };
 
 }  // namespace
 
-std::vector<std::string> find_secret_files_cached(const ScanRequest& request, const std::string& cache_dir,
-                                                  ScanStats* stats, int64_t untrusted_window_ns) {
+ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cache_dir, ScanStats* stats,
+                              int64_t untrusted_window_ns) {
     ScanStats local;
     ScanStats& counts = stats ? *stats : local;
-    if (request.suffixes.empty()) return {};
-    std::set<std::string> found;
+    ScanFindings found;
     auto walker = std::make_unique<IncrementalWalker>(request, counts, untrusted_window_ns);  // 64 KiB buffer
     for (const auto& root : request.roots) {
-        Kind kind = kind_of(root);
-        if (kind == Kind::file) {
-            for (const auto& path : find_secret_files(ScanRequest{{root}, request.suffixes, request.skip, {}}))
-                found.insert(path);
+        const Kind kind = kind_of(root);
+        if (kind == Kind::missing) continue;
+        ScanRequest alone = request;  // the plain two-thread walk, for a file or times not to trust
+        alone.roots = {root};
+        if (kind != Kind::folder) {
+            merge(found, scan_tree(alone));
             continue;
         }
-        if (kind != Kind::folder) continue;
         const std::string file = cache_file_for(cache_dir, root);
-        std::set<std::string> in_root;
-        auto [fresh, changed] = walker->walk(root, load_scan_cache(file, root, request.suffixes), in_root);
+        ScanFindings in_root;
+        auto outcome = walker->walk(root, load_scan_cache(file, root, shape_of(request)), in_root);
         for (int attempt = 2; !walker->vanished().empty(); ++attempt) {  // no cache from a walk that missed a folder
             if (attempt > kWalkTries) changed_during_walk(walker->vanished());
-            in_root.clear();
-            std::tie(fresh, changed) = walker->walk(root, std::nullopt, in_root);
+            in_root = ScanFindings{};
+            outcome = walker->walk(root, std::nullopt, in_root);
         }
-        found.insert(in_root.begin(), in_root.end());
-        if (walker->incomplete()) {  // paths too long to name from the root: the plain walk goes folder by folder
-            std::set<std::string> deep;
-            for (const auto& path : find_secret_files(ScanRequest{{root}, request.suffixes, request.skip, {}}, &deep))
-                found.insert(path);
-            counts.too_deep.insert(counts.too_deep.end(), deep.begin(), deep.end());
-            continue;  // and no cache that would skip those folders next time
+        if (outcome == IncrementalWalker::Outcome::uncacheable) {
+            ++counts.roots_uncached;
+            merge(found, scan_tree(alone));
+            continue;
         }
-        if (changed && save_scan_cache(file, fresh)) ++counts.caches_written;
+        merge(found, std::move(in_root));
+        if (outcome == IncrementalWalker::Outcome::changed && save_scan_cache(file, walker->fresh()))
+            ++counts.caches_written;
     }
-    return std::vector<std::string>(found.begin(), found.end());
+    return found;
+}
+
+std::vector<std::string> find_secret_files_cached(const ScanRequest& request, const std::string& cache_dir,
+                                                  ScanStats* stats, int64_t untrusted_window_ns) {
+    if (request.suffixes.empty()) return {};
+    ScanRequest secrets_only{request.roots, request.suffixes, request.skip, {}, false};
+    const ScanFindings found = scan_tree_cached(secrets_only, cache_dir, stats, untrusted_window_ns);
+    return std::vector<std::string>(found.secrets.begin(), found.secrets.end());
 }
 
 }  // namespace oms::landlock

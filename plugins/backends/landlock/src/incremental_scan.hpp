@@ -1,10 +1,16 @@
-// The keypair search of the allowed roots other than the worktree, made
-// incremental with a cache per root (scan_cache.hpp): each folder the cache
-// knows is checked with one stat and read again only when its device, inode,
-// mtime or ctime changed, when it vanished or became something else, or when
-// it had changed too close to the moment it was read. Folders the cache does
-// not know are read in full. The result is the one a full walk would give
-// (find_secret_files); only the time differs.
+// The keypair search made incremental with a cache per root (scan_cache.hpp):
+// each folder the cache knows is checked with one stat and read again only
+// when its device, inode, mtime or ctime changed, when it vanished or became
+// something else, or when it had changed too close to the moment it was read.
+// Folders the cache does not know are read in full. The result is the one a
+// full walk would give (scan_tree, find_secret_files); only the time differs.
+//
+// The walk goes folder by folder from descriptors: each folder is opened or
+// stat'ed by its one name in its parent's open descriptor, never following
+// a link, so a tree changed under the walk cannot lead it out of the root.
+// A root on a file system whose folder times are not known to move with
+// every change (network and FUSE file systems, FAT) is walked in full and
+// gets no cache.
 #pragma once
 #include "secret_scan.hpp"
 
@@ -20,14 +26,21 @@ struct ScanStats {
     size_t caches_loaded = 0;   // roots whose cache file was valid
     size_t caches_written = 0;
     std::vector<std::string> too_deep;  // folders past kMaxScanDepth, hidden whole (also in the result)
+    size_t roots_uncached = 0;          // on a file system whose folder times are not trusted
 };
 
 // A folder changed less than this before it was read may change again within
 // the same timestamp tick without its mtime moving, so it is not trusted.
 constexpr int64_t kUntrustedWindowNs = 2'000'000'000;
 
-// `cache_dir` must exist and belong to the caller (scan_cache_dir()). The
-// worktree must not be among the roots: it is walked in full every time.
+// `cache_dir` must exist and belong to the caller (scan_cache_dir()). What
+// scan_tree(request) would find: keypair matches, the entries request.names
+// gives and, when asked, the symlinks; `vanished` is never set (the walk is
+// started again, kWalkTries in all, then changed_during_walk()).
+ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cache_dir, ScanStats* stats = nullptr,
+                              int64_t untrusted_window_ns = kUntrustedWindowNs);
+
+// The keypair matches alone (find_secret_files, cached).
 std::vector<std::string> find_secret_files_cached(const ScanRequest& request, const std::string& cache_dir,
                                                   ScanStats* stats = nullptr,
                                                   int64_t untrusted_window_ns = kUntrustedWindowNs);

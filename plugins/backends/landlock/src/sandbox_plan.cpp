@@ -206,14 +206,15 @@ std::set<std::string> reached_by_links(const std::set<std::string>& links, const
     return reached;
 }
 
-// The worktree is walked in full every time: the command can write there,
-// and deploy keypairs live there; that same walk collects the entries
-// WRITE_DENY_NAME rules name, and the links. The other write roots are not
-// searched for names: the private HOME and TMPDIR are new each run, the temp
-// folders are the run's own, and the Cargo caches hold bare repositories
-// Cargo writes. The other allowed roots under HOME (the toolchains) are
-// walked for keypairs through the cache when there is a safe place for it;
-// the worktree is left out of them so the cache never stands in for it. The
+// The worktree is walked at every start (the command can write there, and
+// deploy keypairs live there), through the cache when there is a safe place
+// for it: a folder is read again whenever its times moved, as in the Cargo
+// caches the command writes too (incremental_scan.hpp). That walk also
+// collects the entries WRITE_DENY_NAME rules name, and the links. The other
+// write roots are not searched for names: the private HOME and TMPDIR are
+// new each run, the temp folders are the run's own, and the Cargo caches
+// hold bare repositories Cargo writes. The other allowed roots under HOME
+// (the toolchains) are walked for keypairs, cached the same way. The
 // install folders no command can write are not walked, unless a worktree
 // link leads there.
 WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk::Policy& policy) {
@@ -233,7 +234,10 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
     roots = outermost(roots);
     std::set<std::string> installs = take_install_roots(roots, home, write_roots);
 
-    ScanFindings found = scan_tree(full);
+    const std::string cache_dir =
+        scan_cache_dir(std::string(context.state_dir()), values_of(policy, OMS_RULE_WRITE_ALLOW_TREE));
+    ScanStats stats;
+    ScanFindings found = cache_dir.empty() ? scan_tree(full) : scan_tree_cached(full, cache_dir, &stats);
     WalkResults out{{found.secrets.begin(), found.secrets.end()}, {found.named.begin(), found.named.end()},
                     found.too_deep, {}};
     for (const auto& install : reached_by_links(found.links, installs)) {
@@ -242,9 +246,6 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
     }
     others.roots = outermost(roots);
     out.not_searched = installs;
-    const std::string cache_dir =
-        scan_cache_dir(std::string(context.state_dir()), values_of(policy, OMS_RULE_WRITE_ALLOW_TREE));
-    ScanStats stats;
     auto more = cache_dir.empty() ? find_secret_files(others, &out.too_deep)
                                   : find_secret_files_cached(others, cache_dir, &stats);
     out.too_deep.insert(stats.too_deep.begin(), stats.too_deep.end());

@@ -14,7 +14,9 @@ namespace oms::landlock {
 namespace {
 
 constexpr char kMagic[8] = {'O', 'M', 'S', 'S', 'C', 'A', 'N', '\n'};
-constexpr uint32_t kVersion = 2;  // 2: a folder whose name matches is a match, not a subfolder
+// 2: a folder whose name matches is a match, not a subfolder; 3: the shape
+// (names, links) and each folder's named entries and links.
+constexpr uint32_t kVersion = 3;
 constexpr size_t kMaxFileBytes = size_t(256) << 20;  // far above any real tree; refuses nonsense sizes
 
 uint64_t fnv1a(const char* data, size_t size) {
@@ -133,6 +135,17 @@ std::unique_ptr<MappedFile> read_own_file(const std::string& file) {
     return out;
 }
 
+void write_names(Writer& w, const std::vector<std::string>& names) {
+    w.u32(static_cast<uint32_t>(names.size()));
+    for (const auto& name : names) w.str(name);
+}
+
+std::vector<std::string> read_names(Reader& r) {
+    std::vector<std::string> names;
+    for (uint32_t n = r.count(4); n > 0 && r.ok(); --n) names.push_back(r.str());
+    return names;
+}
+
 void write_folder(Writer& w, const std::string& relative, const FolderRecord& r) {
     w.str(relative);
     w.u64(r.stamp.device);
@@ -147,6 +160,8 @@ void write_folder(Writer& w, const std::string& relative, const FolderRecord& r)
         w.str(m.name);
         w.u8(m.symlink ? 1 : 0);
     }
+    write_names(w, r.named);
+    write_names(w, r.links);
 }
 
 FolderRecord read_folder(Reader& r) {
@@ -163,6 +178,8 @@ FolderRecord read_folder(Reader& r) {
         m.symlink = r.u8() == 1;
         f.matches.push_back(std::move(m));
     }
+    f.named = read_names(r);
+    f.links = read_names(r);
     return f;
 }
 
@@ -172,8 +189,7 @@ std::string cache_file_for(const std::string& cache_dir, const std::string& root
     return cache_dir + "/" + hex(fnv1a(root.data(), root.size()));
 }
 
-std::optional<ScanCache> load_scan_cache(const std::string& file, const std::string& root,
-                                         const std::vector<std::string>& suffixes) {
+std::optional<ScanCache> load_scan_cache(const std::string& file, const std::string& root, const ScanShape& shape) {
     auto mapped = read_own_file(file);
     constexpr size_t kFixed = sizeof kMagic + sizeof(uint32_t) + sizeof(uint64_t);
     if (!mapped) return std::nullopt;
@@ -191,9 +207,11 @@ std::optional<ScanCache> load_scan_cache(const std::string& file, const std::str
     if (r.u32() != kVersion) return std::nullopt;
     ScanCache cache;
     cache.root = r.str();
-    for (uint32_t n = r.count(4); n > 0 && r.ok(); --n) cache.suffixes.push_back(r.str());
-    if (!r.ok() || cache.root != root || cache.suffixes != suffixes) return std::nullopt;
-    const uint32_t folders = r.count(4 + 8 * 4 + 1 + 8);
+    cache.shape.suffixes = read_names(r);
+    cache.shape.names = read_names(r);
+    cache.shape.links = r.u8() == 1;
+    if (!r.ok() || cache.root != root || !(cache.shape == shape)) return std::nullopt;
+    const uint32_t folders = r.count(4 + 8 * 4 + 1 + 4 * 4);
     cache.folders.reserve(folders);
     for (uint32_t n = folders; n > 0 && r.ok(); --n) {
         std::string relative = r.str();
@@ -209,8 +227,9 @@ bool save_scan_cache(const std::string& file, const ScanCache& cache) {
     w.raw(kMagic, sizeof kMagic);
     w.u32(kVersion);
     w.str(cache.root);
-    w.u32(static_cast<uint32_t>(cache.suffixes.size()));
-    for (const auto& s : cache.suffixes) w.str(s);
+    write_names(w, cache.shape.suffixes);
+    write_names(w, cache.shape.names);
+    w.u8(cache.shape.links ? 1 : 0);
     w.u32(static_cast<uint32_t>(cache.folders.size()));
     for (const auto& [relative, record] : cache.folders) write_folder(w, relative, record);
     w.u64(fnv1a(w.bytes().data(), w.bytes().size()));

@@ -37,11 +37,23 @@ struct FolderRecord {
     bool trusted = false;                 // false: changed too near the read, read it again
     std::vector<std::string> subfolders;  // names of the entries that are folders
     std::vector<NameMatch> matches;
+    std::vector<std::string> named;       // entries whose name a WRITE_DENY_NAME rule gives (".git")
+    std::vector<std::string> links;       // every symlink, when the walk collects them
+};
+
+// What a walk looked for: a cache made for another shape is not used.
+struct ScanShape {
+    std::vector<std::string> suffixes;
+    std::vector<std::string> names;
+    bool links = false;
+    bool operator==(const ScanShape& other) const {
+        return suffixes == other.suffixes && names == other.names && links == other.links;
+    }
 };
 
 struct ScanCache {
     std::string root;
-    std::vector<std::string> suffixes;                       // a cache for other suffixes is not used
+    ScanShape shape;
     std::unordered_map<std::string, FolderRecord> folders;   // by path relative to root ("" = root)
 };
 
@@ -49,10 +61,9 @@ struct ScanCache {
 std::string cache_file_for(const std::string& cache_dir, const std::string& root);
 
 // Nullopt when the file is missing, unreadable, not owned by us, written by
-// another format version, for another root or suffix list, or damaged
-// (checksum): the caller then walks the root in full.
-std::optional<ScanCache> load_scan_cache(const std::string& file, const std::string& root,
-                                         const std::vector<std::string>& suffixes);
+// another format version, for another root or shape, or damaged (checksum):
+// the caller then walks the root in full.
+std::optional<ScanCache> load_scan_cache(const std::string& file, const std::string& root, const ScanShape& shape);
 
 // Writes through a 0600 temporary file renamed over `file`, so a reader sees
 // the old cache or the new one, never half of one. Returns false on failure
