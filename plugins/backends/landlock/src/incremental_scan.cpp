@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <deque>
 #include <memory>
 #include <set>
 
@@ -83,7 +84,9 @@ public:
     // (fresh()) differs from it; `uncacheable`, with nothing walked, when the
     // root's file system does not keep folder times a cache can trust.
     Outcome walk(const std::string& root, std::optional<ScanCache> old, ScanFindings& found) {
-        fresh_ = ScanCache{root, shape_of(request_), {}};
+        fresh_.clear();
+        read_.clear();
+        old_cache_ = std::move(old);
         vanished_.clear();
         root_ = root;
         found_ = &found;
@@ -93,20 +96,20 @@ public:
         if (root_fd.get() < 0 || fstat(root_fd.get(), &st) != 0) return Outcome::walked;  // gone: nothing to record
         if (!folder_times_trusted(root_fd.get())) return Outcome::uncacheable;
         root_device_ = st.st_dev;
-        if (old && !same_root(*old, st)) old.reset();  // another folder at the root's path: nothing to reuse
-        if (old) ++stats_.caches_loaded;
-        const size_t old_size = old ? old->folders.size() : 0;
-        old_ = old ? &old->folders : nullptr;
-        if (old) fresh_.folders.reserve(old->folders.size());
-        changed_ = !old;
-        FolderRecord record;
-        reuse_or_read(root_fd.get(), root, trusted_record(""), record);
+        if (old_cache_ && !same_root(*old_cache_, st)) old_cache_.reset();  // another folder there: nothing to reuse
+        if (old_cache_) ++stats_.caches_loaded;
+        old_ = old_cache_ ? &old_cache_->folders : nullptr;
+        if (old_) fresh_.reserve(old_->size());
+        changed_ = !old_;
+        const FolderRecord& record = reuse_or_read(root_fd.get(), root, trusted_record(""));
         visit_subfolders(root_fd.get(), "", 0, record);
-        if (old && old_size != fresh_.folders.size()) changed_ = true;
+        if (old_ && old_->size() != fresh_.size()) changed_ = true;
         return changed_ ? Outcome::changed : Outcome::walked;
     }
 
-    ScanCache& fresh() { return fresh_; }
+    // The folders of the last walk, each with its record (the old cache's
+    // when reused): what save_scan_cache writes for the next start.
+    const CacheEntries& fresh() const { return fresh_; }
 
     // A folder below the root that its parent listed but that was gone when
     // opened: the walk must start again (secret_scan.hpp, kWalkTries).
@@ -120,8 +123,10 @@ private:
     ScanStats& stats_;
     int64_t window_ns_;
     std::string root_;
+    std::optional<ScanCache> old_cache_;  // kept while fresh_ points into it
     Folders* old_ = nullptr;
-    ScanCache fresh_;
+    CacheEntries fresh_;                  // no map: built in walk order, looked up never
+    std::deque<FolderRecord> read_;       // the records of the folders read in this walk
     ScanFindings* found_ = nullptr;
     bool changed_ = false;
     std::string vanished_;  // a folder listed (or cached) but gone when opened
@@ -149,12 +154,11 @@ private:
     void visit(int parent, const char* name, const std::string& relative, int depth) {
         const std::string path = full_path(relative);
         if (match_.skipped(path)) return;
-        FolderRecord* cached = trusted_record(relative);
-        FolderRecord record;
+        const FolderRecord* cached = trusted_record(relative);
         if (cached && cached->subfolders.empty() && unchanged_leaf(parent, name, *cached)) {
-            take(*cached, record);
-            emit(path, record);
-            fresh_.folders.emplace(relative, std::move(record));
+            ++stats_.folders_reused;
+            emit(path, *cached);
+            fresh_.emplace_back(relative, cached);
             return;
         }
         ScopedFd fd(open_walk_folder(parent, name, path));
@@ -162,19 +166,18 @@ private:
             if (vanished_.empty()) vanished_ = path;
             return;
         }
-        reuse_or_read(fd.get(), path, cached, record);
-        visit_subfolders(fd.get(), relative, depth, record);
+        visit_subfolders(fd.get(), relative, depth, reuse_or_read(fd.get(), path, cached));
     }
 
     // Walks below a folder that is open as `fd`, then records it.
-    void visit_subfolders(int fd, const std::string& relative, int depth, FolderRecord& record) {
+    void visit_subfolders(int fd, const std::string& relative, int depth, const FolderRecord& record) {
         for (const auto& sub : record.subfolders) {
             const std::string below = join(relative, sub);
             if (depth + 1 > kMaxScanDepth) hide_too_deep(full_path(below));
             else visit(fd, sub.c_str(), below, depth + 1);
         }
         emit(full_path(relative), record);
-        fresh_.folders.emplace(relative, std::move(record));
+        fresh_.emplace_back(relative, &record);
     }
 
     bool unchanged_leaf(int parent, const char* name, const FolderRecord& cached) const {
@@ -183,20 +186,19 @@ private:
                stamp_of(st) == cached.stamp;
     }
 
-    void take(FolderRecord& cached, FolderRecord& record) {
-        record = std::move(cached);  // each folder is visited once
-        ++stats_.folders_reused;
-    }
-
     // The same folder object with the same times holds the same entries.
     // Otherwise it is read; one that cannot be fails the run (walk_open.hpp):
     // a command could otherwise hide a keypair behind a chmod 000.
-    void reuse_or_read(int fd, const std::string& path, FolderRecord* cached, FolderRecord& record) {
+    const FolderRecord& reuse_or_read(int fd, const std::string& path, const FolderRecord* cached) {
         const int64_t read_at = now_ns();  // before the stat: a change after it is newer than this
         struct stat st;
         if (fstat(fd, &st) != 0) unreadable_folder(path, errno);
-        if (cached && stamp_of(st) == cached->stamp) return take(*cached, record);
+        if (cached && stamp_of(st) == cached->stamp) {
+            ++stats_.folders_reused;
+            return *cached;
+        }
         changed_ = true;
+        FolderRecord& record = read_.emplace_back();
         // Listable but not searchable (mode 0400): its subfolders could not be
         // opened. Ours: searchable again, with the stamp of after the change.
         // Root passes over modes, so nothing is changed for it.
@@ -211,6 +213,7 @@ private:
             }))
             unreadable_folder(path, errno);
         ++stats_.folders_read;
+        return record;
     }
 
     void classify(int fd, const std::string& folder, const char* name, unsigned char type, FolderRecord& record) {
@@ -272,7 +275,8 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
             continue;
         }
         merge(found, std::move(in_root));
-        if (outcome == IncrementalWalker::Outcome::changed && save_scan_cache(file, walker->fresh()))
+        if (outcome == IncrementalWalker::Outcome::changed &&
+            save_scan_cache(file, root, shape_of(request), walker->fresh()))
             ++counts.caches_written;
     }
     return found;

@@ -223,15 +223,23 @@ std::optional<ScanCache> load_scan_cache(const std::string& file, const std::str
 }
 
 bool save_scan_cache(const std::string& file, const ScanCache& cache) {
+    CacheEntries folders;
+    folders.reserve(cache.folders.size());
+    for (const auto& [relative, record] : cache.folders) folders.emplace_back(relative, &record);
+    return save_scan_cache(file, cache.root, cache.shape, folders);
+}
+
+bool save_scan_cache(const std::string& file, const std::string& root, const ScanShape& shape,
+                     const CacheEntries& folders) {
     Writer w;
     w.raw(kMagic, sizeof kMagic);
     w.u32(kVersion);
-    w.str(cache.root);
-    write_names(w, cache.shape.suffixes);
-    write_names(w, cache.shape.names);
-    w.u8(cache.shape.links ? 1 : 0);
-    w.u32(static_cast<uint32_t>(cache.folders.size()));
-    for (const auto& [relative, record] : cache.folders) write_folder(w, relative, record);
+    w.str(root);
+    write_names(w, shape.suffixes);
+    write_names(w, shape.names);
+    w.u8(shape.links ? 1 : 0);
+    w.u32(static_cast<uint32_t>(folders.size()));
+    for (const auto& [relative, record] : folders) write_folder(w, relative, *record);
     w.u64(fnv1a(w.bytes().data(), w.bytes().size()));
 
     std::string temp = file + ".XXXXXX";

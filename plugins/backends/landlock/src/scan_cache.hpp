@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace oms::landlock {
@@ -65,9 +66,14 @@ std::string cache_file_for(const std::string& cache_dir, const std::string& root
 // the caller then walks the root in full.
 std::optional<ScanCache> load_scan_cache(const std::string& file, const std::string& root, const ScanShape& shape);
 
+// The folders of one walk in the order walked, each with its record.
+using CacheEntries = std::vector<std::pair<std::string, const FolderRecord*>>;
+
 // Writes through a 0600 temporary file renamed over `file`, so a reader sees
 // the old cache or the new one, never half of one. Returns false on failure
 // (the next start simply walks in full).
+bool save_scan_cache(const std::string& file, const std::string& root, const ScanShape& shape,
+                     const CacheEntries& folders);
 bool save_scan_cache(const std::string& file, const ScanCache& cache);
 
 }  // namespace oms::landlock
