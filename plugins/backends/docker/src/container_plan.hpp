@@ -24,6 +24,7 @@ struct ContainerPlan {
     std::vector<std::string> flags;    // docker run flags, image and command excluded
     std::vector<std::string> env;      // NAME=value the command gets
     std::vector<std::string> notes;    // policy parts rendered inexactly (for render and warnings)
+    std::vector<std::string> keypair_notices;  // masked files that are no Solana keypair (printed at run start)
     // "DEV:INO:PATH" of each path bound from below the worktree (.git, pinned
     // files, their folders), as checked on the host: the runner refuses to
     // run a command when the container shows something else there (a link

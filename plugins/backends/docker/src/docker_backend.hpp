@@ -2,6 +2,7 @@
 // pinned image, either one container per command or (default) one warm
 // container per task with one exec per command.
 #pragma once
+#include "container_plan.hpp"
 #include "engine_client.hpp"
 #include "manifest.hpp"
 #include "run_inputs.hpp"
@@ -62,6 +63,10 @@ private:
     std::string require_socket(oms_status failure) const;
     std::unique_ptr<sdk::Run> spawn_warm(const Resolved& r, const RunInputs& in, const SurfnetPlan& net,
                                          const EngineClient& client, bool tty, oms_stdio stdio);
+    // One warning a masked file that is no Solana keypair, as every backend says it.
+    void log_keypair_notices(const ContainerPlan& plan) const {
+        for (const std::string& line : plan.keypair_notices) this->host().log(OMS_LOG_WARN, line);
+    }
 };
 
 }  // namespace oms::docker

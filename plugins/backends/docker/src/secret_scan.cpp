@@ -95,6 +95,7 @@ public:
         if (st.st_nlink > 1) names_of_[{st.st_dev, st.st_ino}].push_back(path);
         if (!matches(path)) return;
         result.matches.push_back(path);
+        result.seen.push_back({path, uint64_t(st.st_dev), uint64_t(st.st_ino)});
         if (st.st_nlink > 1) linked_.push_back({path, st});
     }
 

@@ -15,6 +15,8 @@
 // before the key was written into it) is reported with the other names the
 // walk met: masking one name would leave the key readable through another.
 #pragma once
+#include <oms/keypair_notice.hpp>
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -30,6 +32,7 @@ struct LinkedMatch {
 
 struct ScanResult {
     std::vector<std::string> matches;          // files, absolute paths, sorted
+    std::vector<sdk::SeenKeypairMatch> seen;   // the same files with the device and inode the walk saw
     std::vector<std::string> matched_folders;  // folders whose path matches, sorted (not entered)
     std::vector<LinkedMatch> linked;           // matches with more than one name, sorted by path
     std::vector<std::string> named;    // folders and files with a wanted name, sorted (links are not)

@@ -1,13 +1,13 @@
 // What counts as a Solana keypair for the look-alike notice: a JSON array of
 // exactly 64 numbers from 0 to 255, any whitespace around them.
-#include "keypair_shape.hpp"
+#include <oms/keypair_shape.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <string>
 
-using oms::landlock::keypair_shape_of;
-using oms::landlock::KeypairShape;
+using oms::sdk::keypair_shape_of;
+using oms::sdk::KeypairShape;
 
 namespace {
 
