@@ -8,7 +8,8 @@
 //  - the install folders (~/.pyenv, ~/.rustup, ...) are not searched, as
 //    `oms policy` and `oms explain` say, except when a link in the worktree
 //    leads there: a command can make target/deploy such a link so that the
-//    user's next keypair is written into the install folder.
+//    user's next keypair is written into the install folder; the same for a
+//    link a command leaves in a Cargo cache.
 #include "isolation_support.hpp"
 #include "test_support.hpp"
 
@@ -136,6 +137,36 @@ TEST_CASE("an install folder is not searched unless a worktree link leads there"
                                      "cat " + w.work + "/target/deploy/prog-keypair.json; echo; cat " + lib +
                                          "/prog-keypair.json; echo; cat " + lib + "/marker; echo; exit 0",
                                      {pyenv});
+        INFO(strike.spawn_error << strike.out << strike.err);
+        REQUIRE(strike.exit_code == 0);
+        CHECK_FALSE(has(strike.out, kLinkedKey));
+        CHECK(has(strike.out, "PYENV-OK"));  // positive: the install folder reads
+    }
+}
+
+TEST_CASE("an install folder is searched when a link in a Cargo cache leads there", "[landlock][walk][install]") {
+    require_landlock();
+    FOR_EACH_DRIVER(driver) {
+        World w;
+        const std::string pyenv = w.home + "/.pyenv";
+        const std::string lib = pyenv + "/versions/3.12.0/lib";
+        const std::string cache = w.toolchain + "/registry/cache";  // a write root of every run
+        write_file(lib + "/marker", "PYENV-OK");
+        make_dirs(cache);
+        RunOptions options;  // the plugin driver: what toolchain-roots and write-roots grant under oms run
+        options.extra_rules.emplace_back(OMS_RULE_READ_ALLOW_TREE, pyenv);
+        options.extra_rules.emplace_back(OMS_RULE_WRITE_ALLOW_TREE, cache);
+        const auto run = [&](const std::string& script) {
+            return driver == Driver::oms ? run_in_oms(w, script) : run_in_plugin(w, script, options);
+        };
+        // Run 1 leaves a link in the Cargo cache into the install folder.
+        auto prepare = run("ln -s " + lib + " " + cache + "/deploy && echo PREPARED");
+        INFO(prepare.spawn_error << prepare.out << prepare.err);
+        REQUIRE(has(prepare.out, "PREPARED"));
+        // A tool of the user's then writes a keypair through it.
+        write_file(cache + "/deploy/prog-keypair.json", kLinkedKey);
+        REQUIRE(read_file(lib + "/prog-keypair.json") == kLinkedKey);
+        auto strike = run("cat " + lib + "/prog-keypair.json; echo; cat " + lib + "/marker; echo; exit 0");
         INFO(strike.spawn_error << strike.out << strike.err);
         REQUIRE(strike.exit_code == 0);
         CHECK_FALSE(has(strike.out, kLinkedKey));

@@ -69,7 +69,7 @@ struct Layout {
     void forge_caches() {
         for (const std::string& root : {projects, tool, worktree}) {
             const ScanShape shape = root == worktree ? ScanShape{keypair_suffixes(), {".git"}, true}
-                                                     : ScanShape{keypair_suffixes(), {}, false};
+                                                     : ScanShape{keypair_suffixes(), {}, true};
             ScanCache cache{root, shape, {}};
             if (auto real = load_scan_cache(cache_file_for(cache_dir, root), root, shape)) cache = *real;
             for (const std::string& relative : {std::string(""), std::string("app"), std::string("app/target"),
@@ -117,7 +117,7 @@ TEST_CASE("the worktree's walk is cached like the other roots, with its .git ent
     // .git entries the WRITE_DENY_NAME rule needs, the projects' leaves the
     // worktree out (it is walked as a root of its own).
     auto projects = load_scan_cache(cache_file_for(layout.cache_dir, layout.projects), layout.projects,
-                                    ScanShape{keypair_suffixes(), {}, false});
+                                    ScanShape{keypair_suffixes(), {}, true});
     REQUIRE(projects);
     CHECK(projects->folders.count("other") == 1);
     CHECK(projects->folders.count("app") == 0);

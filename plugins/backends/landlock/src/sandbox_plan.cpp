@@ -223,7 +223,9 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
     const auto denied = values_of(policy, OMS_RULE_READ_DENY);
     ScanRequest full{{worktree}, values_of(policy, OMS_RULE_READ_DENY_SUFFIX), denied,
                      values_of(policy, OMS_RULE_WRITE_DENY_NAME), true};
-    ScanRequest others{{}, full.suffixes, denied, {}};
+    // Links too: one a command left in a write root there (a Cargo cache)
+    // may lead into an install folder, as a worktree link may.
+    ScanRequest others{{}, full.suffixes, denied, {}, true};
     others.skip.push_back(worktree);
     std::vector<std::string> roots;
     for (const auto& root : values_of(policy, OMS_RULE_READ_ALLOW_TREE))
@@ -245,11 +247,23 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
         roots.push_back(install);
     }
     others.roots = outermost(roots);
+    const auto walk = [&](const ScanRequest& request) {
+        ScanFindings more = cache_dir.empty() ? scan_tree(request) : scan_tree_cached(request, cache_dir, &stats);
+        out.too_deep.insert(more.too_deep.begin(), more.too_deep.end());
+        out.keypairs.insert(out.keypairs.end(), more.secrets.begin(), more.secrets.end());
+        return more;
+    };
+    const ScanFindings more = walk(others);
+    std::set<std::string> written_links;  // only those a command could have made
+    for (const auto& link : more.links)
+        if (within_any(link, write_roots)) written_links.insert(link);
+    ScanRequest reached{{}, full.suffixes, denied, {}};
+    for (const auto& install : reached_by_links(written_links, installs)) {
+        installs.erase(install);
+        reached.roots.push_back(install);
+    }
+    if (!reached.roots.empty()) walk(reached);
     out.not_searched = installs;
-    auto more = cache_dir.empty() ? find_secret_files(others, &out.too_deep)
-                                  : find_secret_files_cached(others, cache_dir, &stats);
-    out.too_deep.insert(stats.too_deep.begin(), stats.too_deep.end());
-    out.keypairs.insert(out.keypairs.end(), more.begin(), more.end());
     return out;
 }
 
