@@ -7,6 +7,7 @@
 // summary and in `oms explain --last`; the proxy is gone when the run ends;
 // without allow_hosts nothing of this exists (no proxy variables, no port).
 #include "loopback_port.hpp"
+#include "npm_test_registry.hpp"
 #include "static_http_server.hpp"
 #include "test_support.hpp"
 
@@ -151,20 +152,8 @@ TEST_CASE("egress: npm install from a local registry pinned by name", "[landlock
     INFO("npm, tar and sha1sum are needed on PATH (the measured tools of this test)");
     REQUIRE(run_process({"/bin/sh", "-c", "command -v npm && command -v tar && command -v sha1sum"}).exit_code == 0);
     World w;
-    // The package: a tarball of package/{package.json,index.js}.
-    const std::string source = w.root / "tiny-src";
-    write_file(source + "/package/package.json", R"({"name":"tiny-pkg","version":"1.0.0","main":"index.js"})");
-    write_file(source + "/package/index.js", "module.exports = 'TINY-PKG-LOADED';\n");
-    REQUIRE(run_process({"/bin/sh", "-c", "tar -C '" + source + "' -czf '" + source + "/tiny.tgz' package"}).exit_code == 0);
-    const std::string tarball = read_file(source + "/tiny.tgz");
-    const std::string sha1 = run_process({"/bin/sh", "-c", "sha1sum '" + source + "/tiny.tgz'"}).out.substr(0, 40);
-    StaticHttpServer registry(std::map<std::string, std::string>{{"/tiny-pkg/-/tiny-pkg-1.0.0.tgz", tarball}});
-    const std::string base = "http://pkg.test:" + std::to_string(registry.port());
-    registry.add("/tiny-pkg", R"({"name":"tiny-pkg","dist-tags":{"latest":"1.0.0"},"versions":{"1.0.0":{"name":"tiny-pkg",)"
-                              R"("version":"1.0.0","dist":{"tarball":")" + base + R"(/tiny-pkg/-/tiny-pkg-1.0.0.tgz",)"
-                              R"("shasum":")" + sha1 + R"("}}}})");
-    write_file(w.work + "/package.json", R"({"name":"t","version":"1.0.0","dependencies":{"tiny-pkg":"1.0.0"}})");
-    write_file(w.work + "/.npmrc", "registry=" + base + "/\naudit=false\nfund=false\nupdate-notifier=false\n");
+    NpmTestRegistry registry(w.root / "npm", "pkg.test");
+    registry.write_project(w.work);
 
     SECTION("allowed: installed, and the module loads") {
         allow_pinned(w, registry.port());
@@ -172,10 +161,9 @@ TEST_CASE("egress: npm install from a local registry pinned by name", "[landlock
         INFO(r.out << r.err);
         CHECK(lines_starting(r.out, "npm=0").size() == 1);
         CHECK(lines_starting(r.out, "TINY-PKG-LOADED").size() == 1);
-        CHECK(read_file(w.work + "/node_modules/tiny-pkg/index.js") == "module.exports = 'TINY-PKG-LOADED';\n");
-        const auto requests = registry.requests();
-        CHECK(std::count(requests.begin(), requests.end(),
-                         "GET /tiny-pkg/-/tiny-pkg-1.0.0.tgz host=pkg.test:" + std::to_string(registry.port())) == 1);
+        CHECK(read_file(w.work + "/node_modules/tiny-pkg/index.js") == NpmTestRegistry::kIndexJs);
+        const auto requests = registry.server().requests();
+        CHECK(std::count(requests.begin(), requests.end(), registry.tarball_request()) == 1);
     }
     SECTION("not allowed (the control): npm cannot even resolve the name") {
         auto r = run_in_oms(w, "npm install; echo npm=$?");
@@ -183,7 +171,7 @@ TEST_CASE("egress: npm install from a local registry pinned by name", "[landlock
         CHECK(lines_starting(r.out, "npm=1").size() == 1);
         CHECK(r.err.find("ENOTFOUND pkg.test") != std::string::npos);
         CHECK_FALSE(std::filesystem::exists(w.work + "/node_modules/tiny-pkg"));
-        CHECK(registry.requests().empty());
+        CHECK(registry.server().requests().empty());
     }
 }
 
