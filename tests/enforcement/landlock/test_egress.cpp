@@ -99,8 +99,10 @@ TEST_CASE("egress: an allowed pinned name is reached through the proxy; other na
     CHECK(lines_starting(r.out, "direct_name=6").size() == 1);
     CHECK(server.requests().size() == 3);  // only the three that went through the proxy
 
-    // The one-line summary names each refused host and its rule.
-    const auto summary = lines_starting(r.err, "oms: network: 3 connections refused: ");
+    // The one-line summary names each refused host and its rule: the
+    // proxy's three, then what the sandbox saw itself (the direct connect
+    // and the name lookup around the proxy).
+    const auto summary = lines_starting(r.err, "oms: network: 4 connections refused, 1 name lookup refused: ");
     REQUIRE(summary.size() == 1);
     CHECK_THAT(summary[0], Catch::Contains("other.test:" + port + " (not in allow_hosts)"));
     CHECK_THAT(summary[0], Catch::Contains("pkg.test:" + other_port + " (not in allow_hosts)"));
@@ -109,9 +111,11 @@ TEST_CASE("egress: an allowed pinned name is reached through the proxy; other na
     auto last = explain_last(w);
     INFO(last.out << last.err);
     CHECK(last.exit_code == 0);
-    CHECK_THAT(last.out, Catch::Contains("refused: 3"));
+    CHECK_THAT(last.out, Catch::Contains("refused: 5"));
     CHECK_THAT(last.out, Catch::Contains("  other.test:" + port + "  not in allow_hosts  (egress-proxy)"));
     CHECK_THAT(last.out, Catch::Contains("  localhost:" + port + "  resolves to 127.0.0.1 (loopback)"));
+    CHECK_THAT(last.out, Catch::Contains("  127.0.0.1:" + port + "  nothing listens there"));
+    CHECK_THAT(last.out, Catch::Contains("  pkg.test  answered \"no such host\""));
     auto json = explain_last(w, true);
     CHECK_THAT(json.out, Catch::Contains("{\"host\":\"other.test\",\"port\":" + port + ",\"rule\":\"not in allow_hosts\""));
 
@@ -121,7 +125,7 @@ TEST_CASE("egress: an allowed pinned name is reached through the proxy; other na
     CHECK_FALSE(host_port_open(proxy));
 }
 
-TEST_CASE("egress: without allow_hosts nothing changes: no proxy, no variables, names unknown",
+TEST_CASE("egress: without allow_hosts no proxy, no variables, names unknown (the lookup reported)",
           "[landlock][network][egress]") {
     require_landlock();
     REQUIRE(oms_run_available());
@@ -135,10 +139,11 @@ TEST_CASE("egress: without allow_hosts nothing changes: no proxy, no variables, 
     CHECK(lines_starting(r.out, "0").size() == 1);  // no proxy variable at all
     CHECK(lines_starting(r.out, "curl=6").size() == 1);
     CHECK(server.requests().empty());
-    CHECK(r.err.find("oms: network:") == std::string::npos);
+    // Only the run's resolver refused something: the name.
+    CHECK(lines_starting(r.err, "oms: network: 1 name lookup refused: pkg.test (answered \"no such host\"").size() == 1);
     auto last = explain_last(w);
     CHECK_THAT(last.out, Catch::Contains("allow_hosts: none (no proxy ran)"));
-    CHECK_THAT(last.out, Catch::Contains("refused: 0"));
+    CHECK_THAT(last.out, Catch::Contains("refused: 1"));
     // Positive control: the same world with --allow-host reaches the server.
     auto allowed = oms_command(w, {oms_binary(), "run", "--sandbox", "landlock", "--worktree", w.work, "--allow-host",
                                    "pkg.test:" + port, "--", "curl", "-sS", "http://pkg.test:" + port + "/hello"});
@@ -170,6 +175,7 @@ TEST_CASE("egress: npm install from a local registry pinned by name", "[landlock
         INFO(r.out << r.err);
         CHECK(lines_starting(r.out, "npm=1").size() == 1);
         CHECK(r.err.find("ENOTFOUND pkg.test") != std::string::npos);
+        CHECK_THAT(r.err, Catch::Contains("pkg.test (answered \"no such host\""));
         CHECK_FALSE(std::filesystem::exists(w.work + "/node_modules/tiny-pkg"));
         CHECK(registry.server().requests().empty());
     }
