@@ -230,7 +230,7 @@ void print_last_text(const std::optional<RunRecord>& record) {
     std::printf("  allow_hosts: %s\n", hosts.empty() ? "none (no proxy ran)" : hosts.c_str());
     std::printf("refused: %zu\n", record->refused);
     for (const Violation& v : record->violations)
-        std::printf("  %s:%d  %s  (%s)\n", v.host.c_str(), v.port, v.rule.c_str(), v.source.c_str());
+        std::printf("  %s  %s  (%s)\n", violation_target(v).c_str(), v.rule.c_str(), v.source.c_str());
     if (record->refused > record->violations.size())
         std::printf("  ... and %zu more not kept\n", record->refused - record->violations.size());
 }

@@ -113,7 +113,7 @@ int command_run(const Args& all_args) {
     warn_once(context.inputs().state_dir, backend.record->id, backend.report.warn_once);
     warn_lost_guarantees(backend, context.inputs());
     remember_repository(context.inputs().state_dir, context.inputs().worktree);  // before any command runs here
-    ViolationLog violations;
+    ViolationLog violations(context.inputs().refusal_log);
     int exit_code = 0;
     {
         // Lives exactly as long as the command: stopped before oms reports.
@@ -121,6 +121,7 @@ int command_run(const Args& all_args) {
         if (proxy) route_through_proxy(policy, proxy->port());
         exit_code = launch(backend, context, policy);
     }
+    violations.add_backend_refusals(context.inputs().refusal_log);
     record_run(context, backend.record->id, egress, violations, exit_code);
     if (violations.count() > 0) std::fprintf(stderr, "%s\n", refusal_summary(violations).c_str());
     // After the command's own output: it has exited, and this goes to stderr only.

@@ -30,6 +30,7 @@ RunContext::RunContext(RunInputs inputs) : inputs_(std::move(inputs)) {
     view_.argv = view_of(inputs_.argv, argv_);
     view_.flags = inputs_.flags;
     view_.working_dir = inputs_.working_dir.empty() ? view_.worktree : inputs_.working_dir.c_str();
+    view_.refusal_log = inputs_.refusal_log.empty() ? nullptr : inputs_.refusal_log.c_str();
 }
 
 const oms_run_context* RunContext::view_for_backend(uint32_t understood_run_flags) const {

@@ -2,6 +2,7 @@
 
 #include "oms/core/error.hpp"
 #include "oms/core/folder_removal.hpp"
+#include "oms/core/folder_writes.hpp"
 #include "oms/core/paths.hpp"
 
 #include <fcntl.h>
@@ -46,9 +47,11 @@ RunDir::RunDir() {
     name_ = root_.substr(base.size() + 1);
     home_ = root_ + "/home";
     temp_ = root_ + "/tmp";
+    refusals_ = root_ + "/" + kRunDirRefusalFile;
     base_fd_ = open(base.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     root_fd_ = base_fd_ < 0 ? -1 : openat(base_fd_, name_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (root_fd_ < 0 || mkdirat(root_fd_, "home", 0700) != 0 || mkdirat(root_fd_, "tmp", 0700) != 0 ||
+        !write_new_file_at(root_fd_, kRunDirRefusalFile, "") ||
         (owner_lock_ = lock_as_owner(root_fd_)) < 0) {
         if (root_fd_ < 0) rmdir(root_.c_str());  // still empty: nothing was made in it
         release();

@@ -87,6 +87,7 @@ RunInputs make_run_inputs(const Session& session, const RunOptions& options, con
                                           " is not inside the worktree " + in.worktree + ". Nothing ran.");
     in.private_home = run_dir.home();
     in.temp_dir = run_dir.temp();
+    in.refusal_log = run_dir.refusal_log();
     in.state_dir = state_dir();
     in.parent_env = current_environment();
     in.read_only = checked_mounts(config.strings("sandbox", "read_only"), options.read_only, in.worktree, "--ro");

@@ -2,9 +2,12 @@
 
 #include "oms/core/error.hpp"
 
+#include <oms/refusal_log.hpp>
+
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -15,10 +18,67 @@ namespace oms::core {
 
 namespace fs = std::filesystem;
 
-void ViolationLog::record(Violation violation) {
-    std::lock_guard<std::mutex> lock(mutex_);
+ViolationLog::ViolationLog(const std::string& live_file) : live_fd_(refusal_log::open_for_append(live_file.c_str())) {}
+
+ViolationLog::~ViolationLog() {
+    if (live_fd_ >= 0) ::close(live_fd_);
+}
+
+void ViolationLog::keep(Violation violation) {
     ++count_;
     if (kept_.size() < kMaxKept) kept_.push_back(std::move(violation));
+}
+
+void ViolationLog::record(Violation violation) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (live_fd_ >= 0 && kept_.size() < kMaxKept)
+        refusal_log::append(live_fd_, violation.source.c_str(), violation.host.data(), violation.host.size(),
+                            static_cast<unsigned>(violation.port), violation.rule.c_str());
+    keep(std::move(violation));
+}
+
+size_t ViolationLog::add_backend_refusals(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return 0;
+    std::string text(refusal_log::kMaxFileBytes, '\0');
+    size_t have = 0;
+    ssize_t n;
+    while (have < text.size() && (n = ::read(fd, text.data() + have, text.size() - have)) > 0)
+        have += static_cast<size_t>(n);
+    ::close(fd);
+    text.resize(have);
+    size_t added = 0;
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (Violation& v : parse_refusal_lines(text)) {
+        if (v.source == "egress-proxy") continue;
+        keep(std::move(v));
+        ++added;
+    }
+    return added;
+}
+
+std::vector<Violation> parse_refusal_lines(const std::string& text) {
+    std::vector<Violation> out;
+    size_t at = 0;
+    while (at < text.size()) {
+        const size_t end = text.find('\n', at);
+        if (end == std::string::npos) break;  // a line cut short (the file's bound) is not one
+        std::vector<std::string> fields;
+        std::stringstream line(text.substr(at, end - at));
+        for (std::string field; std::getline(line, field, '\t');) fields.push_back(field);
+        at = end + 1;
+        if (fields.size() != 5 || fields[0] != "refused" || fields[1].empty() || fields[2].empty()) continue;
+        const std::string& port = fields[3];
+        if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos) continue;
+        const int number = std::stoi(port);
+        if (number > 65535) continue;
+        out.push_back(Violation{printable_host(fields[1]), printable_host(fields[2]), number, fields[4]});
+    }
+    return out;
+}
+
+std::string violation_target(const Violation& v) {
+    return v.port == 0 ? v.host : v.host + ":" + std::to_string(v.port);
 }
 
 size_t ViolationLog::count() const {
@@ -99,12 +159,18 @@ std::optional<RunRecord> read_run_record(const std::string& state_dir) {
 
 std::string refusal_summary(const ViolationLog& log) {
     const std::vector<Violation> kept = log.kept();
+    const size_t lookups = static_cast<size_t>(
+        std::count_if(kept.begin(), kept.end(), [](const Violation& v) { return v.port == 0; }));
+    const size_t connections = log.count() - lookups;  // those not kept counted as connections
     std::ostringstream line;
-    line << "oms: network: " << log.count() << (log.count() == 1 ? " connection" : " connections")
-         << " refused: ";
+    line << "oms: network: ";
+    if (connections > 0) line << connections << (connections == 1 ? " connection" : " connections") << " refused";
+    if (connections > 0 && lookups > 0) line << ", ";
+    if (lookups > 0) line << lookups << (lookups == 1 ? " name lookup" : " name lookups") << " refused";
+    line << ": ";
     const size_t shown = std::min<size_t>(kept.size(), 3);
     for (size_t i = 0; i < shown; ++i)
-        line << (i ? "; " : "") << kept[i].host << ":" << kept[i].port << " (" << kept[i].rule << ")";
+        line << (i ? "; " : "") << violation_target(kept[i]) << " (" << kept[i].rule << ")";
     if (log.count() > shown) line << "; ...";
     line << " (all of them: oms explain --last)";
     return line.str();

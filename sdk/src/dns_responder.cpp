@@ -5,6 +5,7 @@
 // sends nothing, or never closes, only holds one of a few slots, the oldest
 // of which is dropped for a new connection.
 #include <oms/dns_responder.hpp>
+#include <oms/refusal_log.hpp>
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -33,6 +34,50 @@ int udp_fd = -1, tcp_fd = -1;
 TcpClient clients[kTcpSlots];
 int next_victim = 0;
 
+// The refusal report: the names said recently (A and AAAA, and a
+// resolver's retries, ask the same name again) and how many were written.
+constexpr size_t kMaxName = 254;
+int report_fd = -1;
+int reports = 0;
+char recent[kRememberedNames][kMaxName + 1];
+int next_recent = 0;
+
+const char kNoSuchHost[] =
+    "answered \"no such host\": the sandbox resolves no name (a host in [network] allow_hosts is reached "
+    "through oms's proxy, which resolves it)";
+
+// The question's name, dotted ("pkg.test"), in `out`, when it asks for an
+// IPv4 address (type A); its length (0: another type, the root or unreadable).
+// Only A: a name /etc/hosts knows for IPv4 alone is still asked here for its
+// IPv6 address (getent hosts localhost asks AAAA first), and that is no refusal.
+size_t question_name(const uint8_t* message, size_t size, char* out) {
+    size_t at = kHeader, n = 0;
+    while (at < size && message[at] != 0 && message[at] <= 63) {
+        const size_t label = message[at];
+        if (at + 1 + label > size || n + label + 1 > kMaxName) return 0;
+        if (n) out[n++] = '.';
+        memcpy(out + n, message + at + 1, label);
+        n += label;
+        at += 1 + label;
+    }
+    out[n] = '\0';
+    const bool type_a = at + 3 <= size && message[at] == 0 && message[at + 1] == 0 && message[at + 2] == 1;
+    return type_a ? n : 0;
+}
+
+void report(const uint8_t* message, size_t size) {
+    if (report_fd < 0 || reports >= kMaxReports) return;
+    char name[kMaxName + 1];
+    const size_t length = question_name(message, size, name);
+    if (length == 0) return;
+    for (const char* seen : recent)
+        if (strcmp(seen, name) == 0) return;
+    memcpy(recent[next_recent], name, length + 1);
+    next_recent = (next_recent + 1) % kRememberedNames;
+    ++reports;
+    refusal_log::append(report_fd, "resolver", name, length, 0, kNoSuchHost);
+}
+
 // Length of the one question after the header, or 0 when malformed.
 size_t question_length(const uint8_t* message, size_t size) {
     size_t at = kHeader;
@@ -58,6 +103,7 @@ size_t answer(uint8_t* message, size_t size) {
     message[3] = static_cast<uint8_t>(0x80 | code);                // RA, the code
     if (question == 0) message[4] = message[5] = 0;
     memset(message + 6, 0, 6);  // no answer, authority or additional records
+    if (code == kNxDomain) report(message, kHeader + question);
     return kHeader + question;
 }
 
@@ -164,6 +210,8 @@ int watch(pollfd* fds, int capacity) {
     for (const TcpClient& c : clients) add(c.fd);
     return count;
 }
+
+void report_to(int fd) { report_fd = fd; }
 
 void serve(const pollfd* fds, int count) {
     for (int i = 0; i < count; ++i) {

@@ -15,7 +15,9 @@ _Static_assert(offsetof(oms_run_context, home) == 16, "oms_run_context.home");
 _Static_assert(offsetof(oms_run_context, flags) == 144, "oms_run_context.flags");
 /* ABI 1.1 appends working_dir after flags (152: flags is padded to 8). */
 _Static_assert(offsetof(oms_run_context, working_dir) == 152, "oms_run_context.working_dir");
-_Static_assert(sizeof(oms_run_context) == 160, "oms_run_context");
+/* ABI 1.3 appends refusal_log. */
+_Static_assert(offsetof(oms_run_context, refusal_log) == 160, "oms_run_context.refusal_log");
+_Static_assert(sizeof(oms_run_context) == 168, "oms_run_context");
 _Static_assert(sizeof(oms_rule) == 48, "oms_rule");
 _Static_assert(offsetof(oms_rule, origin) == 32, "oms_rule.origin");
 _Static_assert(sizeof(oms_policy) == 40, "oms_policy");

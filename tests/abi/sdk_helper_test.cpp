@@ -214,3 +214,15 @@ TEST_CASE("checked_working_dir: the worktree or a plain folder below it, else an
         CHECK_THROWS_AS(checked(outside), oms::sdk::Error);
     }
 }
+
+TEST_CASE("Context::refusal_log: the field when present, else empty (a host before 1.3, or NULL)") {
+    oms_run_context raw{};
+    raw.struct_size = sizeof(oms_run_context);
+    raw.refusal_log = "/run/refusals";
+    CHECK(oms::sdk::Context(&raw).refusal_log() == "/run/refusals");
+    raw.refusal_log = nullptr;
+    CHECK(oms::sdk::Context(&raw).refusal_log().empty());
+    raw.refusal_log = "/run/refusals";
+    raw.struct_size = offsetof(oms_run_context, refusal_log);  // what a 1.2 host fills in
+    CHECK(oms::sdk::Context(&raw).refusal_log().empty());
+}

@@ -45,6 +45,8 @@ inline constexpr Addition kAdditions[] = {
     {2, "extension oms.verify-plan/1", 0, 0, 0, 0,
      "absent: `oms verify` refuses a confining backend before anything runs, and runs one that needs approval as "
      "unconfined (only with --yes)"},
+    {3, "field oms_run_context.refusal_log", 0, 0, 0, 0,
+     "absent or NULL: the backend reports no refusal of its own; the run's refusals are the egress proxy's"},
 };
 
 // The rule kinds minor `minor` defines: 1.0's and every one added up to it.

@@ -61,7 +61,7 @@ extern "C" {
 /* Minor ABI version of this header: a plugin targeting a newer minor than the
  * host is rejected. A plugin compiled with this header may target an older
  * minor (OMS_TARGET_ABI_MINOR in oms/sdk.hpp) and then loads on that host. */
-#define OMS_ABI_MINOR 2
+#define OMS_ABI_MINOR 3
 
 /* The one symbol every plugin exports (see oms_plugin_entry_fn at the end). */
 #define OMS_PLUGIN_ENTRY_SYMBOL "oms_plugin_entry"
@@ -192,6 +192,11 @@ typedef struct oms_run_context {
     const char* working_dir;   /* the command's working folder: the worktree or a folder
                                   below it (canonical); NULL/absent from a 1.0 host: use
                                   worktree. A backend starts the command here. */
+    /* Added in ABI 1.3. */
+    const char* refusal_log;   /* a per-run file (mode 0600, in the run's folder) where the
+                                  backend appends what it sees refused (a name lookup, a
+                                  loopback connection), one line each (oms/refusal_log.hpp);
+                                  oms adds them to the run's refusals. NULL/absent: none. */
 } oms_run_context;
 
 /* ----------------------------------------------------------------- policy */

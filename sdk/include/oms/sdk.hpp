@@ -144,6 +144,12 @@ public:
         const bool present = raw_->struct_size >= offsetof(oms_run_context, working_dir) + sizeof(raw_->working_dir);
         return present && raw_->working_dir && *raw_->working_dir ? std::string_view(raw_->working_dir) : worktree();
     }
+    // The file to append the run's refusals to (oms/refusal_log.hpp), or
+    // empty: a host before 1.3, or none given.
+    std::string_view refusal_log() const {
+        const bool present = raw_->struct_size >= offsetof(oms_run_context, refusal_log) + sizeof(raw_->refusal_log);
+        return present && raw_->refusal_log ? std::string_view(raw_->refusal_log) : std::string_view();
+    }
     std::string_view private_home() const { return raw_->private_home ? raw_->private_home : ""; }
     std::string_view temp_dir() const { return raw_->temp_dir ? raw_->temp_dir : ""; }
     std::string_view state_dir() const { return raw_->state_dir ? raw_->state_dir : ""; }

@@ -7,6 +7,7 @@
 // summary and in `oms explain --last`; the proxy is gone when the run ends;
 // without allow_hosts nothing of this exists (no proxy variables, no port).
 #include "loopback_port.hpp"
+#include "npm_test_registry.hpp"
 #include "static_http_server.hpp"
 #include "test_support.hpp"
 
@@ -98,8 +99,10 @@ TEST_CASE("egress: an allowed pinned name is reached through the proxy; other na
     CHECK(lines_starting(r.out, "direct_name=6").size() == 1);
     CHECK(server.requests().size() == 3);  // only the three that went through the proxy
 
-    // The one-line summary names each refused host and its rule.
-    const auto summary = lines_starting(r.err, "oms: network: 3 connections refused: ");
+    // The one-line summary names each refused host and its rule: the
+    // proxy's three, then what the sandbox saw itself (the direct connect
+    // and the name lookup around the proxy).
+    const auto summary = lines_starting(r.err, "oms: network: 4 connections refused, 1 name lookup refused: ");
     REQUIRE(summary.size() == 1);
     CHECK_THAT(summary[0], Catch::Contains("other.test:" + port + " (not in allow_hosts)"));
     CHECK_THAT(summary[0], Catch::Contains("pkg.test:" + other_port + " (not in allow_hosts)"));
@@ -108,9 +111,11 @@ TEST_CASE("egress: an allowed pinned name is reached through the proxy; other na
     auto last = explain_last(w);
     INFO(last.out << last.err);
     CHECK(last.exit_code == 0);
-    CHECK_THAT(last.out, Catch::Contains("refused: 3"));
+    CHECK_THAT(last.out, Catch::Contains("refused: 5"));
     CHECK_THAT(last.out, Catch::Contains("  other.test:" + port + "  not in allow_hosts  (egress-proxy)"));
     CHECK_THAT(last.out, Catch::Contains("  localhost:" + port + "  resolves to 127.0.0.1 (loopback)"));
+    CHECK_THAT(last.out, Catch::Contains("  127.0.0.1:" + port + "  nothing listens there"));
+    CHECK_THAT(last.out, Catch::Contains("  pkg.test  answered \"no such host\""));
     auto json = explain_last(w, true);
     CHECK_THAT(json.out, Catch::Contains("{\"host\":\"other.test\",\"port\":" + port + ",\"rule\":\"not in allow_hosts\""));
 
@@ -120,7 +125,7 @@ TEST_CASE("egress: an allowed pinned name is reached through the proxy; other na
     CHECK_FALSE(host_port_open(proxy));
 }
 
-TEST_CASE("egress: without allow_hosts nothing changes: no proxy, no variables, names unknown",
+TEST_CASE("egress: without allow_hosts no proxy, no variables, names unknown (the lookup reported)",
           "[landlock][network][egress]") {
     require_landlock();
     REQUIRE(oms_run_available());
@@ -134,10 +139,11 @@ TEST_CASE("egress: without allow_hosts nothing changes: no proxy, no variables, 
     CHECK(lines_starting(r.out, "0").size() == 1);  // no proxy variable at all
     CHECK(lines_starting(r.out, "curl=6").size() == 1);
     CHECK(server.requests().empty());
-    CHECK(r.err.find("oms: network:") == std::string::npos);
+    // Only the run's resolver refused something: the name.
+    CHECK(lines_starting(r.err, "oms: network: 1 name lookup refused: pkg.test (answered \"no such host\"").size() == 1);
     auto last = explain_last(w);
     CHECK_THAT(last.out, Catch::Contains("allow_hosts: none (no proxy ran)"));
-    CHECK_THAT(last.out, Catch::Contains("refused: 0"));
+    CHECK_THAT(last.out, Catch::Contains("refused: 1"));
     // Positive control: the same world with --allow-host reaches the server.
     auto allowed = oms_command(w, {oms_binary(), "run", "--sandbox", "landlock", "--worktree", w.work, "--allow-host",
                                    "pkg.test:" + port, "--", "curl", "-sS", "http://pkg.test:" + port + "/hello"});
@@ -151,20 +157,8 @@ TEST_CASE("egress: npm install from a local registry pinned by name", "[landlock
     INFO("npm, tar and sha1sum are needed on PATH (the measured tools of this test)");
     REQUIRE(run_process({"/bin/sh", "-c", "command -v npm && command -v tar && command -v sha1sum"}).exit_code == 0);
     World w;
-    // The package: a tarball of package/{package.json,index.js}.
-    const std::string source = w.root / "tiny-src";
-    write_file(source + "/package/package.json", R"({"name":"tiny-pkg","version":"1.0.0","main":"index.js"})");
-    write_file(source + "/package/index.js", "module.exports = 'TINY-PKG-LOADED';\n");
-    REQUIRE(run_process({"/bin/sh", "-c", "tar -C '" + source + "' -czf '" + source + "/tiny.tgz' package"}).exit_code == 0);
-    const std::string tarball = read_file(source + "/tiny.tgz");
-    const std::string sha1 = run_process({"/bin/sh", "-c", "sha1sum '" + source + "/tiny.tgz'"}).out.substr(0, 40);
-    StaticHttpServer registry(std::map<std::string, std::string>{{"/tiny-pkg/-/tiny-pkg-1.0.0.tgz", tarball}});
-    const std::string base = "http://pkg.test:" + std::to_string(registry.port());
-    registry.add("/tiny-pkg", R"({"name":"tiny-pkg","dist-tags":{"latest":"1.0.0"},"versions":{"1.0.0":{"name":"tiny-pkg",)"
-                              R"("version":"1.0.0","dist":{"tarball":")" + base + R"(/tiny-pkg/-/tiny-pkg-1.0.0.tgz",)"
-                              R"("shasum":")" + sha1 + R"("}}}})");
-    write_file(w.work + "/package.json", R"({"name":"t","version":"1.0.0","dependencies":{"tiny-pkg":"1.0.0"}})");
-    write_file(w.work + "/.npmrc", "registry=" + base + "/\naudit=false\nfund=false\nupdate-notifier=false\n");
+    NpmTestRegistry registry(w.root / "npm", "pkg.test");
+    registry.write_project(w.work);
 
     SECTION("allowed: installed, and the module loads") {
         allow_pinned(w, registry.port());
@@ -172,18 +166,18 @@ TEST_CASE("egress: npm install from a local registry pinned by name", "[landlock
         INFO(r.out << r.err);
         CHECK(lines_starting(r.out, "npm=0").size() == 1);
         CHECK(lines_starting(r.out, "TINY-PKG-LOADED").size() == 1);
-        CHECK(read_file(w.work + "/node_modules/tiny-pkg/index.js") == "module.exports = 'TINY-PKG-LOADED';\n");
-        const auto requests = registry.requests();
-        CHECK(std::count(requests.begin(), requests.end(),
-                         "GET /tiny-pkg/-/tiny-pkg-1.0.0.tgz host=pkg.test:" + std::to_string(registry.port())) == 1);
+        CHECK(read_file(w.work + "/node_modules/tiny-pkg/index.js") == NpmTestRegistry::kIndexJs);
+        const auto requests = registry.server().requests();
+        CHECK(std::count(requests.begin(), requests.end(), registry.tarball_request()) == 1);
     }
     SECTION("not allowed (the control): npm cannot even resolve the name") {
         auto r = run_in_oms(w, "npm install; echo npm=$?");
         INFO(r.out << r.err);
         CHECK(lines_starting(r.out, "npm=1").size() == 1);
         CHECK(r.err.find("ENOTFOUND pkg.test") != std::string::npos);
+        CHECK_THAT(r.err, Catch::Contains("pkg.test (answered \"no such host\""));
         CHECK_FALSE(std::filesystem::exists(w.work + "/node_modules/tiny-pkg"));
-        CHECK(registry.requests().empty());
+        CHECK(registry.server().requests().empty());
     }
 }
 

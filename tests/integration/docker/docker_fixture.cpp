@@ -108,13 +108,24 @@ void require_daemon() {
     std::exit(77);
 }
 
-const std::string& test_image() {
-    static std::string id;
-    if (!id.empty()) return id;
-    std::string script = env_or("OMS_SOURCE_DIR", ".") + "/tests/docker/build-test-image.sh";
+namespace {
+
+std::string image_from(const std::string& script_name) {
+    const std::string script = env_or("OMS_SOURCE_DIR", ".") + "/tests/docker/" + script_name;
     ProcessResult r = run_process({"/bin/sh", script});
-    if (r.exit_code != 0) FAIL("build-test-image.sh failed: " << r.err);
-    id = trim(r.out);
+    if (r.exit_code != 0) FAIL(script_name << " failed: " << r.err);
+    return trim(r.out);
+}
+
+}  // namespace
+
+const std::string& test_image() {
+    static const std::string id = image_from("build-test-image.sh");
+    return id;
+}
+
+const std::string& node_test_image() {
+    static const std::string id = image_from("build-node-test-image.sh");
     return id;
 }
 

@@ -22,6 +22,9 @@ void require_daemon();
 
 // The test image's ID (tests/docker/build-test-image.sh), built once per process.
 const std::string& test_image();
+// The image with the host's node and npm besides busybox
+// (tests/docker/build-node-test-image.sh), built once per process.
+const std::string& node_test_image();
 
 // A TCP listener on every host address that accepts and drops connections,
 // for network reachability checks.

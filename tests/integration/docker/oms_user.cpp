@@ -10,10 +10,10 @@
 
 namespace oms::test::docker {
 
-OmsUser::OmsUser(bool warm, const std::string& plugin_lines) {
+OmsUser::OmsUser(bool warm, const std::string& plugin_lines, const std::string& image) {
     const std::string manifest = root / "runtime.toml";
     const std::string id = std::to_string(container_uid());
-    write_file(manifest, "image = \"" + test_image() + "\"\nuser = \"" + id + ":" + id + "\"\n");
+    write_file(manifest, "image = \"" + (image.empty() ? test_image() : image) + "\"\nuser = \"" + id + ":" + id + "\"\n");
     config = "[sandbox]\nbackend = \"docker\"\n\n[plugin.docker]\nmanifest = \"" + manifest + "\"\nwarm = " +
              (warm ? "true" : "false") + "\n" + plugin_lines;
     write_file(config_file, config);

@@ -17,8 +17,9 @@ struct OmsUser {
     std::string config_file = home + "/.config/oms/config.toml";
     std::string config;
 
-    // `plugin_lines` are added to [plugin.docker] as they are (network = "bridge", say).
-    explicit OmsUser(bool warm, const std::string& plugin_lines = "");
+    // `plugin_lines` are added to [plugin.docker] as they are (network = "bridge", say);
+    // `image` is the manifest's image (empty: the busybox test image).
+    explicit OmsUser(bool warm, const std::string& plugin_lines = "", const std::string& image = "");
 
     // oms ARGS from the worktree (or `cwd`), with HOME, a plain PATH and LANG
     // (and DOCKER_HOST, OMS_SOURCE_DIR when set).

@@ -11,6 +11,7 @@ struct RunInputs {
     std::string platform;
     std::string home, worktree, private_home, temp_dir, state_dir, surfpool;
     std::string working_dir;  // where the command starts; empty: the worktree
+    std::string refusal_log;  // the run folder's refusals file; empty: none
     std::vector<std::string> parent_env, read_only, read_write, pinned, argv;
     uint32_t flags = 0;
     std::vector<std::string> env_options;  // --env NAME[=VALUE], applied after the policy plugins

@@ -1,5 +1,7 @@
 // The per-run private folder: <tmp>/oms-run-XXXXXX with home/ (the command's
-// HOME) and tmp/ (its TMPDIR), all 0700, removed when the object dies,
+// HOME) and tmp/ (its TMPDIR), all 0700, and the empty file refusals (0600,
+// where the backend and oms's proxy append what they refused while the run
+// lasts: oms/refusal_log.hpp), removed when the object dies,
 // whatever happened to the command. While it exists, its oms holds an
 // exclusive lock on <folder>/.owner, so an abandoned folder can be told apart.
 #pragma once
@@ -9,6 +11,7 @@ namespace oms::core {
 
 constexpr const char* kRunDirPrefix = "oms-run-";
 constexpr const char* kRunDirOwnerFile = ".owner";
+constexpr const char* kRunDirRefusalFile = "refusals";
 
 // Where run folders are made: the parent's TMPDIR (else /tmp), canonical.
 std::string run_dir_base();
@@ -22,12 +25,13 @@ public:
     const std::string& root() const { return root_; }
     const std::string& home() const { return home_; }
     const std::string& temp() const { return temp_; }
+    const std::string& refusal_log() const { return refusals_; }
     // The run folder, open: make things in it relative to this (folder_writes.hpp).
     int root_fd() const { return root_fd_; }
 
 private:
     void release();
-    std::string root_, name_, home_, temp_;
+    std::string root_, name_, home_, temp_, refusals_;
     // The folder is removed through these, never by path: commands can write
     // the temp folder and could swap the path for a link meanwhile.
     int base_fd_ = -1, root_fd_ = -1;

@@ -1,9 +1,13 @@
 // The refusals of one run: every connection or name the egress proxy refused
-// (host, port, the rule that refused it), kept while the run lasts and
-// written at its end, with what ran, as the run record `oms explain --last`
-// reads ($XDG_STATE_HOME/oms/last-run.json, replaced atomically; the most
-// recent run to end wins). Bounded: past kMaxKept entries only the count
-// grows, so a command that tries a million hosts cannot fill the disk.
+// (host, port, the rule that refused it), and what the backend saw refused
+// (its resolver's names, its loopback's connects: oms/refusal_log.hpp),
+// kept while the run lasts and written at its end, with what ran, as the
+// run record `oms explain --last` reads ($XDG_STATE_HOME/oms/last-run.json,
+// replaced atomically; the most recent run to end wins). The proxy's are
+// also appended to the run's refusal file as they happen, next to the
+// backend's, so a long run's refusals can be read while it runs. Bounded:
+// past kMaxKept entries only the count grows, so a command that tries a
+// million hosts cannot fill the disk.
 #pragma once
 #include <cstddef>
 #include <mutex>
@@ -14,24 +18,40 @@
 namespace oms::core {
 
 struct Violation {
-    std::string source;  // "egress-proxy"
+    std::string source;  // "egress-proxy", or the backend's ("resolver", "loopback", "relay")
     std::string host;    // printable ASCII only (see printable_host)
-    int port = 0;
+    int port = 0;        // 0: a name lookup
     std::string rule;    // what refused it
 };
 
 class ViolationLog {
 public:
     static constexpr size_t kMaxKept = 1000;
+    ViolationLog() = default;
+    // Each record() is also appended to `live_file` (the run's refusal file)
+    // while fewer than kMaxKept were: none when it cannot be opened.
+    explicit ViolationLog(const std::string& live_file);
+    ~ViolationLog();
+    ViolationLog(const ViolationLog&) = delete;
+    ViolationLog& operator=(const ViolationLog&) = delete;
     void record(Violation violation);  // thread-safe
     size_t count() const;
     std::vector<Violation> kept() const;
+    // Adds the lines of `path` whose source is not the proxy's (those are
+    // recorded already): the backend's, at the run's end. Returns how many.
+    size_t add_backend_refusals(const std::string& path);
 
 private:
+    void keep(Violation violation);  // under mutex_
     mutable std::mutex mutex_;
     std::vector<Violation> kept_;
     size_t count_ = 0;
+    int live_fd_ = -1;
 };
+
+// The refusals in a refusal file's text (oms/refusal_log.hpp), in order; a
+// line of another shape is skipped.
+std::vector<Violation> parse_refusal_lines(const std::string& text);
 
 struct RunRecord {
     std::vector<std::string> command;
@@ -53,8 +73,12 @@ std::optional<RunRecord> read_run_record(const std::string& state_dir);
 // kept, anything else as '?', at most 255 characters.
 std::string printable_host(const std::string& host);
 
-// The one stderr line after a run with refusals: the count and the first
-// few hosts with their rules, and where the whole list is.
+// "host:port", or the host alone for a name lookup (port 0).
+std::string violation_target(const Violation& v);
+
+// The one stderr line after a run with refusals: the counts (connections,
+// name lookups) and the first few hosts with their rules, and where the
+// whole list is.
 std::string refusal_summary(const ViolationLog& log);
 
 }  // namespace oms::core

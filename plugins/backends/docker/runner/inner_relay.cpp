@@ -35,7 +35,7 @@ relay::FarEnd open_through_oms(const char* socket_path, uint16_t port) {
         close(fd);
         return {};
     }
-    return {fd, relay::FarState::AwaitingStatus};
+    return {fd, relay::FarState::AwaitingStatus, nullptr};
 }
 
 }  // namespace

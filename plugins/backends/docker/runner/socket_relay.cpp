@@ -26,6 +26,7 @@ struct Pair {
     bool shut[2] = {false, false};      // side i was told the other ended (shutdown SHUT_WR)
     bool failed = false;
     FarState far = FarState::Ready;
+    std::function<void()> on_connect_failed;
     std::chrono::steady_clock::time_point setup_deadline;
     short wanted(int i) const {
         if (i == 1 && far == FarState::Connecting) return POLLOUT;  // the connect's completion
@@ -69,6 +70,7 @@ void finish_connect(Pair& p) {
     socklen_t size = sizeof error;
     if (getsockopt(p.fd[1], SOL_SOCKET, SO_ERROR, &error, &size) != 0 || error != 0) {
         p.failed = true;
+        if (p.on_connect_failed) p.on_connect_failed();
         return;
     }
     p.far = FarState::Ready;
@@ -145,6 +147,7 @@ void add_pair(std::list<Pair>& pairs, int accepted, const FarEnd& far) {
     added.fd[0] = accepted;
     added.fd[1] = far.fd;
     added.far = far.state;
+    added.on_connect_failed = far.on_connect_failed;
     added.setup_deadline = Clock::now() + std::chrono::seconds(kSetupSeconds);
 }
 

@@ -32,6 +32,9 @@ enum class FarState {
 struct FarEnd {
     int fd = -1;  // -1: the accepted connection is reset
     FarState state = FarState::Ready;
+    // Called from the loop when a Connecting far end's connect fails (oms
+    // reports it as a refusal); may be empty.
+    std::function<void()> on_connect_failed;
 };
 
 // Opens the far end for a connection accepted on listener `index`, once

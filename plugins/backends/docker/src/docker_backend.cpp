@@ -181,7 +181,9 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, cons
     if (!net.relay_ports.empty()) {
         const std::string lock = socket_dir + ".lock";
         relayed = std::make_unique<RelayedRun>(
-            std::make_unique<HostRelay>(socket_dir + "/" + runner::kRelaySocketName, lock, net.relay_ports), "", lock);
+            std::make_unique<HostRelay>(socket_dir + "/" + runner::kRelaySocketName, lock, net.relay_ports,
+                                        in.refusal_log),
+            "", lock);
         plan.runner_args.push_back(relay_flag(net.relay_ports));
     }
     std::vector<std::string> argv = one_shot_argv(settings_, plan, name, command, tty, require_runner(), socket_dir,
@@ -214,7 +216,7 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn_warm(const Resolved& r, const Run
         try {
             relayed = std::make_unique<RelayedRun>(
                 std::make_unique<HostRelay>(socket, in.state_dir + "/docker/" + warm.name + ".relay-lock",
-                                            net.relay_ports),
+                                            net.relay_ports, in.refusal_log),
                 "", "");
         } catch (...) {
             close(warm.runner);

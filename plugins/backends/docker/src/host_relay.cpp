@@ -4,6 +4,7 @@
 
 #include "../runner/socket_relay.hpp"
 
+#include <oms/refusal_log.hpp>
 #include <oms/sdk.hpp>
 
 #include <arpa/inet.h>
@@ -45,8 +46,11 @@ std::string relay_flag(const std::vector<uint16_t>& ports) {
     return out;
 }
 
-HostRelay::HostRelay(std::string socket_path, std::string lock_path, std::vector<uint16_t> ports)
-    : socket_path_(std::move(socket_path)), lock_path_(std::move(lock_path)), ports_(std::move(ports)) {
+HostRelay::HostRelay(std::string socket_path, std::string lock_path, std::vector<uint16_t> ports,
+                     const std::string& refusal_file)
+    : socket_path_(std::move(socket_path)),
+      lock_path_(std::move(lock_path)),
+      ports_(std::move(ports)) {
     sockaddr_un probe{};
     if (socket_path_.size() >= sizeof probe.sun_path)
         throw sdk::Error(OMS_ERR_FAILED, "docker: the relay socket path " + socket_path_ + " is too long");
@@ -66,6 +70,7 @@ HostRelay::HostRelay(std::string socket_path, std::string lock_path, std::vector
         close(stop_[1]);
         throw;
     }
+    report_fd_ = refusal_log::open_for_append(refusal_file.c_str());  // last: nothing throws after it
     thread_ = std::thread([this] { serve(); });
 }
 
@@ -77,6 +82,7 @@ HostRelay::~HostRelay() {
         unlink(socket_path_.c_str());  // before the lock goes: a successor binds afresh
     }
     close(lock_fd_);
+    if (report_fd_ >= 0) close(report_fd_);
     close(stop_[0]);
     close(stop_[1]);
 }
@@ -112,6 +118,8 @@ relay::FarEnd HostRelay::open_host_port(int accepted, const std::string& request
     const uint16_t port = static_cast<uint16_t>(static_cast<unsigned char>(request[0]) << 8 |
                                                 static_cast<unsigned char>(request[1]));
     if (std::find(ports_.begin(), ports_.end(), port) == ports_.end()) {
+        refusal_log::append(report_fd_, "relay", "127.0.0.1", 9, port,
+                            "not a port this run relays (asked of relay.sock directly)");
         answer(accepted, 1);
         return {};
     }
@@ -122,10 +130,15 @@ relay::FarEnd HostRelay::open_host_port(int accepted, const std::string& request
     host.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (fd < 0 || (connect(fd, reinterpret_cast<sockaddr*>(&host), sizeof host) != 0 && errno != EINPROGRESS)) {
         if (fd >= 0) close(fd);
+        refusal_log::append(report_fd_, "relay", "127.0.0.1", 9, port, "relayed, but nothing listened on the host's port");
         answer(accepted, 1);
         return {};
     }
-    return {fd, relay::FarState::Connecting};
+    const int report = report_fd_;
+    return {fd, relay::FarState::Connecting, [report, port] {
+                refusal_log::append(report, "relay", "127.0.0.1", 9, port,
+                                    "relayed, but nothing listened on the host's port");
+            }};
 }
 
 }  // namespace oms::docker

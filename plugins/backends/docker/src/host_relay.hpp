@@ -4,7 +4,10 @@
 // (NET_CONNECT_LOOPBACK) is connected, and only on the host's 127.0.0.1.
 // Connections are bounded (socket_relay.hpp); oms's connect is bounded in
 // time, and a refused one is reported back so the container's side resets
-// the command's connection at once.
+// the command's connection at once. Each refusal of oms's end is appended
+// to the run's refusal log (oms/refusal_log.hpp, source "relay"): a port the
+// run does not relay (only a command speaking to relay.sock itself can ask
+// for one), a host port where oms's connect fails at once.
 //
 // Warm containers are shared by the task's runs, and each run's oms serves
 // the socket while it lives: a lock file decides which one serves; the
@@ -22,7 +25,9 @@ namespace oms::docker {
 class HostRelay {
 public:
     // Throws sdk::Error(OMS_ERR_FAILED) when the socket cannot be served.
-    HostRelay(std::string socket_path, std::string lock_path, std::vector<uint16_t> ports);
+    // `refusal_file`: the run's refusal log (empty: none).
+    HostRelay(std::string socket_path, std::string lock_path, std::vector<uint16_t> ports,
+              const std::string& refusal_file = "");
     ~HostRelay();
     HostRelay(const HostRelay&) = delete;
     HostRelay& operator=(const HostRelay&) = delete;
@@ -36,6 +41,7 @@ private:
     std::string socket_path_, lock_path_;
     std::vector<uint16_t> ports_;
     int lock_fd_ = -1;
+    int report_fd_ = -1;
     int listener_ = -1;
     int stop_[2] = {-1, -1};
     std::thread thread_;

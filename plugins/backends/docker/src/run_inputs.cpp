@@ -23,6 +23,7 @@ RunInputs inputs_from(const sdk::Context& context, const sdk::Policy& policy) {
     in.private_home = context.private_home();
     in.temp_dir = context.temp_dir();
     in.state_dir = context.state_dir();
+    in.refusal_log = context.refusal_log();
     in.read_only = owned(context.read_only());
     in.read_write = owned(context.read_write());
     in.pinned = owned(context.pinned());

@@ -21,6 +21,7 @@ struct RunInputs {
     std::string private_home;
     std::string temp_dir;
     std::string state_dir;                // oms's state folder (warm runner sockets live below it)
+    std::string refusal_log;              // where the relay appends its refusals (empty: none)
     std::vector<std::string> read_only;   // extra read-only mounts
     std::vector<std::string> read_write;  // extra read-write mounts
     std::vector<std::string> pinned;      // pinned verifier files

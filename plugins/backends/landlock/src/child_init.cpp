@@ -5,9 +5,11 @@
 // must stay a small init: the kernel delivers to a namespace's init only the
 // signals it handles, so it forwards them to the command, reaps orphans, and
 // exits with the command's status. In a run with its own network it also
-// answers DNS on 127.0.0.1:53 (dns_responder.hpp).
+// answers DNS on 127.0.0.1:53 (dns_responder.hpp) and reports the names it
+// answered and the loopback connects refused (refused_connect_watch.hpp).
 #include "child_steps.hpp"
 #include "dns_responder.hpp"
+#include "refused_connect_watch.hpp"
 
 #include <errno.h>
 #include <poll.h>
@@ -70,16 +72,22 @@ int exit_code(int status) {
     return 1;
 }
 
-// Closes every descriptor but the two in `keep` (-1: none).
-void close_all_but(const dns_responder::Descriptors& keep) {
-    unsigned low = keep.udp < keep.tcp ? keep.udp : keep.tcp, high = keep.udp < keep.tcp ? keep.tcp : keep.udp;
-    if (keep.udp < 0 || keep.tcp < 0) {
-        syscall(SYS_close_range, 0u, ~0u, 0u);
-        return;
+// Closes every descriptor but those in `keep` (-1 entries are skipped).
+void close_all_but(int* keep, int count) {
+    for (int i = 1; i < count; ++i)  // sorted, a handful: insertion sort
+        for (int j = i; j > 0 && keep[j] < keep[j - 1]; --j) {
+            const int t = keep[j];
+            keep[j] = keep[j - 1];
+            keep[j - 1] = t;
+        }
+    unsigned low = 0;
+    for (int i = 0; i < count; ++i) {
+        if (keep[i] < 0) continue;
+        const unsigned fd = static_cast<unsigned>(keep[i]);
+        if (fd > low) syscall(SYS_close_range, low, fd - 1, 0u);
+        low = fd + 1;
     }
-    if (low > 0) syscall(SYS_close_range, 0u, low - 1, 0u);
-    if (high > low + 1) syscall(SYS_close_range, low + 1, high - 1, 0u);
-    syscall(SYS_close_range, high + 1, ~0u, 0u);
+    syscall(SYS_close_range, low, ~0u, 0u);
 }
 
 void wake(int) {}  // SIGCHLD only has to interrupt ppoll
@@ -114,13 +122,20 @@ void run_as_init(const ChildSpec& spec) {
     // Before the command starts, so its first lookup is answered; with the
     // namespace's capabilities still held (port 53). CLOEXEC: the command
     // loses them at exec.
-    if (spec.own_network) dns_responder::open();
+    if (spec.own_network) {
+        dns_responder::open();
+        dns_responder::report_to(spec.report_fd);
+        refused_connect_watch::open(spec);
+    }
     pid_t pid = start_command(spec);
     if (pid < 0) child_fail(spec, "start the command");
     command_pid = pid;
     // Holds nothing of the command's: its failure report pipe must reach EOF
     // at exec, its standard streams close when it and its children do.
-    close_all_but(dns_responder::descriptors());
+    const dns_responder::Descriptors dns = dns_responder::descriptors();
+    int keep[] = {dns.udp, dns.tcp, refused_connect_watch::descriptor(),
+                  refused_connect_watch::descriptor() >= 0 || dns.udp >= 0 ? spec.report_fd : -1};
+    close_all_but(keep, 4);
     struct sigaction action {};
     action.sa_sigaction = forward;
     action.sa_flags = SA_SIGINFO;
@@ -140,7 +155,11 @@ void run_as_init(const ChildSpec& spec) {
     for (;;) {
         reap(pid);
         int count = dns_responder::watch(fds, 16);
-        if (ppoll(fds, static_cast<nfds_t>(count), nullptr, &none) > 0) dns_responder::serve(fds, count);
+        count = refused_connect_watch::watch(fds, count, 16);
+        if (ppoll(fds, static_cast<nfds_t>(count), nullptr, &none) > 0) {
+            dns_responder::serve(fds, count);
+            refused_connect_watch::serve(fds, count);
+        }
     }
 }
 

@@ -62,6 +62,8 @@ struct ChildSpec {
     int stdio[3] = {0, 1, 2};
     int error_fd = -1;     // CLOEXEC pipe: a failure report, or EOF at exec
     int channel_fd = -1;   // unix socket carrying the relay listeners to the parent
+    const char* refusal_log = nullptr;  // Plan::refusal_log, opened by the launcher
+    int report_fd = -1;    // that file, O_APPEND: the init's refusals (refused_connect_watch.hpp)
     bool own_network = true;
     bool need_user_namespace = false;  // not root: a user namespace grants the mount rights
     uint32_t uid = 0, gid = 0;

@@ -3,6 +3,8 @@
 #include "host_listener_check.hpp"
 #include "scoped_fd.hpp"
 
+#include <oms/refusal_log.hpp>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -130,6 +132,9 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
     ScopedFd channel_parent(channel[0]), channel_child(channel[1]);
     spec.error_fd = error_write.get();
     spec.channel_fd = channel_child.get();
+    // Opened here, by oms: the init inherits it, the command never does (CLOEXEC).
+    ScopedFd report(spec.own_network ? oms::refusal_log::open_for_append(spec.refusal_log) : -1);
+    spec.report_fd = report.get();
     // Asked before the start so that the command, from its first connect,
     // is refused where nothing listens on the host (loopback_relay.hpp).
     if (!spec.relay_ports.empty()) spec.relay_listen = host_ports_listening(spec.relay_ports);

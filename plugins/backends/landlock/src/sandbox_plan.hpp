@@ -81,6 +81,9 @@ struct Plan {
     // (nameserver 127.0.0.1, answered by the init): empty when the run shares
     // the host's network or there is no file to cover.
     std::string resolv_conf;
+    // Where the run's resolver and loopback refusals are appended (the
+    // context's refusal_log, oms/refusal_log.hpp): empty for none.
+    std::string refusal_log;
 };
 
 struct PlanOptions {

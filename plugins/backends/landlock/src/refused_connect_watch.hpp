@@ -1,0 +1,42 @@
+// What the sandbox's own loopback refused, seen by its init: a command's TCP
+// connect to an address of the run's private `lo` where nothing listens (a
+// port the run does not relay, or a relayed one while the host has no
+// listener) is answered by the kernel with a reset, which no process of the
+// sandbox sees. The init watches `lo` with a packet socket (it holds the
+// network namespace's CAP_NET_RAW until the command's exec drops it) whose
+// filter passes TCP resets only, and appends each refused address and port
+// to the run's refusal log (oms/refusal_log.hpp, source "loopback").
+//
+// A refusal is a reset with sequence number 0 and ACK set: what the kernel
+// answers a SYN with when no socket takes it (RFC 793; Linux
+// tcp_v4_send_reset), never a reset of an established connection. IPv4 only:
+// a connect to ::1 is refused too but not reported. Bounded: once per
+// address and port among the last kRemembered, at most kMaxReports in all.
+// libc only, static storage: it runs in the init, a copy of a threaded
+// process.
+#pragma once
+#include <poll.h>
+#include <stdint.h>
+
+#include <vector>
+
+namespace oms::landlock {
+
+struct ChildSpec;
+
+namespace refused_connect_watch {
+
+inline constexpr int kRemembered = 32;
+inline constexpr int kMaxReports = 1000;
+
+// Opens the packet socket on `lo` when spec.report_fd is open; false (and
+// nothing watched) when it cannot. spec.relay_ports tell the rule's words.
+bool open(const ChildSpec& spec);
+int descriptor();  // -1 when not open
+// Adds the socket to `fds` when open and there is room; returns the new count.
+int watch(pollfd* fds, int count, int capacity);
+// Reads what `fds` reported ready on the socket and reports each refusal.
+void serve(const pollfd* fds, int count);
+
+}  // namespace refused_connect_watch
+}  // namespace oms::landlock

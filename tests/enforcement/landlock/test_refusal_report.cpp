@@ -1,0 +1,135 @@
+// What the sandbox itself refused, in the run's refusals: through the real
+// `oms run`, a connect to a host listener the run does not relay (refused on
+// the private loopback, seen by the run's init) and a name lookup (answered
+// "no such host" by the run's resolver) appear in the one-line summary and
+// in `oms explain --last` with address, port and rule; the relayed Surfnet
+// port and /etc/hosts' localhost, which work, do not (getent asks the
+// resolver for localhost's IPv6 address first, which is no refusal). While the run lasts
+// the refusals are in the run folder's file already.
+#include "landlock_sandbox.hpp"
+#include "loopback_port.hpp"
+#include "static_http_server.hpp"
+#include "test_support.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+using namespace oms::test;
+
+namespace {
+
+void relay_surfnet_port(World& w, uint16_t port) {
+    write_file(w.root / "xdg-config/oms/config.toml", "[plugin.network]\nsurfnet_port = " + std::to_string(port) + "\n");
+}
+
+RunOutcome explain_last(World& w, bool json = false) {
+    std::vector<std::string> args{oms_binary(), "explain", "--last"};
+    if (json) args.push_back("--json");
+    auto result = run_process(args, {oms_world_env(w), std::nullopt, w.work, 60});
+    return RunOutcome{OMS_OK, "", result.exit_code, result.out, result.err};
+}
+
+const std::string kNotRelayed = "nothing listens there: the sandbox's loopback reaches the host only on the relayed ports";
+const std::string kNoSuchHost = "answered \"no such host\": the sandbox resolves no name";
+
+}  // namespace
+
+TEST_CASE("refusals: a loopback port the run does not relay and a name lookup are reported; what works is not",
+          "[landlock][network][refusals]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    StaticHttpServer surfnet(std::map<std::string, std::string>{{"/hello", "SURFNET\n"}});  // relayed: the control
+    StaticHttpServer other(std::map<std::string, std::string>{{"/hello", "OTHER\n"}});      // on the host, not relayed
+    const std::string s = std::to_string(surfnet.port()), o = std::to_string(other.port());
+    World w;
+    relay_surfnet_port(w, surfnet.port());
+    auto r = run_in_oms(w, "curl -sS http://127.0.0.1:" + s + "/hello; echo relayed=$?; "
+                           "curl -sS http://127.0.0.1:" + o + "/hello; echo other=$?; "
+                           "getent hosts localhost >/dev/null; echo localhost=$?; "
+                           "getent hosts nosuch.test; echo lookup=$?");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(lines_starting(r.out, "SURFNET").size() == 1);
+    CHECK(lines_starting(r.out, "relayed=0").size() == 1);
+    CHECK(lines_starting(r.out, "other=7").size() == 1);
+    CHECK(other.requests().empty());
+    CHECK(lines_starting(r.out, "localhost=0").size() == 1);
+    CHECK(lines_starting(r.out, "lookup=2").size() == 1);
+
+    const auto summary = lines_starting(r.err, "oms: network: 1 connection refused, 1 name lookup refused: ");
+    REQUIRE(summary.size() == 1);
+    CHECK_THAT(summary[0], Catch::Contains("127.0.0.1:" + o + " (" + kNotRelayed));
+    CHECK_THAT(summary[0], Catch::Contains("nosuch.test (" + kNoSuchHost));
+    CHECK_THAT(summary[0], !Catch::Contains(":" + s + " "));
+    CHECK_THAT(summary[0], !Catch::Contains("localhost"));
+
+    auto last = explain_last(w);
+    INFO(last.out << last.err);
+    CHECK_THAT(last.out, Catch::Contains("refused: 2"));
+    CHECK_THAT(last.out, Catch::Contains("  127.0.0.1:" + o + "  " + kNotRelayed));
+    CHECK_THAT(last.out, Catch::Contains("(loopback)"));
+    CHECK_THAT(last.out, Catch::Contains("  nosuch.test  " + kNoSuchHost));
+    CHECK_THAT(last.out, Catch::Contains("(resolver)"));
+    auto json = explain_last(w, true);
+    CHECK_THAT(json.out, Catch::Contains("{\"host\":\"nosuch.test\",\"port\":0,"));
+    CHECK_THAT(json.out, Catch::Contains("{\"host\":\"127.0.0.1\",\"port\":" + o + ","));
+}
+
+TEST_CASE("refusals: a relayed port with no host listener is reported as such; a run refused nothing reports nothing",
+          "[landlock][network][refusals]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World w;
+    const uint16_t idle = unused_loopback_port();
+    relay_surfnet_port(w, idle);
+    auto r = run_in_oms(w, "curl -sS http://127.0.0.1:" + std::to_string(idle) + "/; echo relayed=$?");
+    INFO(r.out << r.err);
+    CHECK(lines_starting(r.out, "relayed=7").size() == 1);
+    CHECK_THAT(r.err, Catch::Contains("oms: network: 1 connection refused: 127.0.0.1:" + std::to_string(idle) +
+                                      " (relayed, but refused: nothing listened on the host's port (or the relay held all its connections))"));
+
+    // The control: the same port answered, nothing looked up.
+    StaticHttpServer surfnet(std::map<std::string, std::string>{{"/hello", "SURFNET\n"}});
+    relay_surfnet_port(w, surfnet.port());
+    auto quiet = run_in_oms(w, "curl -sS http://127.0.0.1:" + std::to_string(surfnet.port()) + "/hello");
+    INFO(quiet.out << quiet.err);
+    CHECK(quiet.out == "SURFNET\n");
+    CHECK(quiet.err.find("oms: network:") == std::string::npos);
+    CHECK_THAT(explain_last(w).out, Catch::Contains("refused: 0"));
+}
+
+TEST_CASE("refusals: written to the run folder's file while the run lasts, gone with the folder",
+          "[landlock][network][refusals]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World w;
+    const std::string runs = w.root / "runs";
+    std::filesystem::create_directories(runs);
+    // The command looks a name up, then waits for the test to say it may end.
+    RunOutcome r;
+    std::thread run([&] {
+        r = run_in_oms(w,
+                       "getent hosts live.test; i=0; while [ ! -e done ] && [ $i -lt 300 ]; do sleep 0.1; "
+                       "i=$((i+1)); done; echo waited=$i",
+                       {"TMPDIR=" + runs});
+    });
+    std::string seen;
+    for (int i = 0; i < 200 && seen.empty(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        for (auto& entry : std::filesystem::directory_iterator(runs)) {
+            const std::string file = entry.path().string() + "/refusals";
+            if (std::filesystem::exists(file) && read_file(file).find("live.test") != std::string::npos)
+                seen = read_file(file);
+        }
+    }
+    write_file(w.work + "/done", "");
+    run.join();
+    INFO(r.out << r.err);
+    CHECK(seen == "refused\tresolver\tlive.test\t0\t" + kNoSuchHost +
+                      " (a host in [network] allow_hosts is reached through oms's proxy, which resolves it)\n");
+    CHECK(lines_starting(r.out, "waited=").size() == 1);
+    CHECK(lines_starting(r.out, "waited=300").empty());  // it was still running when the line was read
+    CHECK_THAT(r.err, Catch::Contains("1 name lookup refused: live.test"));
+    CHECK(std::filesystem::is_empty(runs));  // the run folder, and its file, are gone
+}

@@ -1,0 +1,95 @@
+// What oms's end of the docker relay refused, in the run's refusals: through
+// the real `oms run --sandbox docker`, one-shot and warm, a command speaking
+// the relay's protocol on relay.sock itself and asking for a port the run
+// does not relay is refused, and the refusal is in the summary line and
+// `oms explain --last` with port and rule; asking for the relayed Surfnet
+// port (the control) works and is not reported. A relayed port with no
+// host listener is reported with that rule; with a listener it is not.
+#include "docker_fixture.hpp"
+#include "marker_listener.hpp"
+#include "oms_user.hpp"
+#include "loopback_port.hpp"
+#include "static_http_server.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+using namespace oms::test;
+using namespace oms::test::docker;
+
+namespace {
+
+bool has_line_starting(const std::string& out, const std::string& prefix) {
+    return out.rfind(prefix, 0) == 0 || out.find("\n" + prefix) != std::string::npos;
+}
+
+// The static network probe in the worktree, where the container sees it.
+std::string probe_in(const OmsUser& u) {
+    const std::string copy = u.worktree + "/net_probe";
+    std::filesystem::copy_file(OMS_NET_PROBE, copy, std::filesystem::copy_options::overwrite_existing);
+    chmod(copy.c_str(), 0755);
+    if (geteuid() == 0 && chown(copy.c_str(), container_uid(), container_uid()) != 0) FAIL("chown failed");
+    return copy;
+}
+
+}  // namespace
+
+TEST_CASE("docker: a port asked of relay.sock that the run does not relay is refused and reported",
+          "[docker][network][refusals]") {
+    require_daemon();
+    const bool warm = GENERATE(false, true);
+    CAPTURE(warm);
+    MarkerListener surfnet;                                           // relayed: the control
+    StaticHttpServer other(std::map<std::string, std::string>{});    // on the host, not relayed
+    const std::string s = std::to_string(surfnet.port()), o = std::to_string(other.port());
+    OmsUser u(warm);
+    write_file(u.config_file, u.config + "\n[plugin.network]\nsurfnet_port = " + s + "\n");
+    const std::string probe = probe_in(u);
+    ProcessResult r = u.oms({"run", "--", "sh", "-c",
+                             probe + " relay-ask /.oms/sock/relay.sock " + s + " asked; " + probe +
+                                 " relay-ask /.oms/sock/relay.sock " + o + " smuggled"});
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(has_line_starting(r.out, "OK reply=hello-asked"));
+    CHECK(has_line_starting(r.out, "DENIED status 1"));
+    CHECK(other.requests().empty());
+    CHECK_THAT(r.err, Catch::Contains("oms: network: 1 connection refused: 127.0.0.1:" + o +
+                                      " (not a port this run relays (asked of relay.sock directly))"));
+    CHECK_THAT(r.err, !Catch::Contains("127.0.0.1:" + s + " ("));
+    ProcessResult last = u.oms({"explain", "--last"});
+    INFO(last.out << last.err);
+    CHECK_THAT(last.out, Catch::Contains("refused: 1"));
+    CHECK_THAT(last.out, Catch::Contains("  127.0.0.1:" + o + "  not a port this run relays (asked of relay.sock "
+                                         "directly)  (relay)"));
+    if (warm) u.oms({"task", "end"});
+}
+
+TEST_CASE("docker: a relayed port with no host listener is reported as such", "[docker][network][refusals]") {
+    require_daemon();
+    const bool warm = GENERATE(false, true);
+    CAPTURE(warm);
+    const uint16_t idle = unused_loopback_port();
+    const std::string p = std::to_string(idle);
+    OmsUser u(warm);
+    write_file(u.config_file, u.config + "\n[plugin.network]\nsurfnet_port = " + p + "\n");
+    const std::string probe = probe_in(u);
+    ProcessResult r = u.oms({"run", "--", probe, "connect", "127.0.0.1", p, "x"});
+    INFO(r.out << r.err);
+    CHECK(has_line_starting(r.out, "DENIED"));
+    CHECK_THAT(r.err, Catch::Contains("oms: network: 1 connection refused: 127.0.0.1:" + p +
+                                      " (relayed, but nothing listened on the host's port)"));
+    // The control: with a listener there, the same connect is carried and nothing is reported.
+    MarkerListener surfnet;
+    write_file(u.config_file, u.config + "\n[plugin.network]\nsurfnet_port = " + std::to_string(surfnet.port()) + "\n");
+    if (warm) u.oms({"task", "end"});  // the relayed ports are part of a warm container's identity
+    ProcessResult ok = u.oms({"run", "--", probe, "connect", "127.0.0.1", std::to_string(surfnet.port()), "x"});
+    INFO(ok.out << ok.err);
+    CHECK(has_line_starting(ok.out, "OK reply=hello-x"));
+    CHECK_FALSE(has_line_starting(ok.out, "DENIED"));
+    CHECK(ok.err.find("oms: network:") == std::string::npos);
+    if (warm) u.oms({"task", "end"});
+}
