@@ -64,7 +64,9 @@ if [ -f "$log" ] && grep -q "runtime error:" "$log"; then
     grep -B2 -A12 "runtime error:" "$log" >&2
     status=1
 fi
-if [ -n "$(ls -A "$reports")" ]; then
+# Only reports of an error count: the landlock sandbox's init (pid 1 there)
+# runs on a stack of its own and ASan logs a warning about it (measured).
+if grep -lq "ERROR: " "$reports"/* 2>/dev/null; then
     echo "run-sanitizers: sanitizer findings:" >&2
     for report in "$reports"/*; do
         echo "==== $report" >&2
