@@ -1,4 +1,5 @@
 #include "background.hpp"
+#include "process.hpp"
 
 #include <poll.h>
 #include <pty.h>
@@ -16,6 +17,7 @@ class PreparedExec {
 public:
     PreparedExec(const OmsEnv& env, const std::vector<std::string>& argv) : args_(argv), worktree_(env.worktree) {
         for (auto& [name, value] : env.env) entries_.push_back(name + "=" + value);
+        entries_ = with_sanitizer_options(entries_);
         for (auto& a : args_) argv_.push_back(const_cast<char*>(a.c_str()));
         argv_.push_back(nullptr);
         for (auto& e : entries_) envp_.push_back(const_cast<char*>(e.c_str()));

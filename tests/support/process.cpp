@@ -56,7 +56,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     if (pipe2(out_pipe, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC) || pipe2(in_pipe, O_CLOEXEC))
         throw std::runtime_error("pipe failed");
     auto args = c_list(argv);
-    auto env_list = c_list(options.env);
+    const std::vector<std::string> env = options.env.empty() ? options.env : with_sanitizer_options(options.env);
+    auto env_list = c_list(env);
     pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("fork failed");
     if (pid == 0) {
@@ -69,7 +70,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
         dup2(err_pipe[1], 2);
         setpgid(0, 0);
         if (!options.cwd.empty() && chdir(options.cwd.c_str()) != 0) _exit(126);
-        char** envp = options.env.empty() ? environ : env_list.data();
+        char** envp = env.empty() ? environ : env_list.data();
         execve(args[0], args.data(), envp);
         _exit(127);
     }
@@ -110,6 +111,18 @@ std::vector<std::string> environment_with(const std::map<std::string, std::strin
     }
     for (auto& [name, value] : overrides) out.push_back(name + "=" + value);
     return out;
+}
+
+std::vector<std::string> with_sanitizer_options(std::vector<std::string> env) {
+    for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"}) {
+        const char* value = std::getenv(name);
+        if (!value) continue;
+        const std::string prefix = std::string(name) + "=";
+        bool set = false;
+        for (const std::string& entry : env) set = set || entry.compare(0, prefix.size(), prefix) == 0;
+        if (!set) env.push_back(prefix + value);
+    }
+    return env;
 }
 
 }  // namespace oms::test

@@ -27,5 +27,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
 std::string oms_binary();
 // Our own environment plus/over the given entries, as "NAME=value".
 std::vector<std::string> environment_with(const std::map<std::string, std::string>& overrides);
+// `env` plus the sanitizers' settings of our own environment (ASAN_OPTIONS,
+// UBSAN_OPTIONS, LSAN_OPTIONS) it does not set itself: the sanitizer pass
+// (tests/run-sanitizers.sh) sets where reports go and the exit status of a
+// finding, which a child started with an environment of its own must keep.
+std::vector<std::string> with_sanitizer_options(std::vector<std::string> env);
 
 }  // namespace oms::test
