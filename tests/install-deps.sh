@@ -14,6 +14,10 @@ missing=""
 for p in $packages; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
 done
+# node and npm: the npm tests (landlock, and docker's node image made from the
+# host's node). Any install that gives both will do (Debian's packages, or a
+# nodejs that bundles npm, which Debian's npm package would conflict with).
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || missing="$missing nodejs npm"
 if [ -z "$missing" ]; then
     echo "install-deps: everything is installed"
     exit 0
