@@ -102,7 +102,7 @@ public:
         if (old_) fresh_.reserve(old_->size());
         changed_ = !old_;
         const FolderRecord& record = reuse_or_read(root_fd.get(), root, trusted_record(""));
-        visit_subfolders(root_fd.get(), "", 0, record);
+        visit_subfolders(root_fd.get(), root, "", 0, record);
         if (old_ && old_->size() != fresh_.size()) changed_ = true;
         return changed_ ? Outcome::changed : Outcome::walked;
     }
@@ -157,8 +157,7 @@ private:
         const FolderRecord* cached = trusted_record(relative);
         if (cached && cached->subfolders.empty() && unchanged_leaf(parent, name, *cached)) {
             ++stats_.folders_reused;
-            emit(path, *cached);
-            fresh_.emplace_back(relative, cached);
+            keep(path, relative, *cached);
             return;
         }
         ScopedFd fd(open_walk_folder(parent, name, path));
@@ -166,17 +165,23 @@ private:
             if (vanished_.empty()) vanished_ = path;
             return;
         }
-        visit_subfolders(fd.get(), relative, depth, reuse_or_read(fd.get(), path, cached));
+        visit_subfolders(fd.get(), path, relative, depth, reuse_or_read(fd.get(), path, cached));
     }
 
-    // Walks below a folder that is open as `fd`, then records it.
-    void visit_subfolders(int fd, const std::string& relative, int depth, const FolderRecord& record) {
+    // Walks below a folder that is open as `fd` (at `path`), then keeps it.
+    void visit_subfolders(int fd, const std::string& path, const std::string& relative, int depth,
+                          const FolderRecord& record) {
         for (const auto& sub : record.subfolders) {
             const std::string below = join(relative, sub);
             if (depth + 1 > kMaxScanDepth) hide_too_deep(full_path(below));
             else visit(fd, sub.c_str(), below, depth + 1);
         }
-        emit(full_path(relative), record);
+        keep(path, relative, record);
+    }
+
+    // Its findings go out, and its record into the next cache.
+    void keep(const std::string& path, const std::string& relative, const FolderRecord& record) {
+        emit(path, record);
         fresh_.emplace_back(relative, &record);
     }
 
