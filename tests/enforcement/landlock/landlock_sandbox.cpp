@@ -161,6 +161,7 @@ RunOutcome run_in_plugin(World& world, const std::string& script, const RunOptio
     ContextBuilder context = default_context(world, argv);
     context.flags = options.flags;
     context.working_dir = options.working_dir;
+    context.read_write = options.read_write;
     PolicyBuilder policy = default_policy(world);
     for (const auto& [kind, value] : options.extra_rules) policy.add(kind, value);
     for (uint16_t port : options.loopback_ports) policy.add(OMS_RULE_NET_CONNECT_LOOPBACK, "", port);

@@ -78,6 +78,7 @@ struct RunOptions {
     std::vector<std::pair<oms_rule_kind, std::string>> extra_rules;  // added to the default policy
     std::vector<uint16_t> loopback_ports;  // relayed besides 8899 (NET_CONNECT_LOOPBACK)
     std::string working_dir;            // the context's working_dir (empty: NULL, the worktree)
+    std::vector<std::string> read_write;  // the context's --rw folders (add their write rules too)
 };
 
 struct RunOutcome {

@@ -206,17 +206,43 @@ std::set<std::string> reached_by_links(const std::set<std::string>& links, const
     return reached;
 }
 
+// A folder every user may write, sticky like /tmp: other users' private
+// folders are expected in it, and the search stops at a folder it cannot read.
+bool shared_with_every_user(const std::string& folder) {
+    struct stat st;
+    return stat(folder.c_str(), &st) == 0 && (st.st_mode & S_ISVTX) && (st.st_mode & S_IWOTH);
+}
+
+// The user's --rw folders outside HOME and the worktree, resolved. Commands
+// write them like the worktree and the user's tools read them after a run.
+// Not one every user writes (--rw /tmp): see shared_with_every_user.
+std::vector<std::string> shared_folders_outside_home(const oms::sdk::Context& context, const std::string& worktree,
+                                                     const std::string& home) {
+    std::vector<std::string> out;
+    for (std::string_view mount : context.read_write()) {
+        const auto real = canonical(std::string(mount));
+        if (!real || kind_of(*real) != Kind::folder || is_within(*real, worktree) || is_within(worktree, *real))
+            continue;
+        if (!home.empty() && (is_within(*real, home) || is_within(home, *real))) continue;
+        if (shared_with_every_user(*real)) continue;
+        out.push_back(*real);
+    }
+    return outermost(out);
+}
+
 // The worktree is walked at every start (the command can write there, and
 // deploy keypairs live there), through the cache when there is a safe place
 // for it: a folder is read again whenever its times moved, as in the Cargo
 // caches the command writes too (incremental_scan.hpp). That walk also
-// collects the entries WRITE_DENY_NAME rules name, and the links. The other
-// write roots are not searched for names: the private HOME and TMPDIR are
-// new each run, the temp folders are the run's own, and the Cargo caches
-// hold bare repositories Cargo writes. The other allowed roots under HOME
-// (the toolchains) are walked for keypairs, cached the same way. The
-// install folders no command can write are not walked, unless a worktree
-// link leads there.
+// collects the entries WRITE_DENY_NAME rules name, and the links. A --rw
+// folder outside HOME gets the same walk: a keypair the user puts there
+// later, a nested .git and a link a command leaves there count as in the
+// worktree. The other write roots are not searched for names: the private
+// HOME and TMPDIR are new each run, the temp folders are the run's own, and
+// the Cargo caches hold repositories Cargo writes. The other allowed roots
+// under HOME (the toolchains, --rw folders there) are walked for keypairs,
+// cached the same way. The install folders no command can write are not
+// walked, unless a link a command could have made leads there.
 WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk::Policy& policy) {
     const std::string worktree(context.worktree());
     const std::string home(context.home());
@@ -227,6 +253,10 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
     // may lead into an install folder, as a worktree link may.
     ScanRequest others{{}, full.suffixes, denied, {}, true};
     others.skip.push_back(worktree);
+    for (const auto& shared : shared_folders_outside_home(context, worktree, home)) {
+        full.roots.push_back(shared);
+        others.skip.push_back(shared);
+    }
     std::vector<std::string> roots;
     for (const auto& root : values_of(policy, OMS_RULE_READ_ALLOW_TREE))
         if (!home.empty() && is_within(root, home) && root != home && !is_within(root, worktree))
