@@ -170,6 +170,14 @@ typedef struct oms_host_api {
  * it understands (oms_backend_api.run_flags; this set when absent). */
 #define OMS_RUN_FLAGS_1_0 (OMS_RUN_BEST_EFFORT | OMS_RUN_INTERACTIVE)
 
+/* The name every run's folder starts with: private_home and temp_dir are the
+ * folders home/ and tmp/ of one folder <base>/OMS_RUN_DIR_PREFIX<6 characters>,
+ * and every run of a user has its folder in the same <base> (the caller's
+ * TMPDIR). A backend that lets commands write <base> (the system temp
+ * folders) keeps each command out of the other runs' folders by this name.
+ * Stable across 1.x. */
+#define OMS_RUN_DIR_PREFIX "oms-run-"
+
 /* Everything known about one command before policy assembly. Built by the
  * host, borrowed by plugins for the duration of each call. All paths are
  * absolute; worktree and home are canonical (symlinks resolved). */

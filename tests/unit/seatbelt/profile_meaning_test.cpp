@@ -239,3 +239,58 @@ TEST_CASE("a read allow naming exactly a keypair-named file exempts it; a read d
     CHECK(evaluator.decide({"file-read-data", layout.home + "/.ssh/deploy-keypair.json"}) == deny);
     CHECK(evaluator.decide({"file-read-data", layout.home + "/.ssh/id_rsa"}) == deny);
 }
+
+TEST_CASE("other runs' folders in the shared temp folder are closed, this run's is open", "[seatbelt][meaning][run]") {
+    // Seatbelt lets every command write the system temp folders, and every
+    // run's folder lies in the caller's TMPDIR there.
+    const std::string base = "/private/var/folders/zz/abc/T";
+    const std::string own = base + "/oms-run-abc123";
+    const std::string other = base + "/oms-run-zzz999";
+    PolicyBuilder policy;
+    policy.add(OMS_RULE_WRITE_ALLOW_TREE, own + "/home");
+    policy.add(OMS_RULE_WRITE_ALLOW_TREE, own + "/tmp");
+    policy.add(OMS_RULE_WRITE_ALLOW_TREE, "/private/tmp");          // the write-roots policy's system temps
+    policy.add(OMS_RULE_WRITE_ALLOW_TREE, "/private/var/folders");
+    policy.add(OMS_RULE_READ_DENY_SUFFIX, "-keypair.json");
+    policy.add(OMS_RULE_WRITE_DENY_NAME, ".git");
+    auto resolver = [](const std::string& path) {
+        return path.compare(0, 5, "/var/") == 0 ? "/private" + path : path;
+    };
+    const auto run = oms::seatbelt::run_folder_of(own + "/home", own + "/tmp");
+    REQUIRE(run.own == own);
+    REQUIRE(run.base == base);
+    const auto with_rule = evaluate(oms::seatbelt::render_profile(rules_of(policy), resolver, run));
+    const std::vector<Case> cases{
+        {"file-write-data", own + "/home/.gitconfig", allow, "this run's private HOME"},
+        {"file-read-data", own + "/home/.gitconfig", allow, "this run's private HOME, read"},
+        {"file-write-create", own + "/tmp/cc.o", allow, "this run's TMPDIR"},
+        {"file-write-data", other + "/home/.gitconfig", deny, "another run's private HOME"},
+        {"file-read-data", other + "/tmp/secret.txt", deny, "another run's TMPDIR, read"},
+        {"file-write-unlink", other + "/tmp", deny, "moving another run's TMPDIR"},
+        {"file-write-create", base + "/oms-run-squat", deny, "a run folder's name taken for the next run"},
+        {"file-write-data", "/var/folders/zz/abc/T/oms-run-zzz999/home/x", deny, "the /var spelling"},
+        {"file-write-data", base + "/tool.tmp", allow, "the rest of the shared temp folder"},
+        {"file-read-data", base + "/tool.tmp", allow, "the rest of the shared temp folder, read"},
+        {"file-write-data", "/private/tmp/x", allow, "the other system temp folder"},
+        {"file-read-data", own + "/tmp/x-keypair.json", deny, "keypairs stay denied in this run's folder"},
+        {"file-write-data", own + "/tmp/clone/.git/config", deny, "a .git stays read-only in this run's folder"},
+    };
+    for (const auto& c : cases) {
+        INFO(c.operation << " " << c.target << " (" << c.why << ")");
+        CHECK(sbpl::to_string(with_rule.decide({c.operation, c.target})) == std::string(sbpl::to_string(c.expected)));
+    }
+    // What the rule closes: without the run folder, another run's HOME is writable.
+    const auto without = evaluate(oms::seatbelt::render_profile(rules_of(policy), resolver));
+    CHECK(without.decide({"file-write-data", other + "/home/.gitconfig"}) == allow);
+    CHECK(without.decide({"file-read-data", other + "/tmp/secret.txt"}) == allow);
+}
+
+TEST_CASE("the run folder is known only when HOME and TMPDIR share a folder named like one", "[seatbelt][run]") {
+    using oms::seatbelt::run_folder_of;
+    CHECK(run_folder_of("/t/oms-run-a1/home", "/t/oms-run-a1/tmp").own == "/t/oms-run-a1");
+    CHECK(run_folder_of("/t/oms-run-a1/home", "/t/oms-run-b2/tmp").own.empty());   // two folders
+    CHECK(run_folder_of("/t/mine/home", "/t/mine/tmp").own.empty());              // not a run folder's name
+    CHECK(run_folder_of("/oms-run-a1/home", "/oms-run-a1/tmp").own.empty());      // no base but /
+    CHECK(run_folder_of("oms-run-a1/home", "oms-run-a1/tmp").own.empty());        // relative
+    CHECK(run_folder_of("", "").own.empty());
+}

@@ -5,11 +5,13 @@
 // whatever happened to the command. While it exists, its oms holds an
 // exclusive lock on <folder>/.owner, so an abandoned folder can be told apart.
 #pragma once
+#include <oms/sdk.h>
+
 #include <string>
 
 namespace oms::core {
 
-constexpr const char* kRunDirPrefix = "oms-run-";
+constexpr const char* kRunDirPrefix = OMS_RUN_DIR_PREFIX;  // part of the plugin ABI (sdk.h)
 constexpr const char* kRunDirOwnerFile = ".owner";
 constexpr const char* kRunDirRefusalFile = "refusals";
 

@@ -175,13 +175,40 @@ void write_keypair_exemptions(ProfileWriter& out, const std::vector<Rule>& rules
     out.rule("deny", "file-read*", out.path_filters(of_kind(rules, OMS_RULE_READ_DENY), "READ_DENY", "subpath"));
 }
 
-void write_reads(ProfileWriter& out, const std::vector<Rule>& rules) {
+// Every run's folder in the shared base, by name, in each spelling of the base.
+std::vector<std::string> run_folder_filters(ProfileWriter& out, const RunFolder& run) {
+    std::vector<std::string> filters;
+    if (run.own.empty()) return filters;
+    for (const auto& base : out.spelled({Rule{OMS_RULE_WRITE_ALLOW_TREE, run.base, 0, "run folders"}}))
+        ProfileWriter::add_unique(
+            filters, "(regex " + out.param("RUN_FOLDERS", "^" + regex_literal(base) + "/" + OMS_RUN_DIR_PREFIX,
+                                             "every run's folder") + ")");
+    return filters;
+}
+
+std::vector<std::string> own_run_folder_filters(ProfileWriter& out, const RunFolder& run) {
+    if (run.own.empty()) return {};
+    return out.path_filters({Rule{OMS_RULE_READ_ALLOW_TREE, run.own, 0, "this run's folder"}}, "RUN_OWN", "subpath");
+}
+
+// The other runs' folders are closed, this run's is reopened; a rule after
+// this (a secret, .git) still wins inside it.
+void write_run_folder_reads(ProfileWriter& out, const RunFolder& run) {
+    const auto others = run_folder_filters(out, run);
+    if (others.empty()) return;
+    out.comment("Reads: close every run's folder in the shared temp folder, reopen this run's.");
+    out.rule("deny", "file-read*", others);
+    out.rule("allow", "file-read*", own_run_folder_filters(out, run));
+}
+
+void write_reads(ProfileWriter& out, const std::vector<Rule>& rules, const RunFolder& run) {
     out.comment("Reads: deny everything under HOME.");
     out.rule("deny", "file-read*", out.path_filters(of_kind(rules, OMS_RULE_READ_DENY_TREE), "READ_DENY_TREE", "subpath"));
     out.comment("Reads: reopen the worktree and the toolchain roots.");
     out.rule("allow", "file-read*",
              out.path_filters(of_kind(rules, OMS_RULE_READ_ALLOW_TREE), "READ_ALLOW_TREE", "subpath"));
     out.rule("allow", "file-read-metadata", traversal_filters(out, rules));
+    write_run_folder_reads(out, run);
     out.comment("Reads: deny the secrets again, inside allowed roots too.");
     auto filters = out.path_filters(of_kind(rules, OMS_RULE_READ_DENY), "READ_DENY", "subpath");
     for (const auto& filter : suffix_filters(out, rules)) filters.push_back(filter);
@@ -210,11 +237,21 @@ std::vector<std::string> name_filters(ProfileWriter& out, const std::vector<Rule
     return filters;
 }
 
-void write_writes(ProfileWriter& out, const std::vector<Rule>& rules) {
+void write_writes(ProfileWriter& out, const std::vector<Rule>& rules, const RunFolder& run) {
     out.comment("Writes: deny all, allow the write roots, deny .git and pinned files again.");
     out.rule_everything("deny", "file-write*");
     out.rule("allow", "file-write*",
              out.path_filters(of_kind(rules, OMS_RULE_WRITE_ALLOW_TREE), "WRITE_ALLOW_TREE", "subpath"));
+    const auto others = run_folder_filters(out, run);
+    if (!others.empty()) {
+        std::vector<Rule> own;  // the private HOME and TMPDIR
+        for (const Rule& rule : of_kind(rules, OMS_RULE_WRITE_ALLOW_TREE))
+            if (is_within(std::string(rule.value), run.own)) own.push_back(rule);
+        out.comment("Writes: close every run's folder in the shared temp folder (and names for the next");
+        out.comment("run), then allow the write roots in this run's folder again.");
+        out.rule("deny", "file-write*", others);
+        out.rule("allow", "file-write*", out.path_filters(own, "WRITE_ALLOW_TREE", "subpath"));
+    }
     out.rule("deny", "file-write*", out.path_filters(of_kind(rules, OMS_RULE_WRITE_DENY), "WRITE_DENY", "subpath"));
     const auto names = name_filters(out, rules);
     if (!names.empty()) {
@@ -304,13 +341,27 @@ void write_outside_actions(ProfileWriter& out) {
 
 }  // namespace
 
-Profile render_profile(const std::vector<Rule>& rules, const PathResolver& resolve) {
+RunFolder run_folder_of(std::string_view private_home, std::string_view temp_dir) {
+    const auto parent = [](std::string_view path) {
+        const size_t slash = path.rfind('/');
+        return slash == std::string_view::npos || slash == 0 ? std::string_view() : path.substr(0, slash);
+    };
+    const std::string_view own = parent(private_home);
+    const std::string_view base = parent(own);
+    const std::string_view name = own.substr(base.size() + (base.empty() ? 0 : 1));
+    if (own.empty() || base.empty() || own[0] != '/' || parent(temp_dir) != own ||
+        name.rfind(OMS_RUN_DIR_PREFIX, 0) != 0)
+        return {};
+    return RunFolder{std::string(own), std::string(base)};
+}
+
+Profile render_profile(const std::vector<Rule>& rules, const PathResolver& resolve, const RunFolder& run) {
     for (const Rule& rule : rules) validate(rule);
     ProfileWriter out(resolve);
     write_header(out);
-    write_reads(out, rules);
+    write_reads(out, rules, run);
     write_ipc(out, rules);
-    write_writes(out, rules);
+    write_writes(out, rules, run);
     write_unlinks(out, rules);
     write_network(out, rules);
     write_outside_actions(out);

@@ -30,10 +30,27 @@ struct Profile {
     std::vector<std::string> limits;          // policy parts the profile cannot express exactly
 };
 
+// This run's folder (<base>/oms-run-XXXXXX, holding the private HOME and
+// TMPDIR) and the folder every run's folder lies in. The system temp folders
+// Seatbelt lets every command write hold <base>, so without more the command
+// of one run could read and write the folders of every other run.
+struct RunFolder {
+    std::string own;   // empty: the run's folder is unknown, no rule is added
+    std::string base;
+};
+
+// The run folder of `context`, when its private HOME and TMPDIR lie in one
+// folder named OMS_RUN_DIR_PREFIX...; otherwise an empty one.
+RunFolder run_folder_of(std::string_view private_home, std::string_view temp_dir);
+
 // Throws oms::sdk::Error(OMS_ERR_INVALID) for a malformed rule (relative or
 // empty path, NUL byte, port out of range) and OMS_ERR_UNSUPPORTED for a rule
 // kind it does not know. ENV_PASS rules are not part of a profile (the
-// environment is passed by the launcher).
-Profile render_profile(const std::vector<oms::sdk::Rule>& rules, const PathResolver& resolve);
+// environment is passed by the launcher). With `run`, every folder named
+// OMS_RUN_DIR_PREFIX... in run.base is closed to reads and writes but
+// run.own, which is reopened (other runs' folders, and names a command could
+// squat for the next run).
+Profile render_profile(const std::vector<oms::sdk::Rule>& rules, const PathResolver& resolve,
+                       const RunFolder& run = {});
 
 }  // namespace oms::seatbelt

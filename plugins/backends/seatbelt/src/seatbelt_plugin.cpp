@@ -67,9 +67,10 @@ public:
     void probe(const oms::sdk::Report& report) override { report_probe(facts(), report); }
 
     // Works on every platform, so a profile can be reviewed anywhere.
-    void render(const oms::sdk::Context&, const oms::sdk::Policy& policy, const oms::sdk::Report& report) override {
+    void render(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
+                const oms::sdk::Report& report) override {
         const HostFacts here = facts();
-        const Profile profile = render_profile(policy.rules(), resolver(here));
+        const Profile profile = render_profile(policy.rules(), resolver(here), run_folder(context));
         report.text(";; Run as: " + here.sandbox_exec + " -D NAME=VALUE... -f <profile file> <command...>");
         report.text(";; Parameters (shell-quoted):");
         for (const auto& parameter : profile.parameters) report.text(parameter_line(parameter));
@@ -82,7 +83,7 @@ public:
         const HostFacts here = facts();
         require_usable(here);
         LaunchRequest request;
-        request.profile = render_profile(policy.rules(), resolver(here));
+        request.profile = render_profile(policy.rules(), resolver(here), run_folder(context));
         // The spec accepts these (see docs/backends/seatbelt.md); `oms policy`
         // shows them, the log keeps a trace per run.
         for (const auto& limit : request.profile.limits) host().log(OMS_LOG_DEBUG, "seatbelt: " + limit);
@@ -97,6 +98,10 @@ public:
 
 private:
     HostFacts facts() const { return gather_host_facts(host().string("sandbox_exec")); }
+
+    static RunFolder run_folder(const oms::sdk::Context& context) {
+        return run_folder_of(context.private_home(), context.temp_dir());
+    }
 
     // Symlinks are resolved only where the profile will be enforced: on
     // another platform the paths describe a Mac, not this machine.
