@@ -13,7 +13,9 @@
 #include "oms/core/policy_guard.hpp"
 #include "oms/core/policy_lowering.hpp"
 #include "oms/core/rule_semantics.hpp"
+#include "oms/core/run_dir.hpp"
 #include "oms/core/run_options.hpp"
+#include "oms/core/running_runs.hpp"
 #include "oms/core/trusted_surfpool.hpp"
 #include "oms/core/violation_log.hpp"
 
@@ -38,10 +40,12 @@ namespace fs = std::filesystem;
 
 const char* kUsage =
     "usage: oms explain [options] read|write|exec|connect|listen|env TARGET...\n"
-    "       oms explain --last [--json]\n\n"
+    "       oms explain --last [--json]\n"
+    "       oms explain --running [--json]\n\n"
     "For each TARGET (a path; a PORT, HOST or HOST:PORT; a variable name): allowed, denied or hidden,\n"
     "and the rule that decides it with its origin. Runs nothing. --last: what the last `oms run` to end\n"
-    "was refused (each host, port and rule).\n\noptions";
+    "was refused (each host, port and rule). --running: the runs going on now (in this TMPDIR) and what\n"
+    "each was refused so far.\n\noptions";
 
 struct Answer {
     std::string target, resolved;
@@ -235,6 +239,46 @@ void print_last_text(const std::optional<RunRecord>& record) {
         std::printf("  ... and %zu more not kept\n", record->refused - record->violations.size());
 }
 
+std::string joined_words(const std::vector<std::string>& words) {
+    std::string text;
+    for (const std::string& word : words) text += (text.empty() ? "" : " ") + word;
+    return text;
+}
+
+void print_running_text(const std::vector<RunningRun>& runs) {
+    if (runs.empty()) {
+        std::printf("no run is going on in %s (oms explain --last: the last one that ended)\n", run_dir_base().c_str());
+        return;
+    }
+    for (const RunningRun& run : runs) {
+        if (run.command.empty()) std::printf("running: (no description: an older oms, or it could not be written)\n");
+        else
+            std::printf("running: %s\n  worktree: %s\n  backend: %s\n  started: %s, oms pid %ld\n",
+                        printable_text(joined_words(run.command)).c_str(), printable_text(run.worktree).c_str(),
+                        printable_text(run.backend).c_str(), run.started.c_str(), run.pid);
+        std::printf("refused so far: %zu\n", run.refused_count);
+        for (const Violation& v : run.refused)
+            std::printf("  %s  %s  (%s)\n", violation_target(v).c_str(), printable_text(v.rule).c_str(),
+                        v.source.c_str());
+    }
+}
+
+void print_running_json(const std::vector<RunningRun>& runs) {
+    JsonWriter json;
+    json.begin_object().key("runs").begin_array();
+    for (const RunningRun& run : runs) {
+        json.begin_object().key("command").strings(run.command).key("worktree").value(run.worktree);
+        json.key("backend").value(run.backend).key("started").value(run.started).key("pid").value(int64_t{run.pid});
+        json.key("refused").value(static_cast<int64_t>(run.refused_count)).key("violations").begin_array();
+        for (const Violation& v : run.refused)
+            json.begin_object().key("host").value(v.host).key("port").value(int64_t{v.port}).key("rule").value(v.rule)
+                .key("source").value(v.source).end_object();
+        json.end_array().end_object();
+    }
+    json.end_array().end_object();
+    std::printf("%s\n", json.str().c_str());
+}
+
 void print_last_json(const std::optional<RunRecord>& record) {
     JsonWriter json;
     json.begin_object().key("recorded").value(record.has_value());
@@ -260,8 +304,11 @@ int command_explain(const Args& args) {
     po::options_description description(kUsage);
     add_run_options(description, options);
     bool last = false;
+    bool running = false;
     description.add_options()("json", po::bool_switch(&options.json), "machine-readable output")(
-        "last", po::bool_switch(&last), "what the last run was refused")("help,h", "show this help");
+        "last", po::bool_switch(&last), "what the last run was refused")(
+        "running", po::bool_switch(&running), "the runs going on now and what each was refused so far")(
+        "help,h", "show this help");
     po::options_description positional_words;  // the access and the targets, not shown in --help
     positional_words.add_options()("words", po::value(&words), "");
     po::options_description all;
@@ -273,6 +320,12 @@ int command_explain(const Args& args) {
     po::notify(values);
     if (values.count("help")) {
         std::cout << description << "\n";
+        return 0;
+    }
+    if (running) {
+        if (!words.empty() || last) throw UserError(kExitUsage, "oms explain: --running takes no access, target or --last");
+        const auto runs = running_runs(run_dir_base());
+        options.json ? print_running_json(runs) : print_running_text(runs);
         return 0;
     }
     if (last) {

@@ -19,8 +19,10 @@
 #include "oms/core/run_dir_sweep.hpp"
 #include "oms/core/run_options.hpp"
 #include "oms/core/run_session.hpp"
-#include "oms/core/trusted_surfpool.hpp"
+#include "oms/core/running_runs.hpp"
 #include "oms/core/signals.hpp"
+#include "oms/core/trusted_surfpool.hpp"
+#include "oms/core/utc_time.hpp"
 #include "oms/core/warn_once.hpp"
 
 #include <boost/program_options.hpp>
@@ -37,15 +39,6 @@ void warn_lost_guarantees(const BackendChoice& backend, const RunInputs& in) {
     if (!(in.flags & OMS_RUN_BEST_EFFORT)) return;
     for (auto& line : backend.report.missing)
         std::fprintf(stderr, "oms: warning: best effort: not enforced here: %s\n", line.c_str());
-}
-
-std::string utc_now() {
-    char text[32] = {0};
-    const std::time_t now = std::time(nullptr);
-    std::tm parts{};
-    gmtime_r(&now, &parts);
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-    return text;
 }
 
 // The record `oms explain --last` reads; a failure to write it is reported
@@ -113,6 +106,7 @@ int command_run(const Args& all_args) {
     warn_once(context.inputs().state_dir, backend.record->id, backend.report.warn_once);
     warn_lost_guarantees(backend, context.inputs());
     remember_repository(context.inputs().state_dir, context.inputs().worktree);  // before any command runs here
+    write_run_about(run_dir.root_fd(), context.inputs().argv, backend.record->id, context.inputs().worktree);
     ViolationLog violations(context.inputs().refusal_log);
     int exit_code = 0;
     {

@@ -99,6 +99,18 @@ std::string printable_host(const std::string& host) {
     return out;
 }
 
+std::string printable_text(const std::string& text) {
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const bool c1 = c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                        static_cast<unsigned char>(text[i + 1]) <= 0x9f;
+        if (c1) ++i;  // both bytes of the one character
+        out += (c < 0x20 || c == 0x7f || c1) ? '?' : static_cast<char>(c);
+    }
+    return out;
+}
+
 namespace {
 
 nlohmann::json to_json(const RunRecord& r) {

@@ -72,6 +72,10 @@ std::optional<RunRecord> read_run_record(const std::string& state_dir);
 // Bytes a command chose, made safe for a log and a terminal: printable ASCII
 // kept, anything else as '?', at most 255 characters.
 std::string printable_host(const std::string& host);
+// Text a command or a run chose (a command line, a path, a rule), made safe
+// for a terminal: control characters (C0, DEL and UTF-8-encoded C1, which
+// terminals act on) become '?'; spaces and other UTF-8 are kept.
+std::string printable_text(const std::string& text);
 
 // "host:port", or the host alone for a name lookup (port 0).
 std::string violation_target(const Violation& v);
