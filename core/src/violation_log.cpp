@@ -78,7 +78,10 @@ std::vector<Violation> parse_refusal_lines(const std::string& text) {
 }
 
 std::string violation_target(const Violation& v) {
-    return v.port == 0 ? v.host : v.host + ":" + std::to_string(v.port);
+    if (v.port == 0) return v.host;
+    // An IPv6 address in brackets, as in a URL: "[::1]:3000", not "::1:3000".
+    const bool ipv6 = v.host.find(':') != std::string::npos;
+    return (ipv6 ? "[" + v.host + "]" : v.host) + ":" + std::to_string(v.port);
 }
 
 size_t ViolationLog::count() const {

@@ -9,9 +9,11 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -46,11 +48,44 @@ const char kNoSuchHost[] =
     "answered \"no such host\": the sandbox resolves no name (a host in [network] allow_hosts is reached "
     "through oms's proxy, which resolves it)";
 
-// The question's name, dotted ("pkg.test"), in `out`, when it asks for an
-// IPv4 address (type A); its length (0: another type, the root or unreadable).
-// Only A: a name /etc/hosts knows for IPv4 alone is still asked here for its
-// IPv6 address (getent hosts localhost asks AAAA first), and that is no refusal.
-size_t question_name(const uint8_t* message, size_t size, char* out) {
+constexpr uint8_t kTypeA = 1, kTypeAaaa = 28;
+
+// True when /etc/hosts names `name` (any case) on a line of its own: such a
+// name resolves from the file, and a question for its other family's
+// address is no refusal. Read when asked (at most kMaxReports times, each
+// once per name among the recent ones), into static storage, 64 KiB at most.
+bool hosts_file_names(const char* name) {
+    static char text[64 * 1024 + 1];
+    const int fd = ::open("/etc/hosts", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return false;
+    const ssize_t got = ::read(fd, text, sizeof text - 1);
+    ::close(fd);
+    if (got <= 0) return false;
+    text[got] = '\0';
+    const size_t length = strlen(name);
+    bool first_word = true, comment = false;
+    for (char* at = text; *at;) {
+        if (*at == '\n') {
+            first_word = true, comment = false, ++at;
+            continue;
+        }
+        if (*at == ' ' || *at == '\t' || *at == '\r') {
+            ++at;
+            continue;
+        }
+        if (*at == '#') comment = true;
+        const char* word = at;
+        while (*at && *at != ' ' && *at != '\t' && *at != '\r' && *at != '\n') ++at;
+        const size_t size = static_cast<size_t>(at - word);
+        if (!comment && !first_word && size == length && strncasecmp(word, name, length) == 0) return true;
+        first_word = false;  // the address; the names follow it
+    }
+    return false;
+}
+
+// The question's name, dotted ("pkg.test"), in `out`, and its type; the
+// name's length (0: the root or unreadable).
+size_t question_name(const uint8_t* message, size_t size, char* out, uint16_t* type) {
     size_t at = kHeader, n = 0;
     while (at < size && message[at] != 0 && message[at] <= 63) {
         const size_t label = message[at];
@@ -61,17 +96,23 @@ size_t question_name(const uint8_t* message, size_t size, char* out) {
         at += 1 + label;
     }
     out[n] = '\0';
-    const bool type_a = at + 3 <= size && message[at] == 0 && message[at + 1] == 0 && message[at + 2] == 1;
-    return type_a ? n : 0;
+    if (at + 3 > size || message[at] != 0) return 0;
+    *type = static_cast<uint16_t>((message[at + 1] << 8) | message[at + 2]);
+    return n;
 }
 
+// An address question answered "no such host" is a refusal: for IPv4 (A)
+// always, for IPv6 (AAAA) unless /etc/hosts names the host (getent hosts
+// localhost asks AAAA here although the file answers it for IPv4).
 void report(const uint8_t* message, size_t size) {
     if (report_fd < 0 || reports >= kMaxReports) return;
     char name[kMaxName + 1];
-    const size_t length = question_name(message, size, name);
-    if (length == 0) return;
+    uint16_t type = 0;
+    const size_t length = question_name(message, size, name, &type);
+    if (length == 0 || (type != kTypeA && type != kTypeAaaa)) return;
     for (const char* seen : recent)
         if (strcmp(seen, name) == 0) return;
+    if (type == kTypeAaaa && hosts_file_names(name)) return;
     memcpy(recent[next_recent], name, length + 1);
     next_recent = (next_recent + 1) % kRememberedNames;
     ++reports;

@@ -32,9 +32,10 @@ Descriptors descriptors();
 int watch(pollfd* fds, int capacity);
 // Serves what `fds` (as filled by watch and polled) reported ready.
 void serve(const pollfd* fds, int count);
-// From now on, each name answered NXDOMAIN for its IPv4 address (type A:
-// a lookup of a name /etc/hosts knows for IPv4 may still ask AAAA here,
-// which is no refusal) is also appended to `fd` as a
+// From now on, each name answered NXDOMAIN for its IPv4 address (type A),
+// or for its IPv6 address (AAAA) when /etc/hosts does not name it (a lookup
+// of a name the file knows for IPv4 may still ask AAAA here, which is no
+// refusal), is also appended to `fd` as a
 // refusal (oms/refusal_log.hpp: source "resolver", port 0), once per name
 // among the last kRememberedNames and at most kMaxReports in all; -1 stops.
 inline constexpr int kRememberedNames = 32;

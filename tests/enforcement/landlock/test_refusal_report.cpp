@@ -76,6 +76,34 @@ TEST_CASE("refusals: a loopback port the run does not relay and a name lookup ar
     CHECK_THAT(json.out, Catch::Contains("{\"host\":\"127.0.0.1\",\"port\":" + o + ","));
 }
 
+TEST_CASE("refusals: a connect to ::1 and a lookup of an IPv6 address alone are reported; localhost's is not",
+          "[landlock][network][refusals][ipv6]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    StaticHttpServer surfnet(std::map<std::string, std::string>{{"/hello", "SURFNET\n"}});  // relayed: the control
+    const std::string s = std::to_string(surfnet.port());
+    World w;
+    relay_surfnet_port(w, surfnet.port());
+    auto r = run_in_oms(w, "curl -sS http://127.0.0.1:" + s + "/hello; echo relayed=$?; "
+                           "curl -sS 'http://[::1]:4321/'; echo v6=$?; "
+                           "curl -6 -sS http://v6only.test/; echo aaaa=$?; "
+                           "getent ahostsv6 localhost >/dev/null; echo localhost=$?");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(lines_starting(r.out, "relayed=0").size() == 1);  // positive: the relayed port works
+    CHECK(lines_starting(r.out, "v6=7").size() == 1);        // connection refused
+    CHECK(lines_starting(r.out, "aaaa=6").size() == 1);      // could not resolve host
+    CHECK(lines_starting(r.out, "localhost=0").size() == 1);
+
+    const auto summary = lines_starting(r.err, "oms: network: 1 connection refused, 1 name lookup refused: ");
+    REQUIRE(summary.size() == 1);
+    CHECK_THAT(summary[0], Catch::Contains("[::1]:4321 (" + kNotRelayed));
+    CHECK_THAT(summary[0], Catch::Contains("v6only.test (" + kNoSuchHost));
+    CHECK_THAT(summary[0], !Catch::Contains("localhost"));
+    auto json = explain_last(w, true);
+    CHECK_THAT(json.out, Catch::Contains("{\"host\":\"::1\",\"port\":4321,"));
+}
+
 TEST_CASE("refusals: a relayed port with no host listener is reported as such; a run refused nothing reports nothing",
           "[landlock][network][refusals]") {
     require_landlock();

@@ -133,9 +133,10 @@ void run_as_init(const ChildSpec& spec) {
     // Holds nothing of the command's: its failure report pipe must reach EOF
     // at exec, its standard streams close when it and its children do.
     const dns_responder::Descriptors dns = dns_responder::descriptors();
-    int keep[] = {dns.udp, dns.tcp, refused_connect_watch::descriptor(),
-                  refused_connect_watch::descriptor() >= 0 || dns.udp >= 0 ? spec.report_fd : -1};
-    close_all_but(keep, 4);
+    const refused_connect_watch::Descriptors resets = refused_connect_watch::descriptors();
+    const bool reporting = resets.v4 >= 0 || resets.v6 >= 0 || dns.udp >= 0;
+    int keep[] = {dns.udp, dns.tcp, resets.v4, resets.v6, reporting ? spec.report_fd : -1};
+    close_all_but(keep, 5);
     struct sigaction action {};
     action.sa_sigaction = forward;
     action.sa_flags = SA_SIGINFO;

@@ -2,6 +2,7 @@
 
 #include "child_spec.hpp"
 #include "child_steps.hpp"
+#include "packet_filter.hpp"
 
 #include <oms/refusal_log.hpp>
 
@@ -20,27 +21,42 @@ namespace oms::landlock::refused_connect_watch {
 namespace {
 
 constexpr size_t kMaxRelayed = 64;
+constexpr size_t kMaxAddress = 16;  // an IPv6 address
 
-int packet_fd = -1;
+struct Remembered {
+    uint8_t address[kMaxAddress];
+    uint16_t port;
+    bool used;
+};
+
+int packet_v4 = -1, packet_v6 = -1;
 int report_fd = -1;
 uint16_t relayed[kMaxRelayed];
 size_t relayed_count = 0;
-uint64_t recent[kRemembered];  // address << 16 | port
+Remembered recent[kRemembered];
 int next_recent = 0;
 int reports = 0;
 
-// Passes IPv4 TCP segments with RST set (their first 64 bytes), drops the rest.
-sock_filter kResetsOnly[] = {
-    BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 9),               // protocol
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 0, 6),
-    BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 6),               // fragment offset
-    BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x1fff, 4, 0),
-    BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 0),              // X = IP header length
-    BPF_STMT(BPF_LD | BPF_B | BPF_IND, 13),              // TCP flags
-    BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x04, 0, 1),    // RST
-    BPF_STMT(BPF_RET | BPF_K, 64),
-    BPF_STMT(BPF_RET | BPF_K, 0),
+using packet_filter::Check;
+using packet_filter::Op;
+
+// IPv4 TCP segments with RST set, unfragmented (their first 64 bytes).
+constexpr Check kIpv4Resets[] = {
+    {Op::load_byte, 9}, {Op::drop_unless_equal, IPPROTO_TCP},  // protocol
+    {Op::load_half, 6}, {Op::drop_if_any_bit, 0x1fff},         // a fragment past the first
+    {Op::load_ip_header_length, 0}, {Op::load_byte_after_ip, 13},
+    {Op::drop_unless_any_bit, 0x04},                           // TCP flags: RST
+    {Op::keep, 64},
 };
+// IPv6 TCP segments with RST set, the TCP header right after the fixed one
+// (the kernel's own resets carry no extension header).
+constexpr Check kIpv6Resets[] = {
+    {Op::load_byte, 6}, {Op::drop_unless_equal, IPPROTO_TCP},  // next header
+    {Op::load_byte, 40 + 13}, {Op::drop_unless_any_bit, 0x04},  // TCP flags: RST
+    {Op::keep, 80},
+};
+constexpr auto kIpv4Program = packet_filter::assemble(kIpv4Resets);
+constexpr auto kIpv6Program = packet_filter::assemble(kIpv6Resets);
 
 int loopback_index(int fd) {
     ifreq request{};
@@ -54,10 +70,13 @@ bool is_relayed(uint16_t port) {
     return false;
 }
 
-bool seen_before(uint32_t address, uint16_t port) {
-    const uint64_t key = (static_cast<uint64_t>(address) << 16) | port;
-    for (uint64_t k : recent)
-        if (k == key) return true;
+bool seen_before(const uint8_t* address, size_t size, uint16_t port) {
+    Remembered key{};
+    memcpy(key.address, address, size);
+    key.port = port;
+    key.used = true;
+    for (const Remembered& r : recent)
+        if (r.used && r.port == port && memcmp(r.address, key.address, kMaxAddress) == 0) return true;
     recent[next_recent] = key;
     next_recent = (next_recent + 1) % kRemembered;
     return false;
@@ -71,69 +90,94 @@ const char* rule_for(uint16_t port) {
            "(the Surfnet's, and oms's proxy for [network] allow_hosts)";
 }
 
-void inspect(const uint8_t* packet, size_t size) {
-    if (size < 20) return;
-    const size_t ip_header = static_cast<size_t>(packet[0] & 0x0f) * 4;
-    if ((packet[0] >> 4) != 4 || ip_header < 20 || size < ip_header + 20) return;
-    const uint8_t* tcp = packet + ip_header;
+// A reset the kernel sent for a SYN no socket took, from `address` (where the
+// command connected) and the TCP header `tcp`.
+void report_reset(int family, const uint8_t* address, size_t address_size, const uint8_t* tcp) {
     uint32_t sequence;
     memcpy(&sequence, tcp + 4, 4);
     const uint8_t flags = tcp[13];
     if (sequence != 0 || !(flags & 0x10) || !(flags & 0x04)) return;  // not the answer to a SYN
-    uint32_t address;
-    memcpy(&address, packet + 12, 4);  // the reset's source: where the command connected
     const uint16_t port = static_cast<uint16_t>((tcp[0] << 8) | tcp[1]);
-    if (seen_before(address, port) || reports >= kMaxReports) return;
+    if (seen_before(address, address_size, port) || reports >= kMaxReports) return;
     ++reports;
-    char text[INET_ADDRSTRLEN] = {0};
-    if (!inet_ntop(AF_INET, &address, text, sizeof text)) return;
+    char text[INET6_ADDRSTRLEN] = {0};
+    if (!inet_ntop(family, address, text, sizeof text)) return;
     refusal_log::append(report_fd, "loopback", text, static_cast<size_t>(-1), port, rule_for(port));
+}
+
+void inspect_v4(const uint8_t* packet, size_t size) {
+    if (size < 20) return;
+    const size_t ip_header = static_cast<size_t>(packet[0] & 0x0f) * 4;
+    if ((packet[0] >> 4) != 4 || ip_header < 20 || size < ip_header + 20) return;
+    report_reset(AF_INET, packet + 12, 4, packet + ip_header);  // the source: where the command connected
+}
+
+void inspect_v6(const uint8_t* packet, size_t size) {
+    if (size < 40 + 20 || (packet[0] >> 4) != 6 || packet[6] != IPPROTO_TCP) return;
+    report_reset(AF_INET6, packet + 8, 16, packet + 40);
+}
+
+int open_on_loopback(uint16_t protocol, sock_fprog filter) {
+    const int fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, htons(protocol));
+    if (fd < 0) return -1;
+    sockaddr_ll address{};
+    address.sll_family = AF_PACKET;
+    address.sll_protocol = htons(protocol);
+    address.sll_ifindex = loopback_index(fd);
+    if (address.sll_ifindex <= 0 || setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &filter, sizeof filter) != 0 ||
+        bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+void drain(int fd, void (*inspect)(const uint8_t*, size_t)) {
+    for (int n = 0; n < 64; ++n) {
+        uint8_t packet[80];
+        sockaddr_ll from{};
+        socklen_t from_size = sizeof from;
+        const ssize_t got = recvfrom(fd, packet, sizeof packet, 0, reinterpret_cast<sockaddr*>(&from), &from_size);
+        if (got <= 0) return;
+        // Each segment on lo is seen leaving and arriving: count it once.
+        if (from.sll_pkttype == PACKET_OUTGOING) continue;
+        inspect(packet, static_cast<size_t>(got));
+    }
 }
 
 }  // namespace
 
 bool open(const ChildSpec& spec) {
     if (spec.report_fd < 0) return false;
-    const int fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, htons(ETH_P_IP));
-    if (fd < 0) return false;
-    sock_fprog program{static_cast<unsigned short>(sizeof kResetsOnly / sizeof kResetsOnly[0]), kResetsOnly};
-    sockaddr_ll address{};
-    address.sll_family = AF_PACKET;
-    address.sll_protocol = htons(ETH_P_IP);
-    address.sll_ifindex = loopback_index(fd);
-    if (address.sll_ifindex <= 0 || setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &program, sizeof program) != 0 ||
-        bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
-        close(fd);
-        return false;
-    }
-    packet_fd = fd;
+    packet_v4 = open_on_loopback(ETH_P_IP, reset_filter(false));
+    // No IPv6 (disabled on this machine) leaves only it unwatched.
+    packet_v6 = open_on_loopback(ETH_P_IPV6, reset_filter(true));
+    if (packet_v4 < 0 && packet_v6 < 0) return false;
     report_fd = spec.report_fd;
     relayed_count = spec.relay_ports.size() < kMaxRelayed ? spec.relay_ports.size() : kMaxRelayed;
     for (size_t i = 0; i < relayed_count; ++i) relayed[i] = spec.relay_ports[i];
     return true;
 }
 
-int descriptor() { return packet_fd; }
+sock_fprog reset_filter(bool v6) {
+    // The kernel copies the program at attach time and never writes it.
+    if (v6) return sock_fprog{kIpv6Program.size(), const_cast<sock_filter*>(kIpv6Program.data())};
+    return sock_fprog{kIpv4Program.size(), const_cast<sock_filter*>(kIpv4Program.data())};
+}
+
+Descriptors descriptors() { return Descriptors{packet_v4, packet_v6}; }
 
 int watch(pollfd* fds, int count, int capacity) {
-    if (packet_fd >= 0 && count < capacity) fds[count++] = pollfd{packet_fd, POLLIN, 0};
+    for (int fd : {packet_v4, packet_v6})
+        if (fd >= 0 && count < capacity) fds[count++] = pollfd{fd, POLLIN, 0};
     return count;
 }
 
 void serve(const pollfd* fds, int count) {
     for (int i = 0; i < count; ++i) {
-        if (fds[i].fd != packet_fd || !fds[i].revents) continue;
-        for (int n = 0; n < 64; ++n) {
-            uint8_t packet[64];
-            sockaddr_ll from{};
-            socklen_t from_size = sizeof from;
-            const ssize_t got = recvfrom(packet_fd, packet, sizeof packet, 0, reinterpret_cast<sockaddr*>(&from),
-                                         &from_size);
-            if (got <= 0) return;
-            // Each segment on lo is seen leaving and arriving: count it once.
-            if (from.sll_pkttype == PACKET_OUTGOING) continue;
-            inspect(packet, static_cast<size_t>(got));
-        }
+        if (!fds[i].revents) continue;
+        if (fds[i].fd == packet_v4 && packet_v4 >= 0) drain(packet_v4, inspect_v4);
+        if (fds[i].fd == packet_v6 && packet_v6 >= 0) drain(packet_v6, inspect_v6);
     }
 }
 

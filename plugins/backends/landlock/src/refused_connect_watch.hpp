@@ -9,12 +9,15 @@
 //
 // A refusal is a reset with sequence number 0 and ACK set: what the kernel
 // answers a SYN with when no socket takes it (RFC 793; Linux
-// tcp_v4_send_reset), never a reset of an established connection. IPv4 only:
-// a connect to ::1 is refused too but not reported. Bounded: once per
-// address and port among the last kRemembered, at most kMaxReports in all.
+// tcp_v4_send_reset, tcp_v6_send_reset), never a reset of an established
+// connection. IPv4 and IPv6 (a connect to ::1), one packet socket each; the
+// filters are assembled from a list of checks (packet_filter.hpp). Bounded:
+// once per address and port among the last kRemembered, at most kMaxReports
+// in all.
 // libc only, static storage: it runs in the init, a copy of a threaded
 // process.
 #pragma once
+#include <linux/filter.h>
 #include <poll.h>
 #include <stdint.h>
 
@@ -29,13 +32,18 @@ namespace refused_connect_watch {
 inline constexpr int kRemembered = 32;
 inline constexpr int kMaxReports = 1000;
 
-// Opens the packet socket on `lo` when spec.report_fd is open; false (and
-// nothing watched) when it cannot. spec.relay_ports tell the rule's words.
+// Opens the packet sockets on `lo` when spec.report_fd is open; false (and
+// nothing watched) when neither opens. spec.relay_ports tell the rule's words.
 bool open(const ChildSpec& spec);
-int descriptor();  // -1 when not open
-// Adds the socket to `fds` when open and there is room; returns the new count.
+struct Descriptors {
+    int v4, v6;  // -1 when not open
+};
+Descriptors descriptors();
+// Adds the open sockets to `fds` while there is room; returns the new count.
 int watch(pollfd* fds, int count, int capacity);
-// Reads what `fds` reported ready on the socket and reports each refusal.
+// The socket filters: TCP resets of IPv4 (`v6` false) or IPv6, others dropped.
+sock_fprog reset_filter(bool v6);
+// Reads what `fds` reported ready on the sockets and reports each refusal.
 void serve(const pollfd* fds, int count);
 
 }  // namespace refused_connect_watch

@@ -1,0 +1,91 @@
+// The loopback watch's socket filters on the real kernel: attached to one
+// end of a unix datagram pair, where the kernel runs a socket filter on each
+// message as it would on a packet, so crafted IPv4 and IPv6 segments show
+// what the filter keeps (a TCP reset, cut to its first bytes) and drops
+// (other TCP segments, UDP, a later fragment), unprivileged.
+#include "packet_filter.hpp"
+#include "refused_connect_watch.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <netinet/in.h>
+
+#include <vector>
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+Bytes ipv4_segment(uint8_t protocol, uint8_t tcp_flags, bool later_fragment = false) {
+    Bytes p(20 + 20 + 16, 0);
+    p[0] = 0x45;  // version 4, header of 5 words
+    if (later_fragment) p[7] = 0x08;  // fragment offset 8
+    p[9] = protocol;
+    p[20 + 13] = tcp_flags;
+    return p;
+}
+
+Bytes ipv6_segment(uint8_t next_header, uint8_t tcp_flags) {
+    Bytes p(40 + 20 + 30, 0);
+    p[0] = 0x60;
+    p[6] = next_header;
+    p[40 + 13] = tcp_flags;
+    return p;
+}
+
+// What the receiving end gets of `packet` through `filter`: its length, or -1 when dropped.
+ssize_t through(const sock_fprog& filter, const Bytes& packet) {
+    int pair[2];
+    REQUIRE(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, pair) == 0);
+    REQUIRE(setsockopt(pair[0], SOL_SOCKET, SO_ATTACH_FILTER, &filter, sizeof filter) == 0);
+    REQUIRE(send(pair[1], packet.data(), packet.size(), 0) == static_cast<ssize_t>(packet.size()));
+    uint8_t buffer[256];
+    const ssize_t got = recv(pair[0], buffer, sizeof buffer, MSG_DONTWAIT);
+    close(pair[0]);
+    close(pair[1]);
+    return got;
+}
+
+}  // namespace
+
+TEST_CASE("the IPv4 reset filter keeps TCP resets and drops the rest", "[landlock][refusals][filter]") {
+    const sock_fprog v4 = oms::landlock::refused_connect_watch::reset_filter(false);
+    CHECK(through(v4, ipv4_segment(IPPROTO_TCP, 0x14)) == 56);  // RST|ACK, whole (shorter than 64)
+    CHECK(through(v4, ipv4_segment(IPPROTO_TCP, 0x04)) == 56);
+    CHECK(through(v4, ipv4_segment(IPPROTO_TCP, 0x12)) == -1);  // SYN|ACK
+    CHECK(through(v4, ipv4_segment(IPPROTO_UDP, 0x04)) == -1);
+    CHECK(through(v4, ipv4_segment(IPPROTO_TCP, 0x14, true)) == -1);
+    Bytes long_reset = ipv4_segment(IPPROTO_TCP, 0x14);
+    long_reset.resize(200);
+    CHECK(through(v4, long_reset) == 64);  // cut to the bytes the watch reads
+}
+
+TEST_CASE("the IPv6 reset filter keeps TCP resets and drops the rest", "[landlock][refusals][filter]") {
+    const sock_fprog v6 = oms::landlock::refused_connect_watch::reset_filter(true);
+    CHECK(through(v6, ipv6_segment(IPPROTO_TCP, 0x14)) == 80);  // cut to 80 of 90
+    CHECK(through(v6, ipv6_segment(IPPROTO_TCP, 0x10)) == -1);  // ACK alone
+    CHECK(through(v6, ipv6_segment(IPPROTO_UDP, 0x04)) == -1);
+}
+
+TEST_CASE("assembled filters jump only to the drop at their end", "[landlock][filter]") {
+    using oms::landlock::packet_filter::Check;
+    using oms::landlock::packet_filter::Op;
+    constexpr Check checks[] = {{Op::load_byte, 9},           {Op::drop_unless_equal, 6},
+                                {Op::load_half, 6},           {Op::drop_if_any_bit, 0x1fff},
+                                {Op::drop_unless_any_bit, 4}, {Op::keep, 64}};
+    constexpr auto program = oms::landlock::packet_filter::assemble(checks);
+    REQUIRE(program.size() == 7);
+    CHECK(program[6].code == (BPF_RET | BPF_K));
+    CHECK(program[6].k == 0u);
+    for (size_t i : {size_t{1}, size_t{3}, size_t{4}}) {
+        const size_t target = i + 1 + (program[i].jt ? program[i].jt : program[i].jf);
+        INFO("instruction " << i);
+        CHECK(target == 6);
+        CHECK((program[i].jt == 0) != (program[i].jf == 0));  // one way goes on, the other drops
+    }
+    CHECK(program[5].code == (BPF_RET | BPF_K));
+    CHECK(program[5].k == 64u);
+}
