@@ -5,7 +5,6 @@
 #include "oms/core/run_dir.hpp"
 #include "oms/core/utc_time.hpp"
 
-#include <oms/refusal_log.hpp>
 #include <oms/text_file.hpp>
 
 #include <errno.h>
@@ -25,28 +24,16 @@ namespace {
 
 constexpr size_t kMaxAboutBytes = 64 * 1024;
 
-// A regular file of the open folder, never through a link, never blocking:
-// all of it, or with `first_part`, its first `limit` bytes (a refusals file
-// grows while it is read; oms reads the same part of it when the run ends).
-std::optional<std::string> read_file_at(int folder, const char* name, size_t limit, bool first_part = false) {
+// A regular file of the open folder, never through a link, never blocking;
+// -1 when there is none.
+int open_file_at(int folder, const char* name) {
     const int fd = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) return std::nullopt;
     struct stat st {};
-    std::optional<std::string> text;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        if (!first_part) text = sdk::read_text_fd(fd, limit);
-        else {
-            std::string part(limit, '\0');
-            size_t have = 0;
-            ssize_t n;
-            while (have < part.size() && (n = read(fd, part.data() + have, part.size() - have)) > 0)
-                have += static_cast<size_t>(n);
-            part.resize(have);
-            text = std::move(part);
-        }
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        return -1;
     }
-    close(fd);
-    return text;
+    return fd;
 }
 
 // Held by a live oms: a shared lock cannot be taken while its exclusive one
@@ -62,7 +49,10 @@ bool owner_lock_held(int folder) {
 }
 
 void read_about(int folder, RunningRun& run) {
-    const auto text = read_file_at(folder, kRunAboutFile, kMaxAboutBytes);
+    const int fd = open_file_at(folder, kRunAboutFile);
+    if (fd < 0) return;
+    const auto text = sdk::read_text_fd(fd, kMaxAboutBytes);
+    close(fd);
     if (!text) return;
     try {
         const nlohmann::json j = nlohmann::json::parse(*text);
@@ -77,9 +67,11 @@ void read_about(int folder, RunningRun& run) {
 }
 
 void read_refusals(int folder, RunningRun& run) {
-    const auto text = read_file_at(folder, kRunDirRefusalFile, refusal_log::kMaxFileBytes, true);
-    if (!text) return;
-    for (Violation& v : parse_refusal_lines(*text)) {
+    const int fd = open_file_at(folder, kRunDirRefusalFile);
+    if (fd < 0) return;
+    std::vector<Violation> found = refusals_in(fd);
+    close(fd);
+    for (Violation& v : found) {
         ++run.refused_count;
         if (run.refused.size() < ViolationLog::kMaxKept) run.refused.push_back(std::move(v));
     }

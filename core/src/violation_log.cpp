@@ -37,19 +37,24 @@ void ViolationLog::record(Violation violation) {
     keep(std::move(violation));
 }
 
-size_t ViolationLog::add_backend_refusals(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) return 0;
+std::vector<Violation> refusals_in(int fd) {
     std::string text(refusal_log::kMaxFileBytes, '\0');
     size_t have = 0;
     ssize_t n;
     while (have < text.size() && (n = ::read(fd, text.data() + have, text.size() - have)) > 0)
         have += static_cast<size_t>(n);
-    ::close(fd);
     text.resize(have);
+    return parse_refusal_lines(text);
+}
+
+size_t ViolationLog::add_backend_refusals(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return 0;
+    std::vector<Violation> found = refusals_in(fd);
+    ::close(fd);
     size_t added = 0;
     std::lock_guard<std::mutex> lock(mutex_);
-    for (Violation& v : parse_refusal_lines(text)) {
+    for (Violation& v : found) {
         if (v.source == "egress-proxy") continue;
         keep(std::move(v));
         ++added;

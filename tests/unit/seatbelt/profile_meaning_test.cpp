@@ -159,6 +159,13 @@ std::vector<Case> all_cases(const Layout& layout, bool with_surfpool) {
     return cases;
 }
 
+void check_cases(const sbpl::Evaluator& evaluator, const std::vector<Case>& cases) {
+    for (const auto& c : cases) {
+        INFO(c.operation << " " << c.target << " (" << c.why << ")");
+        CHECK(sbpl::to_string(evaluator.decide({c.operation, c.target})) == std::string(sbpl::to_string(c.expected)));
+    }
+}
+
 void check_table(const std::string& home, bool with_surfpool) {
     const Layout layout = layout_under(home, with_surfpool);
     auto policy = mirror_policy(layout);
@@ -166,10 +173,7 @@ void check_table(const std::string& home, bool with_surfpool) {
     const auto evaluator = evaluate(profile);
     const auto cases = all_cases(layout, with_surfpool);
     REQUIRE(cases.size() >= 60);
-    for (const auto& c : cases) {
-        INFO(c.operation << " " << c.target << " (" << c.why << ")");
-        CHECK(sbpl::to_string(evaluator.decide({c.operation, c.target})) == std::string(sbpl::to_string(c.expected)));
-    }
+    check_cases(evaluator, cases);
 }
 
 // Every byte that could break quoting or a regex, and a newline.
@@ -275,10 +279,7 @@ TEST_CASE("other runs' folders in the shared temp folder are closed, this run's 
         {"file-read-data", own + "/tmp/x-keypair.json", deny, "keypairs stay denied in this run's folder"},
         {"file-write-data", own + "/tmp/clone/.git/config", deny, "a .git stays read-only in this run's folder"},
     };
-    for (const auto& c : cases) {
-        INFO(c.operation << " " << c.target << " (" << c.why << ")");
-        CHECK(sbpl::to_string(with_rule.decide({c.operation, c.target})) == std::string(sbpl::to_string(c.expected)));
-    }
+    check_cases(with_rule, cases);
     // What the rule closes: without the run folder, another run's HOME is writable.
     const auto without = evaluate(oms::seatbelt::render_profile(rules_of(policy), resolver));
     CHECK(without.decide({"file-write-data", other + "/home/.gitconfig"}) == allow);

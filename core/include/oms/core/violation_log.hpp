@@ -52,6 +52,9 @@ private:
 // The refusals in a refusal file's text (oms/refusal_log.hpp), in order; a
 // line of another shape is skipped.
 std::vector<Violation> parse_refusal_lines(const std::string& text);
+// The refusals in the first refusal_log::kMaxFileBytes of the open file `fd`
+// (a refusals file grows while a run lasts; a line cut short is left out).
+std::vector<Violation> refusals_in(int fd);
 
 struct RunRecord {
     std::vector<std::string> command;
