@@ -2,6 +2,7 @@
 
 #include "oms/core/environment.hpp"
 #include "oms/core/error.hpp"
+#include "oms/core/variable_relevance.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -61,18 +62,6 @@ bool bookkeeping(const std::string& name) {
     return name.rfind("OMS_", 0) == 0;
 }
 
-// Set by a desktop or login session for every program: a command rarely
-// misses one, so they are named after the others.
-bool session_variable(const std::string& name) {
-    for (const char* prefix : {"XDG_", "DBUS_", "SSH_", "LESS", "TERM_", "GNOME_", "KDE_", "QT_", "GTK_"})
-        if (name.rfind(prefix, 0) == 0) return true;
-    for (const char* exact : {"DISPLAY", "WAYLAND_DISPLAY", "LS_COLORS", "MAIL", "HOSTNAME", "EDITOR", "VISUAL",
-                              "PAGER", "COLORTERM", "WINDOWID", "GPG_TTY", "MOTD_SHOWN", "HISTSIZE", "HISTFILE",
-                              "HISTCONTROL", "PS1", "PROMPT_COMMAND", "DEBIAN_FRONTEND", "MANPATH", "INFOPATH"})
-        if (name == exact) return true;
-    return false;
-}
-
 }  // namespace
 
 void apply_env_options(const std::vector<std::string>& options, const std::vector<std::string>& parent_env,
@@ -100,7 +89,7 @@ DroppedVariables dropped_variables(const std::vector<std::string>& parent_env, c
         else
             out.names.push_back(name);
     }
-    std::stable_partition(out.names.begin(), out.names.end(), [](const std::string& name) { return !session_variable(name); });
+    order_by_relevance(out.names);
     return out;
 }
 

@@ -19,7 +19,7 @@ void apply_env_options(const std::vector<std::string>& options, const std::vecto
                        Policy& policy);
 
 struct DroppedVariables {
-    std::vector<std::string> names;  // sorted, a session's own (DISPLAY, XDG_*, SSH_*...) last; never a credential-like name
+    std::vector<std::string> names;  // tools' variables first, a session's own last (variable_relevance.hpp), each sorted; never a credential-like name
     size_t credentials = 0;          // credential-like names dropped (counted, not named)
 };
 

@@ -1,0 +1,56 @@
+#include "oms/core/variable_relevance.hpp"
+
+#include <algorithm>
+
+namespace oms::core {
+
+namespace {
+
+bool starts_with(const std::string& name, const char* prefix) { return name.rfind(prefix, 0) == 0; }
+
+bool any_prefix(const std::string& name, std::initializer_list<const char*> prefixes) {
+    return std::any_of(prefixes.begin(), prefixes.end(), [&](const char* prefix) { return starts_with(name, prefix); });
+}
+
+bool any_exact(const std::string& name, std::initializer_list<const char*> names) {
+    return std::any_of(names.begin(), names.end(), [&](const char* exact) { return name == exact; });
+}
+
+// Language and package-manager families: their variables share a prefix.
+bool tool_family(const std::string& name) {
+    return any_prefix(name, {"PYTHON", "PIP_", "PIPX_", "VIRTUAL_ENV", "CONDA_", "POETRY_", "UV_", "PYTEST_",
+                             "NODE_", "NPM_", "npm_config_", "YARN_", "PNPM_", "BUN_", "DENO_", "TS_NODE_",
+                             "CARGO", "RUST", "GO1", "GEM_", "BUNDLE_", "RUBY", "PERL", "JAVA", "JDK_", "MAVEN_",
+                             "GRADLE_", "CMAKE_", "PKG_CONFIG", "MAKE", "CCACHE_", "CI_", "SOLANA_", "ANCHOR_",
+                             "DOTNET_", "NUGET_"});
+}
+
+// Single names compilers, linkers and test runners read.
+bool tool_name(const std::string& name) {
+    return any_exact(name, {"CC", "CXX", "CPP", "AR", "LD", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "LDLIBS",
+                            "LIBRARY_PATH", "LD_LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
+                            "GOPATH", "GOROOT", "GOFLAGS", "GOBIN", "GOCACHE", "GOMODCACHE", "GOPROXY", "GOPRIVATE",
+                            "GOOS", "GOARCH", "CGO_ENABLED", "CI", "DEBUG", "NO_COLOR", "FORCE_COLOR", "TZ"});
+}
+
+bool session_name(const std::string& name) {
+    if (any_prefix(name, {"XDG_", "DBUS_", "SSH_", "LESS", "TERM_", "GNOME_", "KDE_", "QT_", "GTK_"})) return true;
+    return any_exact(name, {"DISPLAY", "WAYLAND_DISPLAY", "LS_COLORS", "MAIL", "HOSTNAME", "EDITOR", "VISUAL",
+                            "PAGER", "COLORTERM", "WINDOWID", "GPG_TTY", "MOTD_SHOWN", "HISTSIZE", "HISTFILE",
+                            "HISTCONTROL", "PS1", "PROMPT_COMMAND", "DEBIAN_FRONTEND", "MANPATH", "INFOPATH"});
+}
+
+}  // namespace
+
+VariableRelevance relevance_of(const std::string& name) {
+    if (tool_family(name) || tool_name(name)) return VariableRelevance::tool;
+    if (session_name(name)) return VariableRelevance::session;
+    return VariableRelevance::other;
+}
+
+void order_by_relevance(std::vector<std::string>& names) {
+    std::stable_sort(names.begin(), names.end(),
+                     [](const std::string& a, const std::string& b) { return relevance_of(a) < relevance_of(b); });
+}
+
+}  // namespace oms::core
