@@ -112,3 +112,28 @@ TEST_CASE("npm install stops at once with ENOTFOUND, the private HOME's .npmrc h
     CHECK(r.err.find("EAI_AGAIN") == std::string::npos);
     CHECK(seconds < 15);  // was 72 s: npm's retries, 10 s then 60 s
 }
+
+TEST_CASE("an npm command that needs no registry ends with no refused lookup: the private .npmrc turns the update "
+          "check off",
+          "[landlock][network][dns][npm]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    INFO("npm is needed on PATH (the measured tool of this test)");
+    REQUIRE(run_process({"/bin/sh", "-c", "command -v npm"}).exit_code == 0);
+    World w;
+    write_file(w.work + "/package.json", R"({"name":"t","version":"1.0.0"})");
+    const std::string script = "npm ls >/dev/null; echo \"npm=$?\"";
+    auto quiet = run_in_oms(w, script);
+    INFO(quiet.out << quiet.err);
+    REQUIRE(quiet.exit_code == 0);
+    CHECK(lines_starting(quiet.out, "npm=0").size() == 1);
+    CHECK(quiet.err.find("registry.npmjs.org") == std::string::npos);
+    CHECK(quiet.err.find("oms: network:") == std::string::npos);
+    // Control: the project's .npmrc turns the check back on, and the same
+    // command's lookup is seen and reported (so the silence above is npm's).
+    write_file(w.work + "/.npmrc", "update-notifier=true\n");
+    auto checked = run_in_oms(w, script);
+    INFO(checked.out << checked.err);
+    CHECK(lines_starting(checked.out, "npm=0").size() == 1);
+    CHECK_THAT(checked.err, Catch::Contains("name lookup refused: registry.npmjs.org"));
+}
