@@ -1,12 +1,16 @@
 // The lines a backend prints at run start for the files the keypair suffix
 // rules hide that are not Solana keypairs (keypair_shape.hpp): what was
-// hidden, which rule hid it, and what lets commands read it. One line a file
-// and a run, at most kMaxKeypairNotices of them, then one line counting the
+// hidden, which rule hid it, and what lets commands read it. One line a file,
+// at most kMaxKeypairNotices of them in a run, then one line counting the
 // rest (a node_modules full of locales/id.json must not flood every run); a
-// real keypair, or a file that could not be judged, gets none. Every backend
-// that hides by suffix says it the same way. Header-only.
+// real keypair, or a file that could not be judged, gets none. Given oms's
+// state folder, a file is named once, not at every run (told_once.hpp): the
+// record is the file's path, device and inode, so a new file at the same
+// path is named again. Every backend that hides by suffix says it the same
+// way. Header-only.
 #pragma once
 #include "keypair_shape.hpp"
+#include "told_once.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -38,20 +42,30 @@ inline std::string keypair_rule_matching(const std::string& path, const std::vec
     return "a keypair suffix rule";
 }
 
+inline std::string keypair_notice_key(const SeenKeypairMatch& file) {
+    return file.path + '\n' + std::to_string(file.device) + ':' + std::to_string(file.inode);
+}
+
 // `how_to_read` ends each line: what lets commands read such a file under
-// this backend ("to let commands read it, add it to ...").
+// this backend ("to let commands read it, add it to ..."). With a
+// `state_dir`, the files named in an earlier run are left out, and each line
+// given is recorded there; with none, every run names them all.
 inline std::vector<std::string> keypair_notice_lines(const std::vector<SeenKeypairMatch>& matches,
                                                      const std::vector<std::string>& suffixes,
-                                                     const std::string& how_to_read) {
+                                                     const std::string& how_to_read,
+                                                     const std::string& state_dir = "") {
+    constexpr const char* topic = "keypair-look-alike";
     std::vector<std::string> lines;
     const std::set<SeenKeypairMatch> files(matches.begin(), matches.end());  // sorted, one line a path
     size_t more = 0;
     for (const auto& file : files) {
+        if (!state_dir.empty() && already_told(state_dir, topic, keypair_notice_key(file))) continue;
         if (keypair_shape(file.path, file.device, file.inode) != KeypairShape::not_keypair) continue;
         if (lines.size() == kMaxKeypairNotices) {
             ++more;
             continue;
         }
+        if (!state_dir.empty() && !first_time_told(state_dir, topic, keypair_notice_key(file))) continue;
         lines.push_back("hid " + file.path + " (matches " + keypair_rule_matching(file.path, suffixes) +
                         " but is not a Solana keypair); " + how_to_read);
     }

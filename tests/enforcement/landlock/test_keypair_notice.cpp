@@ -1,8 +1,8 @@
 // A file the keypair suffix rules hide at run start that is not a Solana
-// keypair is named once on stderr, with the key that exempts it; it stays
-// hidden until exempted. Real keypairs, FIFOs and links get no line (a
-// link's target outside the walked roots is never opened), and a FIFO never
-// stalls the run. Through the real `oms run` under landlock.
+// keypair is named once on stderr (not again in later runs), with the key
+// that exempts it; it stays hidden until exempted. Real keypairs, FIFOs and
+// links get no line (a link's target outside the walked roots is never
+// opened), and a FIFO never stalls the run. Through the real `oms run` under landlock.
 #include "test_support.hpp"
 #include "toolchain_runs.hpp"
 
@@ -81,7 +81,32 @@ TEST_CASE("a hidden file that is not a Solana keypair is named once with the key
     CHECK(exempted.out.find("LOCALE-TEXT-2f80") != std::string::npos);
     CHECK(exempted.out.find(solana_keypair_text()) == std::string::npos);
     CHECK(exempted.err.find(notice_for(locale, "*/id.json")) == std::string::npos);
-    CHECK(count_of(exempted.err, notice_for(fixture, "*-keypair.json")) == 1);
+    // Named once: the next run does not repeat the fixture's line, though it is still hidden.
+    CHECK(exempted.err.find(notice_for(fixture, "*-keypair.json")) == std::string::npos);
+    CHECK(exempted.err.find("is not a Solana keypair") == std::string::npos);
+}
+
+TEST_CASE("a look-alike keypair is named in one run, not in the next; a new one is", "[landlock][keypair-notice]") {
+    require_landlock();
+    World w;
+    const std::string work = fs::canonical(w.work).string();
+    write_file(work + "/locales/id.json", "{\"hello\": \"LOCALE-TEXT-51c3\"}");
+    const ToolchainRun show{"/usr/bin:/bin", {}, "cat locales/id.json locales/more/id.json; cat README; exit 0"};
+    ProcessResult first = run_toolchain_command(w, show);
+    INFO(first.out << first.err);
+    CHECK(count_of(first.err, notice_for(work + "/locales/id.json", "*/id.json")) == 1);
+    ProcessResult second = run_toolchain_command(w, show);
+    INFO(second.out << second.err);
+    CHECK(second.out.find("WORKTREE-README") != std::string::npos);  // the run works
+    CHECK(second.out.find("LOCALE-TEXT-51c3") == std::string::npos);   // still hidden
+    CHECK(second.err.find("is not a Solana keypair") == std::string::npos);
+    // Control: a look-alike that appears later is named in the run that first hides it.
+    write_file(work + "/locales/more/id.json", "{\"hello\": \"MORE-TEXT-7d02\"}");
+    ProcessResult third = run_toolchain_command(w, show);
+    INFO(third.out << third.err);
+    CHECK(third.out.find("MORE-TEXT-7d02") == std::string::npos);
+    CHECK(count_of(third.err, notice_for(work + "/locales/more/id.json", "*/id.json")) == 1);
+    CHECK(count_of(third.err, "is not a Solana keypair") == 1);
 }
 
 TEST_CASE("many hidden files that are not keypairs give at most eight lines and a count", "[landlock][keypair-notice]") {

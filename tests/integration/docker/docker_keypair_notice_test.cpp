@@ -1,7 +1,7 @@
 // Under docker as under landlock, a masked file that is not a Solana keypair
-// is named once at run start with what lets commands read it (docker grants
-// no keypair_exempt, so the line says so); a real keypair gets no line. The
-// files stay hidden either way. One-shot and warm, on the real daemon.
+// is named once, at the start of the first run that hides it, with what lets
+// commands read it (docker grants no keypair_exempt, so the line says so); a
+// real keypair gets no line. The files stay hidden either way. One-shot and warm, on the real daemon.
 #include "docker_fixture.hpp"
 
 #include <catch2/catch.hpp>
@@ -56,6 +56,13 @@ TEST_CASE("docker names a hidden look-alike keypair once, and says docker grants
                                         line.find("(matches */id.json but is not a Solana keypair)") != std::string::npos &&
                                         line.find("grants no keypair_exempt") != std::string::npos;
             CHECK(says_no_exemption);
+            // The next command of the task: still hidden, not named again.
+            Outcome next = t.sh("cat README locales/id.json; true");
+            INFO(next.error << next.out << next.err);
+            REQUIRE(next.status == OMS_OK);
+            CHECK(next.out.find("readme") != std::string::npos);
+            CHECK(next.out.find("LOCALE-7c1e") == std::string::npos);
+            CHECK(lines_naming(t.host, locale) == 1);
             t.end_task();
         }
     }

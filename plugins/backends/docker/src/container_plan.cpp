@@ -259,10 +259,8 @@ ContainerPlan plan_container(const Settings& s, const std::string& image, const 
     add_writable_mounts(in, scan.named, plan);
     for (const std::string& ro : in.read_only) plan.flags.push_back(bind(ro, true));
     add_masks(in, visible, masked, scan, plan);
-    plan.keypair_notices = sdk::keypair_notice_lines(
-        scan.seen, rule_values(in, OMS_RULE_READ_DENY_SUFFIX),
-        "the docker backend hides every match (it grants no keypair_exempt): rename it, or run under a backend that "
-        "grants keypair_exempt");
+    plan.keypair_matches = scan.seen;
+    plan.keypair_suffixes = rule_values(in, OMS_RULE_READ_DENY_SUFFIX);
     require_representable(in.worktree, "worktree");
     add_name_resolution(s, in, plan);
     // A warm container serves every command of the task: it starts in the

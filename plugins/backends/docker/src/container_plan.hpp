@@ -6,6 +6,8 @@
 #include "run_inputs.hpp"
 #include "settings.hpp"
 
+#include <oms/keypair_notice.hpp>
+
 #include <string>
 #include <vector>
 
@@ -24,7 +26,11 @@ struct ContainerPlan {
     std::vector<std::string> flags;    // docker run flags, image and command excluded
     std::vector<std::string> env;      // NAME=value the command gets
     std::vector<std::string> notes;    // policy parts rendered inexactly (for render and warnings)
-    std::vector<std::string> keypair_notices;  // masked files that are no Solana keypair (printed at run start)
+    // What the keypair search matched, judged at run start (keypair_notice.hpp):
+    // the lines are made when a command runs, not when a plan is shown, since
+    // giving one records it.
+    std::vector<sdk::SeenKeypairMatch> keypair_matches;
+    std::vector<std::string> keypair_suffixes;
     // "DEV:INO:PATH" of each path bound from below the worktree (.git, pinned
     // files, their folders), as checked on the host: the runner refuses to
     // run a command when the container shows something else there (a link

@@ -166,7 +166,7 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, cons
     // A trusted Surfpool run gets a container of its own (see surfnet_plan.hpp).
     if (settings_.warm && net.trusted_binary.empty()) return spawn_warm(r, in, net, client, tty, stdio);
     ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, Mode::OneShot, r.socket);
-    log_keypair_notices(plan);
+    log_keypair_notices(plan, in.state_dir);
     std::vector<std::string> command = in.argv;
     if (!net.trusted_binary.empty()) {
         plan.expected.push_back(net.trusted_expect);  // the runner refuses another file at that path
@@ -203,7 +203,7 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, cons
 std::unique_ptr<sdk::Run> DockerBackend::spawn_warm(const Resolved& r, const RunInputs& in, const SurfnetPlan& net,
                                                     const EngineClient& client, bool tty, oms_stdio stdio) {
     ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, Mode::Warm, r.socket);
-    log_keypair_notices(plan);
+    log_keypair_notices(plan, in.state_dir);
     if (!net.relay_ports.empty()) plan.runner_args.push_back(relay_flag(net.relay_ports));  // part of its identity
     WarmPool pool(settings_, client, r.cli, require_runner(), in.state_dir);
     WarmContainer warm = pool.connect(plan, in);

@@ -63,9 +63,15 @@ private:
     std::string require_socket(oms_status failure) const;
     std::unique_ptr<sdk::Run> spawn_warm(const Resolved& r, const RunInputs& in, const SurfnetPlan& net,
                                          const EngineClient& client, bool tty, oms_stdio stdio);
-    // One warning a masked file that is no Solana keypair, as every backend says it.
-    void log_keypair_notices(const ContainerPlan& plan) const {
-        for (const std::string& line : plan.keypair_notices) this->host().log(OMS_LOG_WARN, line);
+    // One warning a masked file that is no Solana keypair, as every backend
+    // says it, once a file (recorded in oms's state folder).
+    void log_keypair_notices(const ContainerPlan& plan, const std::string& state_dir) const {
+        const auto lines = sdk::keypair_notice_lines(
+            plan.keypair_matches, plan.keypair_suffixes,
+            "the docker backend hides every match (it grants no keypair_exempt): rename it, or run under a backend "
+            "that grants keypair_exempt",
+            state_dir);
+        for (const std::string& line : lines) this->host().log(OMS_LOG_WARN, line);
     }
 };
 

@@ -4,7 +4,8 @@
 
 namespace oms::landlock {
 
-std::vector<std::string> keypair_notices(const Plan& plan, const std::vector<std::string>& suffixes) {
+std::vector<std::string> keypair_notices(const Plan& plan, const std::vector<std::string>& suffixes,
+                                         const std::string& state_dir) {
     std::vector<oms::sdk::SeenKeypairMatch> seen;
     for (const auto& path : plan.hidden_keypairs) {
         if (!plan.keypair_matches.count(path)) continue;  // reached through a link
@@ -14,7 +15,8 @@ std::vector<std::string> keypair_notices(const Plan& plan, const std::vector<std
             seen.push_back({path, identity->second.device, identity->second.inode});
     }
     return oms::sdk::keypair_notice_lines(
-        seen, suffixes, "to let commands read it, add it to [plugin.secret-deny] keypair_exempt in your user config");
+        seen, suffixes, "to let commands read it, add it to [plugin.secret-deny] keypair_exempt in your user config",
+        state_dir);
 }
 
 }  // namespace oms::landlock

@@ -95,7 +95,8 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
         throw Error(OMS_ERR_UNSUPPORTED, "landlock: the trusted Surfpool binary would share the host's network with "
                                          "no port filter (this kernel lacks Landlock ABI 4); nothing ran");
     if (!plan.too_deep.empty()) host().log(OMS_LOG_WARN, too_deep_notice(plan.too_deep));
-    for (const auto& line : keypair_notices(plan, values_of(policy, OMS_RULE_READ_DENY_SUFFIX)))
+    const std::string state_dir(context.state_dir());
+    for (const auto& line : keypair_notices(plan, values_of(policy, OMS_RULE_READ_DENY_SUFFIX), state_dir))
         host().log(OMS_LOG_WARN, line);
     MaskSources masks;  // lives until the child has exec'd (its mounts are made by then)
     ChildSpec spec = make_child_spec(plan, features_, seccomp_for(plan), masks);
