@@ -68,7 +68,8 @@ TEST_CASE("a test server on the private loopback serves the command, never the h
     INFO("port 8899 stayed busy on this machine; the test needs it free");
     REQUIRE(host.listen_everywhere(8899));
     const uint16_t not_relayed = host.listen_any_port();  // answers on the host, no rule names it
-    const uint16_t fixed = unused_loopback_port();
+    const ClosedLoopbackPort closed;  // closed on the host for the whole test
+    const uint16_t fixed = closed.port();
     // Positive controls outside: the host's listeners answer, the fixed port is closed.
     CHECK(host_client(8899) == "hello-8899");
     CHECK(host_client(not_relayed) == "hello-" + std::to_string(not_relayed));
@@ -130,7 +131,8 @@ TEST_CASE("a test server on the private loopback serves the command, never the h
 TEST_CASE("a relayed port stays the relay's while nothing listens on the host", "[landlock][network][servers]") {
     require_landlock();
     World w;
-    const uint16_t relayed = unused_loopback_port();  // nothing on the host: the relay does not listen
+    const ClosedLoopbackPort closed;
+    const uint16_t relayed = closed.port();  // nothing on the host: the relay does not listen
     RunOptions options;
     options.loopback_ports = {relayed};
     std::string script = expand(w, R"SH(

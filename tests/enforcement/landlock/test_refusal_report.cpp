@@ -109,7 +109,8 @@ TEST_CASE("refusals: a relayed port with no host listener is reported as such; a
     require_landlock();
     REQUIRE(oms_run_available());
     World w;
-    const uint16_t idle = unused_loopback_port();
+    const ClosedLoopbackPort closed;  // nothing listens on the host's port for the whole test
+    const uint16_t idle = closed.port();
     relay_surfnet_port(w, idle);
     auto r = run_in_oms(w, "curl -sS http://127.0.0.1:" + std::to_string(idle) + "/; echo relayed=$?");
     INFO(r.out << r.err);

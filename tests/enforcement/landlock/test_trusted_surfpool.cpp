@@ -85,7 +85,8 @@ TEST_CASE("through oms: only the trusted Surfpool binary listens and uses the Su
     World w;
     LineListener faucet;                  // the host's listener on a second Surfpool port
     const int rpc = unused_loopback_port();        // the port the stand-in listens on
-    const int surfnet = unused_loopback_port();    // the Surfnet port (nothing listens)
+    const ClosedLoopbackPort closed;
+    const int surfnet = closed.port();             // the Surfnet port (nothing listens)
     write_file(w.root / "xdg-config/oms/config.toml",
                "[plugin.network]\nsurfnet_port = " + std::to_string(surfnet) + "\nsurfpool_ports = [" +
                    std::to_string(rpc) + ", " + std::to_string(faucet.port()) + "]\n");

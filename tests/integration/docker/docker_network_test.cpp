@@ -43,7 +43,8 @@ TEST_CASE("docker: a server on the container's 127.0.0.1 serves the command, nev
     require_daemon();
     const bool warm = GENERATE(false, true);
     CAPTURE(warm);
-    const int port = unused_loopback_port();
+    const ClosedLoopbackPort closed;  // the host's side stays closed; the container listens on its own
+    const int port = closed.port();
     const std::string p = std::to_string(port);
     Task task(warm);
     const std::string script =

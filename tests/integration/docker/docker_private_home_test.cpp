@@ -110,7 +110,8 @@ TEST_CASE("docker: a name lookup fails within a second with \"no such host\", lo
     const bool warm = GENERATE(false, true);
     CAPTURE(warm);
     OmsUser u(warm);
-    const std::string port = std::to_string(unused_loopback_port());
+    const ClosedLoopbackPort closed;  // the container listens on its own loopback
+    const std::string port = std::to_string(closed.port());
     const auto start = std::chrono::steady_clock::now();
     ProcessResult r = u.oms({"run", "--", "sh", "-c",
         "echo nslookup; time -p nslookup registry.npmjs.org 2>&1; "

@@ -72,7 +72,8 @@ TEST_CASE("docker: a relayed port with no host listener is reported as such", "[
     require_daemon();
     const bool warm = GENERATE(false, true);
     CAPTURE(warm);
-    const uint16_t idle = unused_loopback_port();
+    const ClosedLoopbackPort closed;
+    const uint16_t idle = closed.port();
     const std::string p = std::to_string(idle);
     OmsUser u(warm);
     write_file(u.config_file, u.config + "\n[plugin.network]\nsurfnet_port = " + p + "\n");

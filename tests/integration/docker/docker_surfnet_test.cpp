@@ -107,7 +107,8 @@ TEST_CASE("docker surfnet: only the host's Surfnet port is reachable, one-shot a
         INFO((warm ? "warm" : "one-shot"));
         MarkerListener surfnet, other;
         UdpSink udp_sink(surfnet.port());  // the same number, for UDP
-        const int silent = unused_loopback_port();  // allowed, but nothing listens there
+        const ClosedLoopbackPort closed;
+        const int silent = closed.port();  // allowed, but nothing listens there
         Task task(warm);
         add_surfnet_port(task, surfnet.port());
         add_surfnet_port(task, silent);
