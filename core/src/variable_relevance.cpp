@@ -25,12 +25,20 @@ bool tool_family(const std::string& name) {
                              "DOTNET_", "NUGET_"});
 }
 
-// Single names compilers, linkers and test runners read.
+// Where interpreters find modules, which environment or compiler a build
+// uses, and the switch test runners read: a missing one changes what runs.
+bool code_name(const std::string& name) {
+    return any_exact(name, {"PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "CONDA_PREFIX", "NODE_PATH", "NODE_OPTIONS",
+                            "NODE_ENV", "GOPATH", "GOROOT", "GOFLAGS", "CLASSPATH", "JAVA_HOME", "PERL5LIB", "RUBYLIB",
+                            "GEM_HOME", "GEM_PATH", "LD_LIBRARY_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH",
+                            "CPLUS_INCLUDE_PATH", "PKG_CONFIG_PATH", "CC", "CXX", "CFLAGS", "CXXFLAGS", "CPPFLAGS",
+                            "LDFLAGS", "RUSTFLAGS", "CARGO_TARGET_DIR", "CI"});
+}
+
+// Other single names compilers, linkers and test runners read.
 bool tool_name(const std::string& name) {
-    return any_exact(name, {"CC", "CXX", "CPP", "AR", "LD", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "LDLIBS",
-                            "LIBRARY_PATH", "LD_LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
-                            "GOPATH", "GOROOT", "GOFLAGS", "GOBIN", "GOCACHE", "GOMODCACHE", "GOPROXY", "GOPRIVATE",
-                            "GOOS", "GOARCH", "CGO_ENABLED", "CI", "DEBUG", "NO_COLOR", "FORCE_COLOR", "TZ"});
+    return any_exact(name, {"CPP", "AR", "LD", "LDLIBS", "GOBIN", "GOCACHE", "GOMODCACHE", "GOPROXY", "GOPRIVATE",
+                            "GOOS", "GOARCH", "CGO_ENABLED", "DEBUG", "NO_COLOR", "FORCE_COLOR", "TZ"});
 }
 
 bool session_name(const std::string& name) {
@@ -43,6 +51,7 @@ bool session_name(const std::string& name) {
 }  // namespace
 
 VariableRelevance relevance_of(const std::string& name) {
+    if (code_name(name)) return VariableRelevance::code;
     if (tool_family(name) || tool_name(name)) return VariableRelevance::tool;
     if (session_name(name)) return VariableRelevance::session;
     return VariableRelevance::other;
