@@ -24,6 +24,20 @@ namespace {
 
 bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
+bool is_link(const std::string& path) {
+    struct stat st;
+    return lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+// Waits until the swapper has exchanged `link` at least once (it is a link
+// before the first exchange and a folder after it), up to 30 s: the runs
+// below must start while the exchanges go on, not before the first one.
+bool swapping_started(const std::string& link) {
+    for (int i = 0; i < 30000; ++i, usleep(1000))
+        if (!is_link(link)) return true;
+    return false;
+}
+
 std::vector<std::string> env_with_path(const World& w) {
     auto env = oms_world_env(w);
     for (auto& entry : env)
@@ -51,7 +65,10 @@ TEST_CASE("a PATH entry swapped for a link into HOME while runs start opens noth
     std::thread first([&] {
         swapper = oms_run(w, expand(w, "{probe} exchange {work} bin swap 25"), 90);
     });
-    usleep(1500 * 1000);
+    if (!swapping_started(w.work + "/swap")) {
+        first.join();
+        FAIL("the swapper never exchanged the folder: " << swapper.out << swapper.err);
+    }
     int ran = 0, refused = 0;
     std::string leaked;
     for (int i = 0; i < 40; ++i) {
@@ -179,7 +196,10 @@ TEST_CASE("a worktree swapped for a link while runs start is refused, never foll
     std::thread first([&] {
         swapper = oms_run_with(w, {}, expand(w, "{probe} exchange {work}/packages x y 15"));
     });
-    usleep(1500 * 1000);
+    if (!swapping_started(w.work + "/packages/y")) {
+        first.join();
+        FAIL("the swapper never exchanged the folder: " << swapper.out << swapper.err);
+    }
     int ran = 0;
     std::string leaked, unexplained;
     for (int i = 0; i < 30; ++i) {
