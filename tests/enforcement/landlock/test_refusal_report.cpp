@@ -162,3 +162,34 @@ TEST_CASE("refusals: written to the run folder's file while the run lasts, gone 
     CHECK_THAT(r.err, Catch::Contains("1 name lookup refused: live.test"));
     CHECK(std::filesystem::is_empty(runs));  // the run folder, and its file, are gone
 }
+
+TEST_CASE("refusals: a UDP datagram to a loopback port where nothing listens is reported; one a server takes is not",
+          "[landlock][network][refusals]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World w;
+    // Python's socket module: sh has no UDP of its own. A server in the run
+    // takes port 7001; 7002 has none.
+    const std::string script = R"SH(
+python3 - <<'PY'
+import socket, time
+server = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+server.bind(("127.0.0.1", 7001))
+client = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+client.sendto(b"taken", ("127.0.0.1", 7001))
+print("got", server.recvfrom(16)[0].decode())
+client.sendto(b"nobody", ("127.0.0.1", 7002))
+time.sleep(0.2)
+print("sent")
+PY
+)SH";
+    auto r = run_in_oms(w, script);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(lines_starting(r.out, "got taken").size() == 1);  // the control: a datagram a server takes
+    CHECK(lines_starting(r.out, "sent").size() == 1);
+    const auto summary = lines_starting(r.err, "oms: network: 1 connection refused: ");
+    REQUIRE(summary.size() == 1);
+    CHECK_THAT(summary[0], Catch::Contains("127.0.0.1:7002 (a UDP datagram, and nothing listens there"));
+    CHECK_THAT(summary[0], !Catch::Contains(":7001"));
+}

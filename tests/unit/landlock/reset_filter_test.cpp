@@ -2,7 +2,8 @@
 // end of a unix datagram pair, where the kernel runs a socket filter on each
 // message as it would on a packet, so crafted IPv4 and IPv6 segments show
 // what the filter keeps (a TCP reset, cut to its first bytes) and drops
-// (other TCP segments, UDP, a later fragment), unprivileged.
+// (other TCP segments, UDP, a later fragment), and the same for the ICMP port
+// unreachables the UDP watch keeps, unprivileged.
 #include "packet_filter.hpp"
 #include "refused_connect_watch.hpp"
 
@@ -68,6 +69,49 @@ TEST_CASE("the IPv6 reset filter keeps TCP resets and drops the rest", "[landloc
     CHECK(through(v6, ipv6_segment(IPPROTO_TCP, 0x14)) == 80);  // cut to 80 of 90
     CHECK(through(v6, ipv6_segment(IPPROTO_TCP, 0x10)) == -1);  // ACK alone
     CHECK(through(v6, ipv6_segment(IPPROTO_UDP, 0x04)) == -1);
+}
+
+namespace {
+
+// An ICMP message of `type` and `code` quoting a datagram of `protocol`.
+Bytes icmp_v4(uint8_t type, uint8_t code, uint8_t quoted_protocol = IPPROTO_UDP) {
+    Bytes p(20 + 8 + 20 + 8, 0);
+    p[0] = 0x45;
+    p[9] = IPPROTO_ICMP;
+    p[20] = type;
+    p[21] = code;
+    p[28] = 0x45;
+    p[28 + 9] = quoted_protocol;
+    return p;
+}
+
+Bytes icmp_v6(uint8_t type, uint8_t code) {
+    Bytes p(40 + 8 + 40 + 8, 0);
+    p[0] = 0x60;
+    p[6] = IPPROTO_ICMPV6;
+    p[40] = type;
+    p[41] = code;
+    p[48] = 0x60;
+    p[48 + 6] = IPPROTO_UDP;
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("the unreachable filters keep ICMP port unreachables and drop the rest", "[landlock][refusals][filter]") {
+    const sock_fprog v4 = oms::landlock::refused_connect_watch::unreachable_filter(false);
+    CHECK(through(v4, icmp_v4(3, 3)) == 56);   // port unreachable, whole
+    CHECK(through(v4, icmp_v4(3, 1)) == -1);   // host unreachable
+    CHECK(through(v4, icmp_v4(0, 0)) == -1);   // echo reply
+    CHECK(through(v4, ipv4_segment(IPPROTO_TCP, 0x14)) == -1);  // a reset is the other filter's
+    Bytes long_one = icmp_v4(3, 3);
+    long_one.resize(300);
+    CHECK(through(v4, long_one) == 128);
+    const sock_fprog v6 = oms::landlock::refused_connect_watch::unreachable_filter(true);
+    CHECK(through(v6, icmp_v6(1, 4)) == 96);  // port unreachable
+    CHECK(through(v6, icmp_v6(1, 3)) == -1);  // address unreachable
+    CHECK(through(v6, icmp_v6(129, 0)) == -1);  // echo reply
+    CHECK(through(v6, ipv6_segment(IPPROTO_TCP, 0x14)) == -1);
 }
 
 TEST_CASE("assembled filters jump only to the drop at their end", "[landlock][filter]") {

@@ -133,10 +133,12 @@ void run_as_init(const ChildSpec& spec) {
     // Holds nothing of the command's: its failure report pipe must reach EOF
     // at exec, its standard streams close when it and its children do.
     const dns_responder::Descriptors dns = dns_responder::descriptors();
-    const refused_connect_watch::Descriptors resets = refused_connect_watch::descriptors();
-    const bool reporting = resets.v4 >= 0 || resets.v6 >= 0 || dns.udp >= 0;
-    int keep[] = {dns.udp, dns.tcp, resets.v4, resets.v6, reporting ? spec.report_fd : -1};
-    close_all_but(keep, 5);
+    const refused_connect_watch::Descriptors watched = refused_connect_watch::descriptors();
+    const bool reporting = watched.v4 >= 0 || watched.v6 >= 0 || watched.unreachable_v4 >= 0 ||
+                           watched.unreachable_v6 >= 0 || dns.udp >= 0;
+    int keep[] = {dns.udp, dns.tcp, watched.v4, watched.v6, watched.unreachable_v4, watched.unreachable_v6,
+                  reporting ? spec.report_fd : -1};
+    close_all_but(keep, static_cast<int>(sizeof keep / sizeof keep[0]));
     struct sigaction action {};
     action.sa_sigaction = forward;
     action.sa_flags = SA_SIGINFO;

@@ -30,6 +30,7 @@ struct Remembered {
 };
 
 int packet_v4 = -1, packet_v6 = -1;
+int unreachable_v4 = -1, unreachable_v6 = -1;
 int report_fd = -1;
 uint16_t relayed[kMaxRelayed];
 size_t relayed_count = 0;
@@ -55,8 +56,29 @@ constexpr Check kIpv6Resets[] = {
     {Op::load_byte, 40 + 13}, {Op::drop_unless_any_bit, 0x04},  // TCP flags: RST
     {Op::keep, 80},
 };
+// ICMP "port unreachable" (type 3, code 3), unfragmented: the kernel's answer
+// to a UDP datagram no socket takes; it quotes the datagram's IP and UDP
+// headers. Its first 128 bytes (an IP header with options, 8 of ICMP, the
+// quoted headers).
+constexpr Check kIpv4Unreachable[] = {
+    {Op::load_byte, 9}, {Op::drop_unless_equal, IPPROTO_ICMP},
+    {Op::load_half, 6}, {Op::drop_if_any_bit, 0x1fff},
+    {Op::load_ip_header_length, 0},
+    {Op::load_byte_after_ip, 0}, {Op::drop_unless_equal, 3},  // destination unreachable
+    {Op::load_byte_after_ip, 1}, {Op::drop_unless_equal, 3},  // port unreachable
+    {Op::keep, 128},
+};
+// ICMPv6 "port unreachable" (type 1, code 4) right after the fixed header.
+constexpr Check kIpv6Unreachable[] = {
+    {Op::load_byte, 6}, {Op::drop_unless_equal, IPPROTO_ICMPV6},
+    {Op::load_byte, 40}, {Op::drop_unless_equal, 1},
+    {Op::load_byte, 41}, {Op::drop_unless_equal, 4},
+    {Op::keep, 128},
+};
 constexpr auto kIpv4Program = packet_filter::assemble(kIpv4Resets);
 constexpr auto kIpv6Program = packet_filter::assemble(kIpv6Resets);
+constexpr auto kIpv4UnreachableProgram = packet_filter::assemble(kIpv4Unreachable);
+constexpr auto kIpv6UnreachableProgram = packet_filter::assemble(kIpv6Unreachable);
 
 int loopback_index(int fd) {
     ifreq request{};
@@ -90,6 +112,23 @@ const char* rule_for(uint16_t port) {
            "(the Surfnet's, and oms's proxy for [network] allow_hosts)";
 }
 
+// One refusal of `port` at `address`, once per address and port among the
+// last kRemembered, at most kMaxReports in all.
+void report(int family, const uint8_t* address, size_t address_size, uint16_t port, const char* rule) {
+    if (seen_before(address, address_size, port) || reports >= kMaxReports) return;
+    ++reports;
+    char text[INET6_ADDRSTRLEN] = {0};
+    if (!inet_ntop(family, address, text, sizeof text)) return;
+    refusal_log::append(report_fd, "loopback", text, static_cast<size_t>(-1), port, rule);
+}
+
+// A UDP datagram's words: the relay carries TCP only.
+const char* udp_rule_for(uint16_t port) {
+    if (is_relayed(port)) return "a UDP datagram: the relay carries TCP only";
+    return "a UDP datagram, and nothing listens there: the sandbox's loopback reaches the host only on the "
+           "relayed TCP ports";
+}
+
 // A reset the kernel sent for a SYN no socket took, from `address` (where the
 // command connected) and the TCP header `tcp`.
 void report_reset(int family, const uint8_t* address, size_t address_size, const uint8_t* tcp) {
@@ -98,11 +137,7 @@ void report_reset(int family, const uint8_t* address, size_t address_size, const
     const uint8_t flags = tcp[13];
     if (sequence != 0 || !(flags & 0x10) || !(flags & 0x04)) return;  // not the answer to a SYN
     const uint16_t port = static_cast<uint16_t>((tcp[0] << 8) | tcp[1]);
-    if (seen_before(address, address_size, port) || reports >= kMaxReports) return;
-    ++reports;
-    char text[INET6_ADDRSTRLEN] = {0};
-    if (!inet_ntop(family, address, text, sizeof text)) return;
-    refusal_log::append(report_fd, "loopback", text, static_cast<size_t>(-1), port, rule_for(port));
+    report(family, address, address_size, port, rule_for(port));
 }
 
 void inspect_v4(const uint8_t* packet, size_t size) {
@@ -115,6 +150,26 @@ void inspect_v4(const uint8_t* packet, size_t size) {
 void inspect_v6(const uint8_t* packet, size_t size) {
     if (size < 40 + 20 || (packet[0] >> 4) != 6 || packet[6] != IPPROTO_TCP) return;
     report_reset(AF_INET6, packet + 8, 16, packet + 40);
+}
+
+// A port unreachable quoting a UDP datagram: its destination address and
+// port are where the command sent it.
+void inspect_unreachable_v4(const uint8_t* packet, size_t size) {
+    if (size < 20 || (packet[0] >> 4) != 4) return;
+    const size_t quoted = static_cast<size_t>(packet[0] & 0x0f) * 4 + 8;
+    if (size < quoted + 20 || (packet[quoted] >> 4) != 4 || packet[quoted + 9] != IPPROTO_UDP) return;
+    const size_t udp = quoted + static_cast<size_t>(packet[quoted] & 0x0f) * 4;
+    if (size < udp + 8) return;
+    const uint16_t port = static_cast<uint16_t>((packet[udp + 2] << 8) | packet[udp + 3]);
+    report(AF_INET, packet + quoted + 16, 4, port, udp_rule_for(port));
+}
+
+void inspect_unreachable_v6(const uint8_t* packet, size_t size) {
+    constexpr size_t quoted = 40 + 8, udp = quoted + 40;
+    if (size < udp + 8 || (packet[0] >> 4) != 6 || (packet[quoted] >> 4) != 6 || packet[quoted + 6] != IPPROTO_UDP)
+        return;
+    const uint16_t port = static_cast<uint16_t>((packet[udp + 2] << 8) | packet[udp + 3]);
+    report(AF_INET6, packet + quoted + 24, 16, port, udp_rule_for(port));
 }
 
 int open_on_loopback(uint16_t protocol, sock_fprog filter) {
@@ -134,7 +189,7 @@ int open_on_loopback(uint16_t protocol, sock_fprog filter) {
 
 void drain(int fd, void (*inspect)(const uint8_t*, size_t)) {
     for (int n = 0; n < 64; ++n) {
-        uint8_t packet[80];
+        uint8_t packet[128];
         sockaddr_ll from{};
         socklen_t from_size = sizeof from;
         const ssize_t got = recvfrom(fd, packet, sizeof packet, 0, reinterpret_cast<sockaddr*>(&from), &from_size);
@@ -152,7 +207,9 @@ bool open(const ChildSpec& spec) {
     packet_v4 = open_on_loopback(ETH_P_IP, reset_filter(false));
     // No IPv6 (disabled on this machine) leaves only it unwatched.
     packet_v6 = open_on_loopback(ETH_P_IPV6, reset_filter(true));
-    if (packet_v4 < 0 && packet_v6 < 0) return false;
+    unreachable_v4 = open_on_loopback(ETH_P_IP, unreachable_filter(false));
+    unreachable_v6 = open_on_loopback(ETH_P_IPV6, unreachable_filter(true));
+    if (packet_v4 < 0 && packet_v6 < 0 && unreachable_v4 < 0 && unreachable_v6 < 0) return false;
     report_fd = spec.report_fd;
     relayed_count = spec.relay_ports.size() < kMaxRelayed ? spec.relay_ports.size() : kMaxRelayed;
     for (size_t i = 0; i < relayed_count; ++i) relayed[i] = spec.relay_ports[i];
@@ -165,10 +222,16 @@ sock_fprog reset_filter(bool v6) {
     return sock_fprog{kIpv4Program.size(), const_cast<sock_filter*>(kIpv4Program.data())};
 }
 
-Descriptors descriptors() { return Descriptors{packet_v4, packet_v6}; }
+sock_fprog unreachable_filter(bool v6) {
+    if (v6)
+        return sock_fprog{kIpv6UnreachableProgram.size(), const_cast<sock_filter*>(kIpv6UnreachableProgram.data())};
+    return sock_fprog{kIpv4UnreachableProgram.size(), const_cast<sock_filter*>(kIpv4UnreachableProgram.data())};
+}
+
+Descriptors descriptors() { return Descriptors{packet_v4, packet_v6, unreachable_v4, unreachable_v6}; }
 
 int watch(pollfd* fds, int count, int capacity) {
-    for (int fd : {packet_v4, packet_v6})
+    for (int fd : {packet_v4, packet_v6, unreachable_v4, unreachable_v6})
         if (fd >= 0 && count < capacity) fds[count++] = pollfd{fd, POLLIN, 0};
     return count;
 }
@@ -178,6 +241,8 @@ void serve(const pollfd* fds, int count) {
         if (!fds[i].revents) continue;
         if (fds[i].fd == packet_v4 && packet_v4 >= 0) drain(packet_v4, inspect_v4);
         if (fds[i].fd == packet_v6 && packet_v6 >= 0) drain(packet_v6, inspect_v6);
+        if (fds[i].fd == unreachable_v4 && unreachable_v4 >= 0) drain(unreachable_v4, inspect_unreachable_v4);
+        if (fds[i].fd == unreachable_v6 && unreachable_v6 >= 0) drain(unreachable_v6, inspect_unreachable_v6);
     }
 }
 

@@ -13,7 +13,9 @@
 // connection. IPv4 and IPv6 (a connect to ::1), one packet socket each; the
 // filters are assembled from a list of checks (packet_filter.hpp). Bounded:
 // once per address and port among the last kRemembered, at most kMaxReports
-// in all.
+// in all. A UDP datagram to a port where nothing listens is answered with
+// an ICMP "port unreachable" quoting it, and reported the same way from two
+// more packet sockets (IPv4 and IPv6) whose filters pass only those.
 // libc only, static storage: it runs in the init, a copy of a threaded
 // process.
 #pragma once
@@ -36,13 +38,16 @@ inline constexpr int kMaxReports = 1000;
 // nothing watched) when neither opens. spec.relay_ports tell the rule's words.
 bool open(const ChildSpec& spec);
 struct Descriptors {
-    int v4, v6;  // -1 when not open
+    int v4, v6;                          // the resets' sockets; -1 when not open
+    int unreachable_v4, unreachable_v6;  // the port unreachables' sockets
 };
 Descriptors descriptors();
 // Adds the open sockets to `fds` while there is room; returns the new count.
 int watch(pollfd* fds, int count, int capacity);
 // The socket filters: TCP resets of IPv4 (`v6` false) or IPv6, others dropped.
 sock_fprog reset_filter(bool v6);
+// The socket filters: ICMP (`v6` false) or ICMPv6 port unreachables, others dropped.
+sock_fprog unreachable_filter(bool v6);
 // Reads what `fds` reported ready on the sockets and reports each refusal.
 void serve(const pollfd* fds, int count);
 
