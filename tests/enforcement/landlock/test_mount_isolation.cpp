@@ -236,9 +236,8 @@ TEST_CASE("the plan shows the isolation mounts", "[landlock][isolation][backend]
 }
 
 TEST_CASE("a temp folder the user chose as a --rw mount stays the host's folder", "[landlock][isolation][backend]") {
-    // (A worktree that is /tmp takes the same path; it is not used here
-    // because an ordinary user's keypair search of the real /tmp stops at
-    // other users' private folders, by design.)
+    // (A worktree that is /tmp takes the same path; it is not used here:
+    // the real /tmp's contents are the machine's, not the test's.)
     require_landlock();
     World w;
     ContextBuilder context = default_context(w, {"sh", "-c", "true"});

@@ -7,6 +7,9 @@
 #include "isolation_support.hpp"
 #include "test_support.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace oms::test;
 
 namespace {
@@ -98,5 +101,33 @@ TEST_CASE("an install folder is searched when a link in a --rw folder outside HO
         REQUIRE(strike.exit_code == 0);
         CHECK_FALSE(has(strike.out, kLinkedKey));
         CHECK(has(strike.out, "PYENV-OK"));  // positive: the install folder reads
+    }
+}
+
+TEST_CASE("a --rw folder every user may write (sticky, like /tmp) is searched too; another user's private folder "
+          "in it does not stop the run",
+          "[landlock][walk][rw]") {
+    require_landlock();
+    FOR_EACH_DRIVER(driver) {
+        World w;
+        const std::string shared = w.outside + "/shared-tmp";
+        make_dirs(shared);
+        REQUIRE(chmod(shared.c_str(), 01777) == 0);
+        write_file(shared + "/mine/deploy/prog-keypair.json", kSharedKey);
+        write_file(shared + "/mine/notes.txt", "NOTES-IN-SHARED-TMP");
+        if (geteuid() == 0) {
+            // Another user's private folder (root still reads it: its keypair is hidden as well).
+            write_file(shared + "/theirs/their-keypair.json", "THEIR-KEY-5b3c");
+            REQUIRE(chown((shared + "/theirs").c_str(), 65534, 65534) == 0);
+            REQUIRE(chmod((shared + "/theirs").c_str(), 0700) == 0);
+        }
+        auto r = run_sharing(driver, w, shared,
+                             "cat " + shared + "/mine/deploy/prog-keypair.json; echo; cat " + shared +
+                                 "/mine/notes.txt; echo; cat " + shared + "/theirs/their-keypair.json; echo; exit 0");
+        INFO(r.spawn_error << r.out << r.err);
+        REQUIRE(r.exit_code == 0);
+        CHECK_FALSE(has(r.out, kSharedKey));
+        CHECK_FALSE(has(r.out, "THEIR-KEY-5b3c"));
+        CHECK(has(r.out, "NOTES-IN-SHARED-TMP"));  // positive: the rest of the folder reads
     }
 }

@@ -1,7 +1,9 @@
 // A folder the keypair search cannot read never hides a keypair: every walk
 // (plain, two-thread, cached) either restores the owner's rights and reads
-// it, or fails the search naming the folder. As root the folders stay
-// readable (CAP_DAC_READ_SEARCH) and the keypairs are simply found.
+// it, or fails the search naming the folder; another user's folder this
+// user may neither list nor write is passed over (nothing of the user's is
+// in it). As root the folders stay readable (CAP_DAC_READ_SEARCH) and the
+// keypairs are simply found.
 #include "incremental_scan.hpp"
 #include "scan_tree.hpp"
 #include "secret_scan.hpp"
@@ -75,38 +77,49 @@ TEST_CASE("a folder of ours made unreadable is searched, by every walk", "[scan-
     if (cached) check_all_found(find_secret_files_cached(request, cache), root);  // and from the cache
 }
 
-TEST_CASE("an unreadable folder of another user fails the search, naming it", "[scan-unreadable]") {
+TEST_CASE("another user's folder: passed over when this user may neither list nor write it, the search fails "
+          "when the user may write it",
+          "[scan-unreadable]") {
     if (geteuid() != 0) {
-        // /root is root's 0700 folder: the ordinary user can neither read nor repair it.
+        // /root is root's 0700 folder: the ordinary user can neither enter
+        // nor repair it, so a command run as this user cannot either.
         struct stat st;
         REQUIRE(stat("/root", &st) == 0);
         REQUIRE(st.st_uid == 0);
         REQUIRE((st.st_mode & 07) == 0);
         ScanRequest request{{"/root"}, keypair_suffixes(), {}};
-        CHECK_THROWS_WITH(find_secret_files(request), Catch::Contains("/root cannot be read"));
+        CHECK(find_secret_files(request).empty());
         return;
     }
     // As root: the tree is root's, the search runs as uid 1500 in a child.
     oms::test::TempDir base("oms-unreadable");
     const std::string root = base / "root";
     oms::test::write_file(root + "/theirs/deploy/hidden-keypair.json", "[2]");
+    oms::test::write_file(root + "/mine/deploy/found-keypair.json", "[3]");
+    REQUIRE(chown((root + "/mine").c_str(), 1500, 1500) == 0);
     REQUIRE(chmod(base.path().c_str(), 0755) == 0);
     REQUIRE(chmod(root.c_str(), 0755) == 0);
-    REQUIRE(chmod((root + "/theirs").c_str(), 0700) == 0);
-    pid_t child = fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-        if (setresgid(1500, 1500, 1500) != 0 || setresuid(1500, 1500, 1500) != 0) _exit(10);
-        ScanRequest request{{root}, keypair_suffixes(), {}};
-        try {
-            find_secret_files(request);
-            _exit(11);  // the search passed over the folder
-        } catch (const std::exception& e) {
-            _exit(std::string(e.what()).find(root + "/theirs cannot be read") != std::string::npos ? 0 : 12);
+    auto search_as_1500 = [&](mode_t theirs_mode) {
+        REQUIRE(chmod((root + "/theirs").c_str(), theirs_mode) == 0);
+        pid_t child = fork();
+        REQUIRE(child >= 0);
+        if (child == 0) {
+            if (setresgid(1500, 1500, 1500) != 0 || setresuid(1500, 1500, 1500) != 0) _exit(10);
+            ScanRequest request{{root}, keypair_suffixes(), {}};
+            try {
+                const auto found = find_secret_files(request);
+                if (!has(found, root + "/mine/deploy/found-keypair.json")) _exit(13);  // the rest is searched
+                _exit(0);  // passed over
+            } catch (const std::exception& e) {
+                _exit(std::string(e.what()).find(root + "/theirs cannot be read") != std::string::npos ? 20 : 12);
+            }
         }
-    }
-    int status = 0;
-    REQUIRE(waitpid(child, &status, 0) == child);
-    REQUIRE(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 0);
+        int status = 0;
+        REQUIRE(waitpid(child, &status, 0) == child);
+        REQUIRE(WIFEXITED(status));
+        return WEXITSTATUS(status);
+    };
+    CHECK(search_as_1500(0700) == 0);   // private: passed over, the user's own keypair found
+    CHECK(search_as_1500(0711) == 0);   // searchable, not listable, not writable: nothing of the user's in it
+    CHECK(search_as_1500(0733) == 20);  // writable, not listable (a drop box): the user's key could be in it
 }

@@ -161,7 +161,8 @@ private:
             return;
         }
         ScopedFd fd(open_walk_folder(parent, name, path));
-        if (fd.get() < 0) {  // gone, or no longer a folder
+        if (fd.get() < 0 && errno == EACCES) return;  // another user's, nothing of the user's in it
+        if (fd.get() < 0) {                            // gone, or no longer a folder
             if (vanished_.empty()) vanished_ = path;
             return;
         }

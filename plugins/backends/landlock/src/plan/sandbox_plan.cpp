@@ -206,16 +206,10 @@ std::set<std::string> reached_by_links(const std::set<std::string>& links, const
     return reached;
 }
 
-// A folder every user may write, sticky like /tmp: other users' private
-// folders are expected in it, and the search stops at a folder it cannot read.
-bool shared_with_every_user(const std::string& folder) {
-    struct stat st;
-    return stat(folder.c_str(), &st) == 0 && (st.st_mode & S_ISVTX) && (st.st_mode & S_IWOTH);
-}
-
 // The user's --rw folders outside HOME and the worktree, resolved. Commands
 // write them like the worktree and the user's tools read them after a run.
-// Not one every user writes (--rw /tmp): see shared_with_every_user.
+// One every user writes (--rw /tmp) too: other users' private folders in it
+// are out of this user's reach, and the walk passes over them (walk_open.hpp).
 std::vector<std::string> shared_folders_outside_home(const oms::sdk::Context& context, const std::string& worktree,
                                                      const std::string& home) {
     std::vector<std::string> out;
@@ -224,7 +218,6 @@ std::vector<std::string> shared_folders_outside_home(const oms::sdk::Context& co
         if (!real || kind_of(*real) != Kind::folder || is_within(*real, worktree) || is_within(worktree, *real))
             continue;
         if (!home.empty() && (is_within(*real, home) || is_within(home, *real))) continue;
-        if (shared_with_every_user(*real)) continue;
         out.push_back(*real);
     }
     return outermost(out);

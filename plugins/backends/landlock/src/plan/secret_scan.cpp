@@ -76,7 +76,7 @@ private:
         } else if (type == DT_DIR) {
             int child = open_child(dir_fd, name);
             if (child >= 0) walk(child, depth + 1);
-            else if (found_.vanished.empty()) found_.vanished = path_;
+            else if (errno != EACCES && found_.vanished.empty()) found_.vanished = path_;  // EACCES: another user's
         } else if (type != DT_UNKNOWN && match_.matches(path_)) {
             if (type != DT_LNK || kind_of(path_) != Kind::missing) found_.secrets.insert(path_);
         }

@@ -38,6 +38,21 @@ int open_after_restoring_rights(int at, const char* name) {
     return openat(handle.get(), ".", kFolderFlags);
 }
 
+// Another user's folder this user may neither list nor write: nothing in it
+// is the user's (the user could not have put a file there), and the command
+// runs as the user with fewer rights still. Another user's private folder
+// in a shared /tmp is the usual one. One the user may write but not list (a
+// drop box) could hold the user's keypair under a name only the user knows:
+// that one still stops the run.
+bool not_the_users(int at, const char* name) {
+    struct stat st;
+    if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) || st.st_uid == geteuid())
+        return false;
+    const int flags = AT_EACCESS | AT_SYMLINK_NOFOLLOW;
+    return faccessat(at, name, R_OK, flags) != 0 && errno == EACCES && faccessat(at, name, W_OK, flags) != 0 &&
+           errno == EACCES;
+}
+
 }  // namespace
 
 bool restore_owner_rights(int fd) {
@@ -56,6 +71,10 @@ int open_walk_folder(int at, const char* name, const std::string& path) {
         fd = open_after_restoring_rights(at, name);
         if (fd >= 0) return fd;
         if (gone_or_not_a_folder(errno)) return -1;
+        if (not_the_users(at, name)) {
+            errno = EACCES;
+            return -1;
+        }
     }
     unreadable_folder(path, error);
 }

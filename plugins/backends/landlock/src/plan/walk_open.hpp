@@ -2,8 +2,9 @@
 // hide whatever it holds (a command of an earlier run can chmod 000 the
 // folder of a keypair, and restore the mode in the next run to read it), so
 // it is never skipped: when the calling user owns it, it is given back its
-// owner's read and search rights and read; otherwise the run fails, naming
-// the folder and how to fix it.
+// owner's read and search rights and read; another user's folder this user
+// may neither list nor write holds nothing the user put there and is passed
+// over; otherwise the run fails, naming the folder and how to fix it.
 #pragma once
 #include <string>
 
@@ -12,8 +13,9 @@ namespace oms::landlock {
 // Opens `name` (relative to `at`, or absolute with AT_FDCWD) as a folder to
 // list, without following a link at its end. Returns the descriptor, or -1
 // with errno set when the entry is gone or is no longer a folder (ENOENT,
-// ENOTDIR, ELOOP) or its path is too long to name (ENAMETOOLONG): the caller
-// decides. Throws oms::sdk::Error (the run fails) for anything else.
+// ENOTDIR, ELOOP), its path is too long to name (ENAMETOOLONG), or it is
+// another user's folder this user may neither list nor write (EACCES:
+// nothing of the user's is in it): the caller decides. Throws oms::sdk::Error (the run fails) for anything else.
 int open_walk_folder(int at, const char* name, const std::string& path);
 
 // Gives the open folder `fd` back its owner's read and search rights when it
