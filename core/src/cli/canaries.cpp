@@ -9,6 +9,8 @@
 #include "oms/core/run_dir.hpp"
 #include "oms/core/scoped_fd.hpp"
 
+#include <oms/path.hpp>
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -86,11 +88,6 @@ struct Stage {
     }
 };
 
-bool is_below(const std::string& path, const std::string& root) {
-    return path == root || (path.size() > root.size() && path.compare(0, root.size(), root) == 0 &&
-                            (root.back() == '/' || path[root.size()] == '/'));
-}
-
 // A folder oms can create that no WRITE_ALLOW_TREE rule covers, removed on
 // destruction; empty path when there is none (the canary is then inconclusive).
 class OutsideFolder {
@@ -114,7 +111,7 @@ public:
 private:
     static bool covered(const std::string& path, const std::vector<PolicyRule>& rules) {
         for (auto& rule : rules)
-            if (rule.kind == OMS_RULE_WRITE_ALLOW_TREE && is_below(path, rule.value)) return true;
+            if (rule.kind == OMS_RULE_WRITE_ALLOW_TREE && sdk::path::is_inside(path, rule.value)) return true;
         return false;
     }
     std::string path_;

@@ -25,6 +25,8 @@
 #include "oms/core/verify_snapshot.hpp"
 #include "oms/core/worktree_check.hpp"
 
+#include <oms/path.hpp>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -95,10 +97,11 @@ std::vector<std::string> pinned_inputs(const Session& session, const RunOptions&
     for (std::string name : pinned) {
         if (name.empty()) continue;
         if (name[0] == '/') {
-            if (name.size() <= worktree.size() + 1 || name.compare(0, worktree.size() + 1, worktree + "/") != 0)
+            const std::optional<std::string> normal = sdk::path::normalize(name);
+            if (!normal || !sdk::path::is_strictly_below(*normal, worktree))
                 throw UserError(kExitUsage, "oms verify: the pinned file " + name + " is outside the worktree " +
                                                 worktree + ", so it cannot be part of the snapshot");
-            name = name.substr(worktree.size() + 1);
+            name = normal->substr(worktree.size() + 1);
         }
         check_relative_input(name, "pinned file");
         out.push_back(name);
@@ -265,7 +268,7 @@ int command_verify(const Args& all_args) {
     require_verify_network(plan, backend.instance->handle(), backend.record->id);
     refuse_unless_isolated(options, backend, plan.network, check);
     const std::string& worktree = session.paths().worktree;
-    if (!options.output.empty() && is_within(canonical_or_absolute(options.output), worktree))
+    if (!options.output.empty() && sdk::path::is_inside(canonical_or_absolute(options.output), worktree))
         throw UserError(kExitUsage, "oms verify: --output " + options.output +
                                         " lies inside the worktree, which the check cannot see; choose another folder");
     const auto refuse_made_by_a_command = [&](const std::string& identity) {

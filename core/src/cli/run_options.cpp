@@ -9,6 +9,8 @@
 #include "oms/core/worktree_check.hpp"
 #include "oms/core/worktree_default.hpp"
 
+#include <oms/path.hpp>
+
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
@@ -82,7 +84,7 @@ RunInputs make_run_inputs(const Session& session, const RunOptions& options, con
     in.home = canonical_or_absolute(home_dir());
     in.worktree = session.paths().worktree;
     in.working_dir = options.working_dir.empty() ? in.worktree : resolved_path(options.working_dir);
-    if (!is_within(in.working_dir, in.worktree))
+    if (!sdk::path::is_inside(in.working_dir, in.worktree))
         throw UserError(kExitRefused, "refusing to run: the working folder " + in.working_dir +
                                           " is not inside the worktree " + in.worktree + ". Nothing ran.");
     in.private_home = run_dir.home();

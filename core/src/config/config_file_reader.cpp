@@ -2,6 +2,8 @@
 
 #include "oms/core/scoped_fd.hpp"
 
+#include <oms/path.hpp>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,11 +13,6 @@
 namespace oms::core {
 
 namespace {
-
-std::string folder_of(const std::string& path) {
-    const size_t slash = path.find_last_of('/');
-    return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-}
 
 std::string name_of(const std::string& path) {
     const size_t slash = path.find_last_of('/');
@@ -48,11 +45,11 @@ ConfigFileText read_config_file(const std::string& path, bool no_links) {
     const int follow = no_links ? O_NOFOLLOW : 0;
     // The folder is opened first (without following a link when asked), so
     // the file is looked up in the folder that was checked.
-    ScopedFd folder(open(folder_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | follow));
+    ScopedFd folder(open(sdk::path::parent_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | follow));
     if (folder.get() < 0) {
         if (errno == ENOENT) return {};
         if (no_links && (errno == ELOOP || errno == ENOTDIR))
-            return problem("its folder " + folder_of(path) + " is a symbolic link or not a folder");
+            return problem("its folder " + sdk::path::parent_of(path) + " is a symbolic link or not a folder");
         return problem("cannot open its folder: " + std::string(strerror(errno)));
     }
     const std::string name = name_of(path);

@@ -3,6 +3,8 @@
 #include "oms/core/protected_folders.hpp"
 #include "oms/core/trusted_surfpool.hpp"
 
+#include <oms/path.hpp>
+
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -22,7 +24,7 @@ std::optional<std::string> resolved(const std::string& path) {
 // A rule of `kind` whose folder or file holds `path` (both resolved).
 bool covered_by(const Policy& policy, oms_rule_kind kind, const std::string& path) {
     for (const PolicyRule& rule : policy.rules)
-        if (rule.kind == kind && is_within(path, resolved(rule.value).value_or(rule.value))) return true;
+        if (rule.kind == kind && sdk::path::is_inside(path, resolved(rule.value).value_or(rule.value))) return true;
     return false;
 }
 
@@ -39,7 +41,7 @@ std::string hidden_tool_note(const std::string& argv0, const Policy& policy, con
     const auto found = resolve_command(argv0, path_of(policy.env), working_dir);
     const auto program = found ? resolved(*found) : std::nullopt;
     const auto real_home = resolved(home);
-    if (!program || !real_home || !is_within(*program, *real_home)) return "";
+    if (!program || !real_home || !sdk::path::is_inside(*program, *real_home)) return "";
     if (covered_by(policy, OMS_RULE_READ_ALLOW_TREE, *program) || covered_by(policy, OMS_RULE_READ_DENY, *program))
         return "";
     // The name as given, and where it led when that differs (a name found on PATH, a link).

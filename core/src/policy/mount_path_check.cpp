@@ -3,6 +3,8 @@
 #include "oms/core/error.hpp"
 #include "oms/core/paths.hpp"
 
+#include <oms/path.hpp>
+
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,12 +18,6 @@ namespace {
 
 constexpr int kMaxLinks = 40;  // the kernel's own limit
 
-bool within(const std::string& inner, const std::string& outer) {
-    if (outer == "/") return true;
-    return inner == outer || (inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0 &&
-                              inner[outer.size()] == '/');
-}
-
 std::deque<std::string> components(const std::string& path) {
     std::deque<std::string> parts;
     size_t start = 0;
@@ -33,11 +29,6 @@ std::deque<std::string> components(const std::string& path) {
         start = slash + 1;
     }
     return parts;
-}
-
-std::string parent(const std::string& path) {
-    const size_t slash = path.find_last_of('/');
-    return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
 }
 
 }  // namespace
@@ -63,7 +54,7 @@ std::optional<std::string> planted_link_on_the_way(const std::string& given, con
         const std::string name = rest.front();
         rest.pop_front();
         if (name == "..") {
-            done = parent(done);
+            done = sdk::path::parent_of(done);
             continue;
         }
         const std::string next = done == "/" ? "/" + name : done + "/" + name;
@@ -94,7 +85,7 @@ std::string checked_mount_path(const std::string& path, const std::string& workt
     writable_folders.push_back(canonical_or_absolute(worktree));
     const CommandWritable writable = [&](const std::string& folder) -> std::optional<std::string> {
         for (const auto& writable_folder : writable_folders)
-            if (within(folder, writable_folder)) return "inside " + writable_folder;
+            if (sdk::path::is_inside(folder, writable_folder)) return "inside " + writable_folder;
         return std::nullopt;
     };
     std::string resolved;

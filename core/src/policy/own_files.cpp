@@ -4,6 +4,8 @@
 #include "oms/core/paths.hpp"
 #include "oms/core/protected_folders.hpp"
 
+#include <oms/path.hpp>
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -35,7 +37,7 @@ std::vector<std::string> write_roots(const Policy& policy) {
 // The write root that holds `path` or lies inside it, or nullptr.
 const std::string* overlapping_root(const std::vector<std::string>& roots, const std::string& path) {
     for (const std::string& root : roots)
-        if (is_within(path, root) || is_within(root, path)) return &root;
+        if (sdk::path::is_inside(path, root) || sdk::path::is_inside(root, path)) return &root;
     return nullptr;
 }
 
@@ -74,7 +76,7 @@ std::optional<std::string> link_inside_write_root(const std::string& named, cons
             continue;
         }
         for (const std::string& root : roots)
-            if (candidate != root && is_within(candidate, root)) return candidate;
+            if (candidate != root && sdk::path::is_inside(candidate, root)) return candidate;
         real = resolved_path(candidate);
         if (real == "/") real.clear();
     }

@@ -3,6 +3,8 @@
 #include "oms/core/error.hpp"
 #include "oms/core/protected_folders.hpp"
 
+#include <oms/path.hpp>
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -45,13 +47,13 @@ std::optional<std::string> root_fault(const GuardInputs& in, const std::string& 
     const bool temp = write && is_system_temp_folder(root);
     for (const std::string& home : in.homes) {
         if (root == home) return "it is HOME (" + home + ")";
-        if (!temp && is_within(home, root)) return "it holds HOME (" + home + ")";
+        if (!temp && sdk::path::is_inside(home, root)) return "it holds HOME (" + home + ")";
     }
     for (const std::string& denied : in.denied)
-        if (is_within(root, denied)) return "it lies inside the denied path " + denied;
+        if (sdk::path::is_inside(root, denied)) return "it lies inside the denied path " + denied;
     if (temp || root == in.worktree) return std::nullopt;
     for (const std::string& folder : in.denied_folders)
-        if (is_within(folder, root)) return "it holds the denied folder " + folder;
+        if (sdk::path::is_inside(folder, root)) return "it holds the denied folder " + folder;
     return std::nullopt;
 }
 

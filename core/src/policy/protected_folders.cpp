@@ -20,12 +20,6 @@ std::string resolved_path(const std::string& path) {
     return text;
 }
 
-bool is_within(std::string_view inner, std::string_view outer) {
-    if (outer == "/") return !inner.empty() && inner.front() == '/';
-    return inner == outer ||
-           (inner.size() > outer.size() && inner.substr(0, outer.size()) == outer && inner[outer.size()] == '/');
-}
-
 std::vector<std::string> home_folders() {
     std::vector<std::string> homes;
     if (auto home = env_value("HOME")) homes.push_back(resolved_path(*home));

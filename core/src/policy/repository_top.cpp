@@ -2,6 +2,8 @@
 
 #include "oms/core/protected_folders.hpp"
 
+#include <oms/path.hpp>
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -12,7 +14,8 @@ namespace {
 
 bool is_stop(const std::string& folder, const std::vector<std::string>& homes) {
     if (folder == "/" || folder.empty() || folder == "/dev/shm" || is_system_temp_folder(folder)) return true;
-    return std::any_of(homes.begin(), homes.end(), [&](const std::string& home) { return is_within(home, folder); });
+    return std::any_of(homes.begin(), homes.end(),
+                       [&](const std::string& home) { return sdk::path::is_inside(home, folder); });
 }
 
 // A .git folder or file, never a link or anything else.
@@ -22,16 +25,11 @@ bool holds_git(const std::string& folder) {
     return S_ISDIR(info.st_mode) || S_ISREG(info.st_mode);
 }
 
-std::string parent_of(const std::string& folder) {
-    const size_t slash = folder.find_last_of('/');
-    return slash == 0 || slash == std::string::npos ? "/" : folder.substr(0, slash);
-}
-
 }  // namespace
 
 std::optional<std::string> repository_top(const std::string& folder) {
     const std::vector<std::string> homes = home_folders();
-    for (std::string at = resolved_path(folder); !is_stop(at, homes); at = parent_of(at))
+    for (std::string at = resolved_path(folder); !is_stop(at, homes); at = sdk::path::parent_of(at))
         if (holds_git(at)) return at;
     return std::nullopt;
 }

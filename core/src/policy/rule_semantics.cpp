@@ -5,6 +5,7 @@
 #include "oms/core/account_name.hpp"
 
 #include <oms/install_roots.hpp>
+#include <oms/path.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -17,13 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool is_within(const std::string& path, const std::string& root) {
-    if (root.empty()) return false;
-    if (root == "/") return !path.empty() && path[0] == '/';
-    return path == root ||
-           (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '/');
-}
-
 bool exists(const std::string& path) {
     std::error_code error;
     return fs::exists(fs::symlink_status(path, error));
@@ -34,7 +28,8 @@ bool exists(const std::string& path) {
 const PolicyRule* covering(const Policy& policy, oms_rule_kind kind, const std::string& path) {
     const PolicyRule* best = nullptr;
     for (const PolicyRule& rule : policy.rules)
-        if (rule.kind == kind && is_within(path, rule.value) && (!best || rule.value.size() > best->value.size()))
+        if (rule.kind == kind && sdk::path::is_inside(path, rule.value) &&
+            (!best || rule.value.size() > best->value.size()))
             best = &rule;
     return best;
 }
@@ -73,10 +68,11 @@ std::string unsearched_install(const Policy& policy, const SemanticsInputs& in, 
 // read roots below HOME (toolchains) but the install folders no command can
 // write. Elsewhere a suffix rule hides nothing.
 bool landlock_walks(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
-    if (is_within(path, in.worktree)) return true;
+    if (sdk::path::is_inside(path, in.worktree)) return true;
     for (const PolicyRule& rule : policy.rules)
-        if (rule.kind == OMS_RULE_READ_ALLOW_TREE && !in.home.empty() && is_within(rule.value, in.home) &&
-            rule.value != in.home && is_within(path, rule.value) && unsearched_install(policy, in, rule.value).empty())
+        if (rule.kind == OMS_RULE_READ_ALLOW_TREE && !in.home.empty() && sdk::path::is_inside(rule.value, in.home) &&
+            rule.value != in.home && sdk::path::is_inside(path, rule.value) &&
+            unsearched_install(policy, in, rule.value).empty())
             return true;
     return false;
 }
@@ -85,18 +81,18 @@ bool landlock_walks(const Policy& policy, const SemanticsInputs& in, const std::
 std::string landlock_unsearched(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
     if (landlock_walks(policy, in, path)) return "";
     for (const PolicyRule& rule : policy.rules)
-        if (rule.kind == OMS_RULE_READ_ALLOW_TREE && !in.home.empty() && is_within(path, rule.value))
+        if (rule.kind == OMS_RULE_READ_ALLOW_TREE && !in.home.empty() && sdk::path::is_inside(path, rule.value))
             if (std::string install = unsearched_install(policy, in, rule.value); !install.empty()) return install;
     return "";
 }
 
 bool docker_mounted(const SemanticsInputs& in, const std::string& path, bool writable) {
-    if (is_within(path, in.worktree)) return true;
+    if (sdk::path::is_inside(path, in.worktree)) return true;
     for (const auto& mount : in.mounts_read_write)
-        if (is_within(path, mount)) return true;
+        if (sdk::path::is_inside(path, mount)) return true;
     if (writable) return false;
     for (const auto& mount : in.mounts_read_only)
-        if (is_within(path, mount)) return true;
+        if (sdk::path::is_inside(path, mount)) return true;
     return false;
 }
 
@@ -141,7 +137,8 @@ std::optional<Decision> keypair_hidden(const Policy& policy, const SemanticsInpu
 bool landlock_device_allowed(const std::string& path) {
     static const char* const devices[] = {"/dev/random", "/dev/urandom", "/dev/shm", "/dev/mqueue", "/dev/null",
                                           "/dev/zero",   "/dev/full",    "/dev/tty", "/dev/pts",    "/dev/ptmx"};
-    return std::any_of(std::begin(devices), std::end(devices), [&](const char* d) { return is_within(path, d); });
+    return std::any_of(std::begin(devices), std::end(devices),
+                       [&](const char* d) { return sdk::path::is_inside(path, d); });
 }
 
 // Landlock gives write roots read rights too, unless they hold HOME
@@ -149,14 +146,14 @@ bool landlock_device_allowed(const std::string& path) {
 const PolicyRule* landlock_readable_write_root(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
     for (auto kind : {OMS_RULE_WRITE_SCRATCH_TREE, OMS_RULE_WRITE_ALLOW_TREE}) {
         const PolicyRule* rule = covering(policy, kind, path);
-        if (rule && !is_within(in.home, rule->value)) return rule;
+        if (rule && !sdk::path::is_inside(in.home, rule->value)) return rule;
     }
     return nullptr;
 }
 
 // A folder on the way from `/` to HOME.
 bool above_home(const SemanticsInputs& in, const std::string& path) {
-    return !in.home.empty() && path != in.home && is_within(in.home, path);
+    return !in.home.empty() && path != in.home && sdk::path::is_inside(in.home, path);
 }
 
 // Landlock without the read denies: the read roots, the write roots that do
@@ -176,7 +173,7 @@ bool landlock_home_skeleton(const Policy& policy, const SemanticsInputs& in) {
     for (const PolicyRule& rule : policy.rules) {
         const bool write_root = rule.kind == OMS_RULE_WRITE_ALLOW_TREE || rule.kind == OMS_RULE_WRITE_SCRATCH_TREE;
         const bool private_temp = rule.kind == OMS_RULE_WRITE_ALLOW_TREE && (rule.value == "/tmp" || rule.value == "/var/tmp");
-        if (write_root && !private_temp && is_within(in.home, rule.value)) return false;
+        if (write_root && !private_temp && sdk::path::is_inside(in.home, rule.value)) return false;
     }
     return true;
 }
@@ -190,11 +187,11 @@ bool landlock_lists_from_root(const Policy& policy, const SemanticsInputs& in) {
 // A folder of HOME's skeleton: HOME itself, or one on the way to a path the
 // policy grants (a read, write or scratch root, the worktree).
 bool landlock_skeleton_folder(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
-    if (path == in.home || is_within(in.worktree, path)) return true;
+    if (path == in.home || sdk::path::is_inside(in.worktree, path)) return true;
     return std::any_of(policy.rules.begin(), policy.rules.end(), [&](const PolicyRule& rule) {
         const bool root = rule.kind == OMS_RULE_READ_ALLOW_TREE || rule.kind == OMS_RULE_WRITE_ALLOW_TREE ||
                           rule.kind == OMS_RULE_WRITE_SCRATCH_TREE;
-        return root && rule.value != path && is_within(rule.value, path);
+        return root && rule.value != path && sdk::path::is_inside(rule.value, path);
     });
 }
 
@@ -245,7 +242,7 @@ Decision decide_read_rules(const Policy& policy, const SemanticsInputs& in, cons
             return decided(Verdict::allowed, rule, "inside a write root (landlock gives write roots read rights)");
         if (path == "/dev" && landlock_lists_from_root(policy, in))
             return decided(Verdict::allowed, nullptr, "/dev can be listed; only some of its nodes open");
-        if (is_within(path, "/dev") && !landlock_device_allowed(path))
+        if (sdk::path::is_inside(path, "/dev") && !landlock_device_allowed(path))
             return decided(Verdict::denied, nullptr, "a device node landlock does not open");
     }
     if (const PolicyRule* rule = covering(policy, OMS_RULE_READ_DENY_TREE, path)) {
@@ -266,7 +263,7 @@ void add_private_temp_note(const SemanticsInputs& in, const std::string& path, D
     if (in.family != BackendFamily::landlock) return;
     for (const char* temp : {"/tmp", "/var/tmp"}) {
         const bool bound_back = d.rule && d.rule->value != temp;
-        if (is_within(path, temp) && !bound_back)
+        if (sdk::path::is_inside(path, temp) && !bound_back)
             d.notes.push_back("the run has its own empty " + std::string(temp) +
                               ": the host's files there are not visible, and what the command writes there is "
                               "thrown away");
@@ -290,7 +287,8 @@ void add_read_notes(const Policy& policy, const SemanticsInputs& in, const std::
                           ") but is not hidden: this backend hides only the keypair files present at run start in "
                           "what it searches (landlock: the worktree and the read roots under HOME; docker: the "
                           "mounts)");
-    if (in.family == BackendFamily::landlock && (is_within(path, "/run") || is_within(path, "/var/run")))
+    if (in.family == BackendFamily::landlock &&
+        (sdk::path::is_inside(path, "/run") || sdk::path::is_inside(path, "/var/run")))
         d.notes.push_back("landlock also hides daemon sockets and runtime folders here (docker, containerd, "
                           "/run/user, ...; [plugin.landlock] hide): oms policy lists them");
     add_private_temp_note(in, path, d);
@@ -316,7 +314,7 @@ const PolicyRule* denied_by_name(const Policy& policy, const SemanticsInputs& in
             if (in.family == BackendFamily::seatbelt) return &rule;
             // Landlock walks the worktree only (the other write roots are
             // new each run or hold Cargo's bare repositories); docker its mounts.
-            const bool walked = in.family == BackendFamily::landlock ? is_within(entry, in.worktree)
+            const bool walked = in.family == BackendFamily::landlock ? sdk::path::is_inside(entry, in.worktree)
                                                                      : docker_mounted(in, entry, true);
             if (walked && exists(entry)) return &rule;
         }

@@ -5,6 +5,8 @@
 #include "oms/core/paths.hpp"
 #include "oms/core/protected_folders.hpp"
 
+#include <oms/path.hpp>
+
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -35,14 +37,14 @@ std::optional<std::string> refusal_reason(const std::string& folder) {
             return "it is your HOME folder (" + home +
                    "): every file of HOME (~/.bashrc, ~/.ssh, oms's own config) would be readable and writable by "
                    "the command";
-        if (is_within(home, folder))
+        if (sdk::path::is_inside(home, folder))
             return "it holds your HOME folder (" + home + "): every file of HOME would be writable by the command";
     }
     for (const OwnFolder& own : own_folders()) {
-        const char* relation = folder == own.path              ? "is "
-                               : is_within(own.path, folder)   ? "holds "
-                               : is_within(folder, own.path)   ? "lies inside "
-                                                               : nullptr;
+        const char* relation = folder == own.path                       ? "is "
+                               : sdk::path::is_inside(own.path, folder) ? "holds "
+                               : sdk::path::is_inside(folder, own.path) ? "lies inside "
+                                                                        : nullptr;
         if (relation)
             return std::string("it ") + relation + own.what + " (" + own.path +
                    "): a command could rewrite what the next oms run trusts";
@@ -52,7 +54,7 @@ std::optional<std::string> refusal_reason(const std::string& folder) {
 
 bool holds_home(const std::string& folder) {
     for (const std::string& home : home_folders())
-        if (is_within(home, folder)) return true;
+        if (sdk::path::is_inside(home, folder)) return true;
     return false;
 }
 
@@ -61,7 +63,7 @@ bool holds_home(const std::string& folder) {
 // above not counted), which may be another task's worktree.
 std::optional<std::string> commands_write_in(const std::string& folder) {
     for (const std::string& temp : system_temp_folders())
-        if (is_within(folder, temp)) return "inside " + temp;
+        if (sdk::path::is_inside(folder, temp)) return "inside " + temp;
     for (std::string up = folder;; up = fs::path(up).parent_path().string()) {
         struct stat st;
         if (!holds_home(up) && lstat((up + "/.git").c_str(), &st) == 0) return "inside the repository " + up;

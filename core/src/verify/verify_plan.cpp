@@ -4,6 +4,8 @@
 #include "oms/core/paths.hpp"
 #include "oms/core/protected_folders.hpp"
 
+#include <oms/path.hpp>
+
 #include <unistd.h>
 
 #include <boost/dll/runtime_symbol_info.hpp>
@@ -165,7 +167,7 @@ void narrow_policy_for_verify(Policy& policy, const std::string& live_worktree, 
                               const VerifyPlan& plan, const std::string& surfnet_program, uint16_t port) {
     const std::string real_snapshot = resolved_path(snapshot);
     const std::string real_live = resolved_path(live_worktree);
-    if (is_within(real_snapshot, real_live))
+    if (sdk::path::is_inside(real_snapshot, real_live))
         throw UserError(kExitRefused, "oms verify: the snapshot folder " + snapshot + " would lie inside the worktree " +
                                           live_worktree + " (TMPDIR points there?); refusing to run. Nothing ran.");
     std::vector<PolicyRule> kept;

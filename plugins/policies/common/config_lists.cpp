@@ -2,6 +2,8 @@
 
 #include "paths.hpp"
 
+#include <oms/path.hpp>
+
 namespace oms::policies {
 
 void config_error(std::string_view plugin_id, std::string_view key, std::string_view problem) {
@@ -15,7 +17,7 @@ std::vector<std::string> config_paths(const oms::sdk::Host& host, std::string_vi
     for (const std::string& entry : host.strings(key)) {
         if (entry.empty()) config_error(plugin_id, key, "an entry is empty");
         std::string path = expand_home(entry, home);
-        if (!is_absolute(path)) {
+        if (!sdk::path::is_absolute(path)) {
             if (relative == RelativePaths::refuse)
                 config_error(plugin_id, key, "'" + entry + "' is not an absolute path (use /... or ~/...)");
             path = join(home, path);

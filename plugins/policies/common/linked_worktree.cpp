@@ -2,6 +2,8 @@
 
 #include "paths.hpp"
 
+#include <oms/path.hpp>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -34,7 +36,7 @@ std::optional<std::string> first_line(const std::string& path) {
 // Git writes either an absolute path or one relative to the folder holding the file.
 std::optional<std::string> resolve_from(std::string_view folder, const std::string& target) {
     if (target.empty()) return std::nullopt;
-    return real_path(is_absolute(target) ? target : join(folder, target));
+    return real_path(sdk::path::is_absolute(target) ? target : join(folder, target));
 }
 
 std::optional<std::string> gitdir_target(const std::string& dot_git) {
@@ -58,7 +60,7 @@ bool is_git_folder(const std::string& path) {
 // The layout checks once X is known; a refusal text, or nullopt when it holds.
 std::optional<std::string> layout_problem(const std::string& dot_git, const std::string& git_dir,
                                           const std::string& repo_git) {
-    if (base_name(parent_of(git_dir)) != "worktrees" || !is_git_folder(repo_git))
+    if (base_name(sdk::path::parent_of(git_dir)) != "worktrees" || !is_git_folder(repo_git))
         return "its gitdir '" + git_dir + "' is not <repository>/.git/worktrees/<name>";
     const auto back = first_line(join(git_dir, "gitdir"));
     if (!back || resolve_from(git_dir, *back) != real_path(dot_git))
@@ -90,7 +92,7 @@ LinkedWorktree find_linked_git_dirs(std::string_view worktree) {
         out.refusal = "its gitdir '" + *target + "' is not an existing folder";
         return out;
     }
-    const std::string repo_git = parent_of(parent_of(*git_dir));
+    const std::string repo_git = sdk::path::parent_of(sdk::path::parent_of(*git_dir));
     if ((out.refusal = layout_problem(dot_git, *git_dir, repo_git))) return out;
     out.dirs = LinkedGitDirs{dot_git, *git_dir, repo_git};
     return out;

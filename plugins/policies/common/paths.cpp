@@ -35,20 +35,11 @@ bool is_executable_file(std::string_view path) {
     return is_regular_file(path) && ::access(std::string(path).c_str(), X_OK) == 0;
 }
 
-bool is_absolute(std::string_view path) { return !path.empty() && path.front() == '/'; }
-
 std::string join(std::string_view folder, std::string_view name) {
     std::string out(folder);
     if (out.empty() || out.back() != '/') out += '/';
     out += name;
     return out;
-}
-
-std::string parent_of(std::string_view path) {
-    const size_t slash = path.find_last_of('/');
-    if (slash == std::string_view::npos) return ".";
-    if (slash == 0) return "/";
-    return std::string(path.substr(0, slash));
 }
 
 std::string_view base_name(std::string_view path) {

@@ -18,11 +18,8 @@ bool is_directory(std::string_view path);      // follows symlinks
 bool is_regular_file(std::string_view path);   // follows symlinks
 bool is_executable_file(std::string_view path);
 
-bool is_absolute(std::string_view path);
 // "a" + "/" + "b", without doubling a trailing slash of `a`.
 std::string join(std::string_view folder, std::string_view name);
-// Everything before the last '/', "/" for a top-level entry.
-std::string parent_of(std::string_view path);
 // The last component of a path.
 std::string_view base_name(std::string_view path);
 

@@ -3,6 +3,8 @@
 #include "paths.hpp"
 #include "secret_locations.hpp"
 
+#include <oms/path.hpp>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,12 +43,6 @@ void add_resolved(std::vector<std::string>& out, std::string_view path) {
 
 }  // namespace
 
-bool is_within(std::string_view inner, std::string_view outer) {
-    if (outer == "/") return !inner.empty() && inner.front() == '/';
-    return inner == outer ||
-           (inner.size() > outer.size() && inner.substr(0, outer.size()) == outer && inner[outer.size()] == '/');
-}
-
 std::vector<std::string> command_write_roots(const oms::sdk::Context& context) {
     std::vector<std::string> roots{std::string(context.worktree()), std::string(context.private_home()),
                                    std::string(context.temp_dir())};
@@ -75,18 +71,18 @@ std::optional<std::string> RootGuard::forbidden_reason(std::string_view root) co
     if (root == "/") return std::string("it is the root folder '/'");
     for (const std::string& home : homes_) {
         if (root == home) return "it is HOME (" + home + ")";
-        if (is_within(home, root)) return "it holds HOME (" + home + ")";
+        if (sdk::path::is_inside(home, root)) return "it holds HOME (" + home + ")";
     }
     for (const std::string& secret : secret_folders_) {
-        if (is_within(secret, root)) return "it holds the secret folder " + secret;
+        if (sdk::path::is_inside(secret, root)) return "it holds the secret folder " + secret;
         // secret-deny hides it anyway; a root there is never what a tool needs.
-        if (is_within(root, secret)) return "it lies inside the secret folder " + secret;
+        if (sdk::path::is_inside(root, secret)) return "it lies inside the secret folder " + secret;
     }
     return std::nullopt;
 }
 
 RootGuard::Resolution RootGuard::walk(std::string_view path) const {
-    if (!is_absolute(path)) return {};
+    if (!sdk::path::is_absolute(path)) return {};
     std::deque<std::string> rest = components(path);
     std::string done = "/";  // the part resolved so far, links followed
     int links = 0;
@@ -94,7 +90,7 @@ RootGuard::Resolution RootGuard::walk(std::string_view path) const {
         const std::string name = rest.front();
         rest.pop_front();
         if (name == "..") {
-            done = parent_of(done);
+            done = sdk::path::parent_of(done);
             continue;
         }
         const std::string next = join(done, name);
@@ -105,13 +101,13 @@ RootGuard::Resolution RootGuard::walk(std::string_view path) const {
             continue;
         }
         for (const std::string& root : write_roots_)
-            if (is_within(done, root))
+            if (sdk::path::is_inside(done, root))
                 return {"it goes through the link '" + next + "' inside the write root '" + root +
                             "', which a command could have made",
                         std::nullopt};
         const auto target = link_target(next);
         if (!target || ++links > kMaxLinks) return {"the link '" + next + "' cannot be resolved safely", std::nullopt};
-        if (is_absolute(*target)) done = "/";
+        if (sdk::path::is_absolute(*target)) done = "/";
         std::deque<std::string> target_parts = components(*target);
         rest.insert(rest.begin(), target_parts.begin(), target_parts.end());
     }

@@ -57,7 +57,4 @@ private:
 // folder, the platform's system temp folders and the read-write mounts.
 std::vector<std::string> command_write_roots(const oms::sdk::Context& context);
 
-// True when `inner` is `outer` or lies below it (plain text, both resolved).
-bool is_within(std::string_view inner, std::string_view outer);
-
 }  // namespace oms::policies

@@ -6,6 +6,8 @@
 #include "rule_emitter.hpp"
 #include "secret_locations.hpp"
 
+#include <oms/path.hpp>
+
 #include <algorithm>
 
 namespace oms::policies {
@@ -34,7 +36,7 @@ std::vector<std::string> home_spellings(const oms::sdk::Context& context) {
     if (!resolved) return spellings;
     if (*resolved != context.home()) spellings.push_back(*resolved);
     const auto caller_home = context.env("HOME");
-    if (caller_home && is_absolute(*caller_home) && real_path(*caller_home) == resolved &&
+    if (caller_home && sdk::path::is_absolute(*caller_home) && real_path(*caller_home) == resolved &&
         std::find(spellings.begin(), spellings.end(), *caller_home) == spellings.end())
         spellings.emplace_back(*caller_home);
     return spellings;
@@ -60,7 +62,7 @@ void deny_path(RuleEmitter& emit, const std::string& path, std::string_view reas
 // resolved), beside the ~/.cargo spellings already in the list.
 void deny_cargo_home_tokens(const oms::sdk::Context& context, RuleEmitter& emit) {
     const auto cargo_home = context.env("CARGO_HOME");
-    if (!cargo_home || !is_absolute(*cargo_home)) return;
+    if (!cargo_home || !sdk::path::is_absolute(*cargo_home)) return;
     // Through the folder resolved as well: the token may be created after this
     // run starts (`cargo login`), when the file itself cannot be resolved yet.
     const auto resolved_home = real_path(*cargo_home);

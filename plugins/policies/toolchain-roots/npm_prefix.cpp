@@ -2,6 +2,8 @@
 
 #include "paths.hpp"
 
+#include <oms/path.hpp>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -43,7 +45,7 @@ std::optional<std::string> npmrc_prefix_of(std::string_view text, std::string_vi
         const size_t equals = content.find('=');
         if (equals == std::string_view::npos || trimmed(content.substr(0, equals)) != "prefix") continue;
         const std::string value = with_home(unquoted(trimmed(content.substr(equals + 1))), home);
-        prefix = is_absolute(value) ? std::optional<std::string>(value) : std::nullopt;
+        prefix = sdk::path::is_absolute(value) ? std::optional<std::string>(value) : std::nullopt;
     }
     return prefix;
 }

@@ -10,6 +10,8 @@
 #include "root_guard.hpp"
 #include "rule_emitter.hpp"
 
+#include <oms/path.hpp>
+
 #include <string>
 
 namespace oms::policies {
@@ -50,7 +52,8 @@ void ToolchainRoots::contribute(const oms::sdk::Context& context, const oms::sdk
     const RootGuard guard(host(), context, command_write_roots(context));
     // As the core resolved and checked it: resolving it again could follow a
     // link swapped in since.
-    if (is_absolute(context.worktree()) && path_exists(context.worktree())) emit.add(allow, context.worktree(), "worktree");
+    if (sdk::path::is_absolute(context.worktree()) && path_exists(context.worktree()))
+        emit.add(allow, context.worktree(), "worktree");
     add_node(context, guard, emit);
     add_home_toolchains(context, guard, emit);
     add_path_entries(context, guard, emit);
@@ -98,7 +101,7 @@ void ToolchainRoots::add_home_toolchains(const oms::sdk::Context& context, const
     // they are set; without their folder readable the variables would be useless.
     for (const char* variable : {"CARGO_HOME", "RUSTUP_HOME"}) {
         const auto value = context.env(variable);
-        if (value && is_absolute(*value)) add_guarded(guard, emit, *value, std::string("$") + variable);
+        if (value && sdk::path::is_absolute(*value)) add_guarded(guard, emit, *value, std::string("$") + variable);
     }
 }
 
@@ -108,7 +111,7 @@ void ToolchainRoots::add_path_entries(const oms::sdk::Context& context, const Ro
     if (!path) return;
     // Relative and empty entries mean "the current folder": the worktree, already open.
     for (std::string_view entry : split_path_list(*path))
-        if (is_absolute(entry)) add_guarded(guard, emit, entry, "PATH entry");
+        if (sdk::path::is_absolute(entry)) add_guarded(guard, emit, entry, "PATH entry");
 }
 
 void ToolchainRoots::add_user_installs(const oms::sdk::Context& context, const RootGuard& guard,
@@ -116,7 +119,7 @@ void ToolchainRoots::add_user_installs(const oms::sdk::Context& context, const R
     // pip's user site under ~/.local, and under $PYTHONUSERBASE when it is set
     // (passed with --env, Python looks there instead).
     std::vector<std::string> userbases{join(context.home(), ".local")};
-    if (const auto userbase = context.env("PYTHONUSERBASE"); userbase && is_absolute(*userbase))
+    if (const auto userbase = context.env("PYTHONUSERBASE"); userbase && sdk::path::is_absolute(*userbase))
         userbases.emplace_back(*userbase);
     for (const std::string& userbase : userbases)
         for (const std::string& site : python_user_sites(userbase)) add_guarded(guard, emit, site, "pip user site");
@@ -138,10 +141,10 @@ void ToolchainRoots::add_path_program_links(const oms::sdk::Context& context, co
     for (std::string_view entry : split_path_list(*path)) {
         // Only the user's own folders under HOME: links in a folder a command
         // can write are never followed (the guard would refuse each of them).
-        const auto folder = is_absolute(entry) ? real_path(entry) : std::nullopt;
-        if (!folder || !is_within(*folder, *home) || *folder == *home) continue;
+        const auto folder = sdk::path::is_absolute(entry) ? real_path(entry) : std::nullopt;
+        if (!folder || !sdk::path::is_inside(*folder, *home) || *folder == *home) continue;
         bool writable = false;
-        for (const std::string& root : write_roots) writable = writable || is_within(*folder, root);
+        for (const std::string& root : write_roots) writable = writable || sdk::path::is_inside(*folder, root);
         if (writable) continue;
         for (const std::string& link : program_links(*folder)) add_program_link(guard, emit, link, *home);
     }
@@ -155,7 +158,7 @@ void ToolchainRoots::add_program_link(const RootGuard& guard, RuleEmitter& emit,
         return;
     }
     // A link out of HOME leads to something readable already.
-    if (!resolution.resolved || !is_within(*resolution.resolved, home)) return;
+    if (!resolution.resolved || !sdk::path::is_inside(*resolution.resolved, home)) return;
     // The install the program runs from, as for node: <root>/bin/<program> gives <root>.
     add_guarded(guard, emit, node_install_root(*resolution.resolved), "install of the PATH program " + link);
 }

@@ -6,6 +6,8 @@
 #include "root_guard.hpp"
 #include "rule_emitter.hpp"
 
+#include <oms/path.hpp>
+
 namespace oms::policies {
 namespace {
 
@@ -38,7 +40,7 @@ std::vector<std::string> system_temp_dirs(std::string_view platform) {
 // resolved. An empty one (a context without it) adds nothing.
 void add_provided(RuleEmitter& emit, oms_rule_kind kind, std::string_view path, std::string_view reason) {
     if (path.empty()) return;
-    const auto resolved = is_absolute(path) ? std::nullopt : real_path(path);
+    const auto resolved = sdk::path::is_absolute(path) ? std::nullopt : real_path(path);
     emit.add(kind, resolved ? std::string_view(*resolved) : path, reason);
 }
 
@@ -83,7 +85,7 @@ void WriteRoots::add_cargo_caches(const oms::sdk::Context& context, const RootGu
                                   RuleEmitter& emit) const {
     const auto variable = context.env("CARGO_HOME");
     const std::string cargo_home =
-        variable && is_absolute(*variable) ? std::string(*variable) : join(context.home(), ".cargo");
+        variable && sdk::path::is_absolute(*variable) ? std::string(*variable) : join(context.home(), ".cargo");
     // Only folders that already exist: a missing one cannot be given to a
     // path-based kernel rule, and creating it would need a write to Cargo's home.
     for (const char* cache : cargo_download_caches) {

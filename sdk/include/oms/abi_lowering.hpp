@@ -9,6 +9,7 @@
 #define OMS_ABI_LOWERING_HPP
 
 #include <oms/abi_history.hpp>
+#include <oms/path.hpp>
 
 #include <filesystem>
 #include <stdexcept>
@@ -34,12 +35,6 @@ inline std::string kind_text(oms_rule_kind kind) {
     return std::string(name ? name : "an unknown kind") + " (" + std::to_string(kind) + ")";
 }
 
-inline bool is_within(const std::string& path, const std::string& root) {
-    if (root == "/") return !path.empty() && path[0] == '/';
-    return path == root ||
-           (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '/');
-}
-
 // Every entry called `name` below `root`, links not followed, the inside of
 // a match not searched (the deny covers it). Any error refuses the run: a
 // folder left out could hold a writable nested .git.
@@ -63,7 +58,7 @@ inline std::vector<std::string> find_named(const std::string& root, const std::s
 template <class Rule>
 bool in_write_root(const std::vector<Rule>& rules, const std::string& path) {
     for (const Rule& rule : rules)
-        if (rule.kind == OMS_RULE_WRITE_ALLOW_TREE && is_within(path, rule.value)) return true;
+        if (rule.kind == OMS_RULE_WRITE_ALLOW_TREE && sdk::path::is_inside(path, rule.value)) return true;
     return false;
 }
 

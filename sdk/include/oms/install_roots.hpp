@@ -10,6 +10,8 @@
 // ~/.cargo is not among them: Cargo's download caches in it are write roots
 // of every run, and `cargo install` writes its bin folder.
 #pragma once
+#include <oms/path.hpp>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,12 +22,6 @@ inline constexpr const char* kFolders[] = {".rustup", ".local/share/solana", ".a
                                            ".fnm", ".local/share/fnm", ".pyenv", ".rbenv", ".asdf",
                                            ".local/share/mise"};
 
-inline bool within(std::string_view path, std::string_view root) {
-    if (root == "/") return !path.empty() && path[0] == '/';
-    return path.size() >= root.size() && path.compare(0, root.size(), root) == 0 &&
-           (path.size() == root.size() || path[root.size()] == '/');
-}
-
 // The install folder (HOME/<one of kFolders>) holding `path`, or "" when
 // there is none or when a write root of the run lies in it or holds it
 // (then commands can write there, and it is searched like any root).
@@ -35,9 +31,9 @@ inline std::string unsearched_install_root(std::string_view path, const std::str
     if (home.empty() || home == "/" || home[0] != '/') return "";
     for (const char* folder : kFolders) {
         const std::string root = home + "/" + folder;
-        if (!within(path, root)) continue;
+        if (!sdk::path::is_inside(path, root)) continue;
         for (const auto& written : write_roots)
-            if (within(written, root) || within(root, written)) return "";
+            if (sdk::path::is_inside(written, root) || sdk::path::is_inside(root, written)) return "";
         return root;
     }
     return "";

@@ -21,6 +21,7 @@
 #define OMS_SDK_HPP
 
 #include <oms/abi_history.hpp>
+#include <oms/path.hpp>
 #include <oms/sdk.h>
 
 #include <cstddef>
@@ -182,11 +183,8 @@ private:
 // starts a command outside the worktree it was given.
 inline std::string checked_working_dir(const Context& context) {
     const std::string dir(context.working_dir()), worktree(context.worktree());
-    const std::string walk = dir + "/";
-    const bool plain = !dir.empty() && dir[0] == '/' && walk.find("/../") == std::string::npos &&
-                       walk.find("/./") == std::string::npos && walk.find("//") == std::string::npos;
-    const bool inside = dir == worktree || (worktree == "/" ? plain : dir.compare(0, worktree.size() + 1, worktree + "/") == 0);
-    if (!plain || !inside)
+    const bool plain = path::is_absolute(dir) && path::is_normal(dir);
+    if (!plain || !path::is_inside(dir, worktree))
         throw Error(OMS_ERR_INVALID, "the working folder '" + dir + "' is not inside the worktree '" + worktree +
                                          "'; nothing ran");
     return dir;

@@ -1,10 +1,12 @@
 #include "precedence_table.hpp"
 
+#include <oms/path.hpp>
+
 namespace oms::backend_check {
 namespace {
 
 std::string relative(const Scene& scene, const std::string& path) {
-    return path.rfind(scene.root, 0) == 0 ? path.substr(scene.root.size() + 1) : path;
+    return sdk::path::is_strictly_below(path, scene.root) ? path.substr(scene.root.size() + 1) : path;
 }
 
 std::string declared_line(const std::string& rule, const std::vector<std::string>& missing) {

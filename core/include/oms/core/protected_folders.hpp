@@ -12,9 +12,6 @@ namespace oms::core {
 // nearest existing parent resolved and the rest appended.
 std::string resolved_path(const std::string& path);
 
-// True when `inner` is `outer` or lies below it (plain text, both resolved).
-bool is_within(std::string_view inner, std::string_view outer);
-
 // HOME, resolved, under every name the caller may have for it.
 std::vector<std::string> home_folders();
 

@@ -2,6 +2,8 @@
 
 #include "container_view.hpp"
 
+#include <oms/path.hpp>
+
 #include <climits>
 #include <cstdlib>
 #include <vector>
@@ -41,7 +43,7 @@ void refuse_command_written_cli(const std::string& cli, const RunInputs& in) {
     std::vector<std::string> folders = run_folders(in);
     folders.insert(folders.end(), {"/tmp", "/var/tmp", "/dev/shm"});
     for (const std::string& folder : with_real_paths(folders)) {
-        if (folder.empty() || (!inside(cli, folder) && !inside(real, folder))) continue;
+        if (folder.empty() || (!sdk::path::is_inside(cli, folder) && !sdk::path::is_inside(real, folder))) continue;
         throw sdk::Error(OMS_ERR_FAILED,
                          "docker: refusing to run the docker CLI " + cli + (real.empty() || real == cli ? "" : " (" + real + ")") +
                              ": it lies in " + folder + ", which commands can write, so a command could have put it "

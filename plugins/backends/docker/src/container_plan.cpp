@@ -8,6 +8,8 @@
 #include "refusals.hpp"
 #include "secret_scan.hpp"
 
+#include <oms/path.hpp>
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -19,7 +21,7 @@ namespace {
 const std::string* containing_root(const std::string& path, const std::vector<std::string>& roots) {
     const std::string* best = nullptr;
     for (const std::string& r : roots)
-        if (inside(path, r) && (!best || r.size() > best->size())) best = &r;
+        if (sdk::path::is_inside(path, r) && (!best || r.size() > best->size())) best = &r;
     return best;
 }
 
@@ -81,7 +83,7 @@ void add_tmpfs(const Settings& s, const std::string& user, const RunInputs& in, 
         return;
     }
     plan.flags.push_back(tmpfs(in.private_home, s.tmpfs_size, "0700", user));
-    if (!in.temp_dir.empty() && !inside(in.temp_dir, in.private_home) && in.temp_dir != "/tmp")
+    if (!in.temp_dir.empty() && !sdk::path::is_inside(in.temp_dir, in.private_home) && in.temp_dir != "/tmp")
         plan.flags.push_back(tmpfs(in.temp_dir, s.tmpfs_size, "0700", user));
 }
 
@@ -123,7 +125,7 @@ void add_writable_mounts(const RunInputs& in, const std::vector<std::string>& na
     protect.insert(protect.end(), in.pinned.begin(), in.pinned.end());
     for (const std::string& p : rule_values(in, OMS_RULE_WRITE_DENY)) protect.push_back(p);
     for (const std::string& p : named)
-        if (inside(p, in.worktree)) protect.push_back(p);
+        if (sdk::path::is_inside(p, in.worktree)) protect.push_back(p);
     std::sort(protect.begin(), protect.end());
     protect.erase(std::unique(protect.begin(), protect.end()), protect.end());
     std::vector<std::string> parents, read_only;

@@ -8,9 +8,6 @@
 
 namespace oms::docker {
 
-// `path` is `root` or lies below it (every path lies below "/").
-bool inside(const std::string& path, const std::string& root);
-
 // `path` (absolute, canonical) is below the worktree or an extra mount.
 bool visible_in_container(const std::string& path, const RunInputs& in);
 

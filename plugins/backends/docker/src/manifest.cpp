@@ -2,6 +2,7 @@
 
 #include "container_view.hpp"
 
+#include <oms/path.hpp>
 #include <oms/sdk.hpp>
 #include <oms/text_file.hpp>
 #include <toml++/toml.h>
@@ -133,7 +134,7 @@ std::string opened_path(int fd) {
 void refuse_command_written(const std::string& path, const std::string& opened,
                             const std::vector<std::string>& command_written) {
     for (const std::string& folder : command_written) {
-        if (folder.empty() || (!inside(path, folder) && !inside(opened, folder))) continue;
+        if (folder.empty() || (!sdk::path::is_inside(path, folder) && !sdk::path::is_inside(opened, folder))) continue;
         throw sdk::Error(OMS_ERR_FAILED,
                          "docker: refusing the runtime manifest " + path + (opened == path ? "" : " (" + opened + ")") +
                              ": it lies in " + folder + ", which commands can write, so a command could choose the "

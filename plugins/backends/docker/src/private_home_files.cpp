@@ -2,6 +2,8 @@
 
 #include "container_view.hpp"
 
+#include <oms/path.hpp>
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -88,7 +90,8 @@ bool unreachable_toolchain_home(const std::string& entry, const RunInputs& in) {
     const size_t equals = entry.find('=');
     const std::string name = entry.substr(0, equals), value = entry.substr(equals + 1);
     if (name != "CARGO_HOME" && name != "RUSTUP_HOME") return false;
-    return !in.home.empty() && in.home != "/" && inside(value, in.home) && !visible_in_container(value, in);
+    return !in.home.empty() && in.home != "/" && sdk::path::is_inside(value, in.home) &&
+           !visible_in_container(value, in);
 }
 
 PrivateHomeFiles private_home_files(const RunInputs& in) {

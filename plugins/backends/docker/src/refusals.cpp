@@ -3,6 +3,7 @@
 #include "manifest.hpp"
 #include "settings.hpp"
 
+#include <oms/path.hpp>
 #include <oms/sdk.hpp>
 
 #include <climits>
@@ -23,12 +24,6 @@ std::string lower(std::string s) {
     return s;
 }
 
-// "a/b" is inside "a" (or equal); both absolute, no trailing slash except "/".
-bool inside(const std::string& path, const std::string& root) {
-    if (root == "/") return true;
-    return path == root || (starts_with(path, root) && path[root.size()] == '/');
-}
-
 std::string strip_slashes(std::string p) {
     while (p.size() > 1 && p.back() == '/') p.pop_back();
     return p;
@@ -38,7 +33,7 @@ bool touches_docker_socket(const std::string& path, const std::string& socket) {
     for (const std::string& danger : {std::string("/var/run/docker"), std::string("/run/docker")})
         if (starts_with(path, danger)) return true;
     for (const std::string& sock : {std::string("/var/run/docker.sock"), std::string("/run/docker.sock"), socket})
-        if (!sock.empty() && inside(sock, path)) return true;
+        if (!sock.empty() && sdk::path::is_inside(sock, path)) return true;
     return false;
 }
 

@@ -52,10 +52,4 @@ std::vector<std::string> ancestors(const std::string& path) {
     return out;
 }
 
-bool is_within(const std::string& path, const std::string& root) {
-    if (root == "/") return !path.empty() && path[0] == '/';
-    if (path.compare(0, root.size(), root) != 0) return false;
-    return path.size() == root.size() || path[root.size()] == '/';
-}
-
 }  // namespace oms::seatbelt

@@ -31,7 +31,4 @@ std::vector<std::string> spellings(const std::string& path, const PathResolver& 
 // "/a/b/c" -> {"/a/b", "/a"}.
 std::vector<std::string> ancestors(const std::string& path);
 
-// True when `path` is `root` or lies below it (whole components only).
-bool is_within(const std::string& path, const std::string& root);
-
 }  // namespace oms::seatbelt

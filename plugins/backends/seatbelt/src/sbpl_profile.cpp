@@ -2,6 +2,8 @@
 
 #include "sbpl_quote.hpp"
 
+#include <oms/path.hpp>
+
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -143,7 +145,7 @@ std::vector<std::string> traversal_filters(ProfileWriter& out, const std::vector
     for (const auto& root : out.spelled(of_kind(rules, OMS_RULE_READ_ALLOW_TREE)))
         for (const auto& folder : ancestors(root))
             for (const auto& tree : deny_trees)
-                if (is_within(folder, tree))
+                if (sdk::path::is_inside(folder, tree))
                     ProfileWriter::add_unique(filters,
                                               "(literal " + out.param("TRAVERSE", folder, "path to an allowed root") + ")");
     return filters;
@@ -246,7 +248,7 @@ void write_writes(ProfileWriter& out, const std::vector<Rule>& rules, const RunF
     if (!others.empty()) {
         std::vector<Rule> own;  // the private HOME and TMPDIR
         for (const Rule& rule : of_kind(rules, OMS_RULE_WRITE_ALLOW_TREE))
-            if (is_within(std::string(rule.value), run.own)) own.push_back(rule);
+            if (sdk::path::is_inside(std::string(rule.value), run.own)) own.push_back(rule);
         out.comment("Writes: close every run's folder in the shared temp folder (and names for the next");
         out.comment("run), then allow the write roots in this run's folder again.");
         out.rule("deny", "file-write*", others);

@@ -1,6 +1,8 @@
 #include "dns_responder.hpp"
 #include "path_utils.hpp"
 
+#include <oms/path.hpp>
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -15,10 +17,9 @@ void plan_name_resolution(Plan& plan) {
     auto real = canonical("/etc/resolv.conf");
     struct stat st;
     if (!real || stat(real->c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
-    const bool hidden =
-        std::any_of(plan.hide_folders.begin(), plan.hide_folders.end(),
-                    [&](const std::string& folder) { return is_within(*real, folder); }) ||
-        std::find(plan.hide_files.begin(), plan.hide_files.end(), *real) != plan.hide_files.end();
+    const bool hidden = std::any_of(plan.hide_folders.begin(), plan.hide_folders.end(),
+                                    [&](const std::string& folder) { return sdk::path::is_inside(*real, folder); }) ||
+                        std::find(plan.hide_files.begin(), plan.hide_files.end(), *real) != plan.hide_files.end();
     if (!hidden) plan.resolv_conf = *real;
 }
 

@@ -4,6 +4,8 @@
 #include "path_utils.hpp"
 #include "policy_values.hpp"
 
+#include <oms/path.hpp>
+
 #include <dirent.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -21,8 +23,8 @@ namespace {
 // (a write root the run gets fresh) does not count: HOME is bound back into
 // it read-only.
 bool writable_mount_holds(const Plan& plan, const std::string& home) {
-    return within_any(home, plan.writable_mounts) || within_any(home, plan.scratch_trees) ||
-           within_any(home, plan.scratch_read_only);
+    return sdk::path::is_inside_any(home, plan.writable_mounts) || sdk::path::is_inside_any(home, plan.scratch_trees) ||
+           sdk::path::is_inside_any(home, plan.scratch_read_only);
 }
 
 // Everything the policy opens, as real paths (each resolved once): read,
@@ -54,13 +56,13 @@ Granted granted_paths(const oms::sdk::Context& context, const oms::sdk::Policy& 
 std::vector<std::string> keeps_below(const std::string& home, const std::vector<std::string>& granted) {
     std::vector<std::string> below;
     for (const auto& path : granted)
-        if (path != home && is_within(path, home)) below.push_back(path);
+        if (path != home && sdk::path::is_inside(path, home)) below.push_back(path);
     std::sort(below.begin(), below.end());
     below.erase(std::unique(below.begin(), below.end()), below.end());
     std::vector<std::string> out;
     for (const auto& path : below) {
         const bool inside_other = std::any_of(below.begin(), below.end(), [&](const std::string& other) {
-            return other != path && is_within(path, other);
+            return other != path && sdk::path::is_inside(path, other);
         });
         if (!inside_other) out.push_back(path);
     }
@@ -72,7 +74,8 @@ std::vector<std::string> keeps_below(const std::string& home, const std::vector<
 // what a mask or a missing right would give, so it is only reported.
 void drop_absent(Plan& plan) {
     auto absent = [&](const std::string& path) {
-        return path != plan.home_skeleton && is_within(path, plan.home_skeleton) && !within_any(path, plan.home_keeps);
+        return path != plan.home_skeleton && sdk::path::is_inside(path, plan.home_skeleton) &&
+               !sdk::path::is_inside_any(path, plan.home_keeps);
     };
     for (auto* list : {&plan.pin_in_place, &plan.read_only, &plan.hide_folders, &plan.hide_files}) {
         auto gone = std::stable_partition(list->begin(), list->end(), [&](const std::string& p) { return !absent(p); });
@@ -89,7 +92,9 @@ void drop_absent(Plan& plan) {
 std::vector<std::string> skeleton_folders(const std::string& home, const std::vector<std::string>& keeps) {
     std::set<std::string> folders{home};
     for (const auto& keep : keeps)
-        for (std::string up = parent_of(keep); up != home && is_within(up, home); up = parent_of(up)) folders.insert(up);
+        for (std::string up = sdk::path::parent_of(keep); up != home && sdk::path::is_inside(up, home);
+             up = sdk::path::parent_of(up))
+            folders.insert(up);
     return std::vector<std::string>(folders.begin(), folders.end());
 }
 
@@ -110,7 +115,8 @@ std::vector<Plan::HomeLink> links_into_granted(const std::vector<std::string>& f
             const auto target = canonical(path);
             char text[PATH_MAX];
             const ssize_t length = readlink(path.c_str(), text, sizeof text);
-            if (!target || !within_any(*target, granted) || length <= 0 || length >= static_cast<ssize_t>(sizeof text))
+            if (!target || !sdk::path::is_inside_any(*target, granted) || length <= 0 ||
+                length >= static_cast<ssize_t>(sizeof text))
                 continue;
             out.push_back(Plan::HomeLink{folder, name, std::string(text, static_cast<size_t>(length))});
         }
@@ -138,7 +144,7 @@ void plan_home_skeleton(Plan& plan, const oms::sdk::Context& context, const oms:
     if (!real_home || stat(real_home->c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return;
     if (writable_mount_holds(plan, *real_home)) return;
     const Granted granted = granted_paths(context, policy);
-    if (within_any(*real_home, granted.read)) {  // nothing in HOME is closed
+    if (sdk::path::is_inside_any(*real_home, granted.read)) {  // nothing in HOME is closed
         grant_listing_from_root(plan, "listing only; HOME is inside a read root");
         return;
     }
@@ -150,7 +156,7 @@ void plan_home_skeleton(Plan& plan, const oms::sdk::Context& context, const oms:
     // A granted path that holds HOME (a private temp folder) grants nothing in it.
     std::vector<std::string> link_targets;
     for (const auto& path : granted.all)
-        if (!is_within(*real_home, path)) link_targets.push_back(path);
+        if (!sdk::path::is_inside(*real_home, path)) link_targets.push_back(path);
     plan.home_links = links_into_granted(skeleton_folders(*real_home, plan.home_keeps), link_targets);
     drop_absent(plan);
     grant_listing_from_root(plan, "listing only; HOME inside is a skeleton of the granted paths");

@@ -3,6 +3,8 @@
 #include "path_utils.hpp"
 #include "policy_values.hpp"
 
+#include <oms/path.hpp>
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -22,7 +24,7 @@ bool chosen_by_user(const std::string& temp, const oms::sdk::Context& context) {
     for (auto mount : context.read_write()) chosen.emplace_back(mount);
     for (const auto& path : chosen) {
         auto real = path.empty() ? std::nullopt : real_path_without_links(path);
-        if (real && is_within(temp, *real)) return true;
+        if (real && sdk::path::is_inside(temp, *real)) return true;
     }
     return false;
 }
@@ -60,14 +62,14 @@ void plan_temp_keeps(Plan& plan, const oms::sdk::Context& context, const oms::sd
         auto real = real_path_without_links(path);
         if (!real || !mountable(*real)) continue;
         for (const auto& temp : plan.private_temps)
-            if (is_within(*real, temp) && *real != temp) keeps.push_back(*real);
+            if (sdk::path::is_inside(*real, temp) && *real != temp) keeps.push_back(*real);
     }
     plan.temp_keeps = outermost(keeps);
 }
 
 // Host entries of a temp folder that were not kept do not exist inside.
 bool gone_inside(const Plan& plan, const std::string& path) {
-    return within_any(path, plan.private_temps) && !within_any(path, plan.temp_keeps) &&
+    return sdk::path::is_inside_any(path, plan.private_temps) && !sdk::path::is_inside_any(path, plan.temp_keeps) &&
            std::find(plan.private_temps.begin(), plan.private_temps.end(), path) == plan.private_temps.end();
 }
 

@@ -2,6 +2,8 @@
 
 #include "openat2.hpp"
 
+#include <oms/path.hpp>
+
 #include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -11,16 +13,6 @@
 #include <algorithm>
 
 namespace oms::landlock {
-
-bool is_within(std::string_view path, std::string_view root) {
-    if (root == "/") return !path.empty() && path[0] == '/';
-    if (path.size() < root.size() || path.compare(0, root.size(), root) != 0) return false;
-    return path.size() == root.size() || path[root.size()] == '/';
-}
-
-bool within_any(std::string_view path, const std::vector<std::string>& roots) {
-    return std::any_of(roots.begin(), roots.end(), [&](const std::string& r) { return is_within(path, r); });
-}
 
 bool mountable(const std::string& path) {
     struct stat st;
@@ -35,14 +27,8 @@ std::vector<std::string> outermost(std::vector<std::string> roots) {
     // sorts between "/a/b" and "/a/b/c", so a nested root is not always
     // next to the root that holds it.
     for (const auto& r : roots)
-        if (!within_any(r, out)) out.push_back(r);
+        if (!sdk::path::is_inside_any(r, out)) out.push_back(r);
     return out;
-}
-
-std::string parent_of(const std::string& path) {
-    auto slash = path.find_last_of('/');
-    if (slash == std::string::npos || slash == 0) return "/";
-    return path.substr(0, slash);
 }
 
 std::optional<std::string> canonical(const std::string& path) {

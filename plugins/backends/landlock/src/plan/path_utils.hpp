@@ -7,13 +7,8 @@
 
 namespace oms::landlock {
 
-// True when `path` is `root` or lies below it (both absolute, no trailing '/').
-bool is_within(std::string_view path, std::string_view root);
-// True when `path` lies within one of `roots`.
-bool within_any(std::string_view path, const std::vector<std::string>& roots);
 // Drops roots that lie inside another root of the list (sorted, no duplicates).
 std::vector<std::string> outermost(std::vector<std::string> roots);
-std::string parent_of(const std::string& path);
 // Canonical path (symlinks resolved), or nullopt when it does not exist.
 std::optional<std::string> canonical(const std::string& path);
 // The real path of what `path` names when no component of it is a link,

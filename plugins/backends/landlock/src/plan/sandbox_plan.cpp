@@ -12,6 +12,7 @@
 #include "secret_scan.hpp"
 
 #include <oms/install_roots.hpp>
+#include <oms/path.hpp>
 
 #include <sys/stat.h>
 
@@ -77,7 +78,7 @@ void plan_filesystem(Plan& plan, const oms::sdk::Context& context, const oms::sd
     // reopen reads under HOME: it only gets the write rights.
     const std::string home(context.home());
     for (const auto& root : values_of(policy, OMS_RULE_WRITE_ALLOW_TREE)) {
-        bool holds_home = !home.empty() && is_within(home, root);
+        bool holds_home = !home.empty() && sdk::path::is_inside(home, root);
         add_rule(plan, root, holds_home ? kWriteRights : uapi::kReadRights | kWriteRights,
                  holds_home ? "write root (holds HOME: no read rights)" : "write root");
     }
@@ -111,7 +112,7 @@ std::vector<std::string> write_denied_by_name(const std::vector<std::string>& na
         auto real = canonical(path);
         if (!real) continue;  // a dangling link protects nothing
         for (const auto& root : roots)
-            if (is_within(*real, root) && *real != root) out.insert(*real);
+            if (sdk::path::is_inside(*real, root) && *real != root) out.insert(*real);
     }
     return std::vector<std::string>(out.begin(), out.end());
 }
@@ -120,8 +121,10 @@ std::vector<std::string> write_denied_by_name(const std::vector<std::string>& na
 void add_folders_up_to_root(std::set<std::string>& pins, const std::string& path,
                             const std::vector<std::string>& roots) {
     for (const auto& root : roots) {
-        if (!is_within(path, root) || path == root) continue;
-        for (std::string up = parent_of(path); up != root && is_within(up, root); up = parent_of(up)) pins.insert(up);
+        if (!sdk::path::is_inside(path, root) || path == root) continue;
+        for (std::string up = sdk::path::parent_of(path); up != root && sdk::path::is_inside(up, root);
+             up = sdk::path::parent_of(up))
+            pins.insert(up);
     }
 }
 
@@ -138,8 +141,9 @@ void plan_write_denies(Plan& plan, const oms::sdk::Policy& policy, const std::ve
     for (const auto& path : write_denied_by_name(named, roots)) denied.insert(path);
     std::set<std::string> pins;
     for (const auto& path : denied) {
-        bool covered = std::any_of(denied.begin(), denied.end(),
-                                   [&](const std::string& other) { return other != path && is_within(path, other); });
+        bool covered = std::any_of(denied.begin(), denied.end(), [&](const std::string& other) {
+            return other != path && sdk::path::is_inside(path, other);
+        });
         if (covered) continue;
         plan.read_only.push_back(path);
         add_folders_up_to_root(pins, path, roots);
@@ -201,23 +205,24 @@ std::set<std::string> reached_by_links(const std::set<std::string>& links, const
         const auto real = canonical(link);
         if (!real) continue;  // leads nowhere now: a write through it fails
         for (const auto& install : installs)
-            if (is_within(*real, install) || is_within(install, *real)) reached.insert(install);
+            if (sdk::path::is_inside(*real, install) || sdk::path::is_inside(install, *real)) reached.insert(install);
     }
     return reached;
 }
 
 // The user's --rw folders outside HOME and the worktree, resolved. Commands
 // write them like the worktree and the user's tools read them after a run.
-// One every user writes (--rw /tmp) too: other users' private folders in it
-// are out of this user's reach, and the walk passes over them (walk_open.hpp).
+// One every user writes (--rw /tmp) too: other users' folders in it that the
+// user may neither list nor write are passed over (walk_open.hpp).
 std::vector<std::string> shared_folders_outside_home(const oms::sdk::Context& context, const std::string& worktree,
                                                      const std::string& home) {
     std::vector<std::string> out;
     for (std::string_view mount : context.read_write()) {
         const auto real = canonical(std::string(mount));
-        if (!real || kind_of(*real) != Kind::folder || is_within(*real, worktree) || is_within(worktree, *real))
+        if (!real || kind_of(*real) != Kind::folder || sdk::path::is_inside(*real, worktree) ||
+            sdk::path::is_inside(worktree, *real))
             continue;
-        if (!home.empty() && (is_within(*real, home) || is_within(home, *real))) continue;
+        if (!home.empty() && (sdk::path::is_inside(*real, home) || sdk::path::is_inside(home, *real))) continue;
         out.push_back(*real);
     }
     return outermost(out);
@@ -252,7 +257,7 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
     }
     std::vector<std::string> roots;
     for (const auto& root : values_of(policy, OMS_RULE_READ_ALLOW_TREE))
-        if (!home.empty() && is_within(root, home) && root != home && !is_within(root, worktree))
+        if (!home.empty() && sdk::path::is_inside(root, home) && root != home && !sdk::path::is_inside(root, worktree))
             roots.push_back(root);
     auto write_roots = values_of(policy, OMS_RULE_WRITE_ALLOW_TREE);
     for (const auto& tree : values_of(policy, OMS_RULE_WRITE_SCRATCH_TREE)) write_roots.push_back(tree);
@@ -279,7 +284,7 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
     const ScanFindings more = walk(others);
     std::set<std::string> written_links;  // only those a command could have made
     for (const auto& link : more.links)
-        if (within_any(link, write_roots)) written_links.insert(link);
+        if (sdk::path::is_inside_any(link, write_roots)) written_links.insert(link);
     ScanRequest reached{{}, full.suffixes, denied, {}};
     for (const auto& install : reached_by_links(written_links, installs)) {
         installs.erase(install);
@@ -304,7 +309,7 @@ void pin_keypair_folders(Plan& plan, const oms::sdk::Policy& policy, const std::
     const auto scratch = values_of(policy, OMS_RULE_WRITE_SCRATCH_TREE);
     std::set<std::string> pins(plan.pin_in_place.begin(), plan.pin_in_place.end());
     for (const auto& target : targets)
-        if (!within_any(target.path, scratch)) add_folders_up_to_root(pins, target.path, roots);
+        if (!sdk::path::is_inside_any(target.path, scratch)) add_folders_up_to_root(pins, target.path, roots);
     plan.pin_in_place.assign(pins.begin(), pins.end());  // sorted: outer folders first
 }
 
@@ -345,7 +350,7 @@ void normalize_hidden(Plan& plan) {
     std::set<std::string> files = canonical_set(plan.hide_files);
     auto covered = [&](const std::string& p) {
         for (const auto& f : folders)
-            if (p != f && is_within(p, f)) return true;
+            if (p != f && sdk::path::is_inside(p, f)) return true;
         return false;
     };
     plan.hide_folders.clear();
@@ -409,7 +414,7 @@ void plan_working_dir(Plan& plan, const oms::sdk::Context& context) {
 // overlay is the run's own; its lower layer is read-only).
 void forget_overlaid_identities(Plan& plan) {
     for (auto it = plan.mask_identity.begin(); it != plan.mask_identity.end();)
-        it = within_any(it->first, plan.scratch_trees) ? plan.mask_identity.erase(it) : std::next(it);
+        it = sdk::path::is_inside_any(it->first, plan.scratch_trees) ? plan.mask_identity.erase(it) : std::next(it);
 }
 
 }  // namespace

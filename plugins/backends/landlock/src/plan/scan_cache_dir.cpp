@@ -2,6 +2,8 @@
 
 #include "path_utils.hpp"
 
+#include <oms/path.hpp>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,7 +28,7 @@ std::string scan_cache_dir(const std::string& state_dir, const std::vector<std::
     const std::string folder = (*state == "/" ? "" : *state) + "/landlock-scan";
     for (const auto& root : write_roots) {
         const std::string real = canonical(root).value_or(root);
-        if (is_within(folder, real) || is_within(real, folder)) return "";
+        if (sdk::path::is_inside(folder, real) || sdk::path::is_inside(real, folder)) return "";
     }
     return private_folder(folder) ? folder : "";
 }
