@@ -59,15 +59,14 @@ inline std::vector<std::string> keypair_notice_lines(const std::vector<SeenKeypa
     const std::set<SeenKeypairMatch> files(matches.begin(), matches.end());  // sorted, one line a path
     size_t more = 0;
     for (const auto& file : files) {
-        if (!state_dir.empty() && already_told(state_dir, topic, keypair_notice_key(file))) continue;
         if (keypair_shape(file.path, file.device, file.inode) != KeypairShape::not_keypair) continue;
-        if (lines.size() == kMaxKeypairNotices) {
-            ++more;
-            continue;
+        const std::string key = keypair_notice_key(file);
+        if (lines.size() == kMaxKeypairNotices) {  // counted, not recorded: named in a later run
+            if (state_dir.empty() || !already_told(state_dir, topic, key)) ++more;
+        } else if (state_dir.empty() || first_time_told(state_dir, topic, key)) {
+            lines.push_back("hid " + file.path + " (matches " + keypair_rule_matching(file.path, suffixes) +
+                            " but is not a Solana keypair); " + how_to_read);
         }
-        if (!state_dir.empty() && !first_time_told(state_dir, topic, keypair_notice_key(file))) continue;
-        lines.push_back("hid " + file.path + " (matches " + keypair_rule_matching(file.path, suffixes) +
-                        " but is not a Solana keypair); " + how_to_read);
     }
     if (more)
         lines.push_back("hid " + std::to_string(more) + " more files that match the keypair rules but are not Solana "

@@ -23,6 +23,14 @@ long reported_ms(const std::string& line) {
     return std::stol(previous);
 }
 
+// Landlock, a binary that runs commands, and npm on PATH (the measured tool).
+void require_npm_run() {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    INFO("npm is needed on PATH (the measured tool of this test)");
+    REQUIRE(run_process({"/bin/sh", "-c", "command -v npm"}).exit_code == 0);
+}
+
 }  // namespace
 
 TEST_CASE("an unknown name fails at once with EAI_NONAME, localhost resolves", "[landlock][network][dns]") {
@@ -94,10 +102,7 @@ TEST_CASE("a trusted-listener run keeps the host's resolver", "[landlock][networ
 
 TEST_CASE("npm install stops at once with ENOTFOUND, the private HOME's .npmrc has no retries",
           "[landlock][network][dns][npm]") {
-    require_landlock();
-    REQUIRE(oms_run_available());
-    INFO("npm is needed on PATH (the measured tool of this test)");
-    REQUIRE(run_process({"/bin/sh", "-c", "command -v npm"}).exit_code == 0);
+    require_npm_run();
     World w;
     write_file(w.work + "/package.json", R"({"name":"t","version":"1.0.0","dependencies":{"left-pad":"1.3.0"}})");
     const auto start = std::chrono::steady_clock::now();
@@ -116,10 +121,7 @@ TEST_CASE("npm install stops at once with ENOTFOUND, the private HOME's .npmrc h
 TEST_CASE("an npm command that needs no registry ends with no refused lookup: the private .npmrc turns the update "
           "check off",
           "[landlock][network][dns][npm]") {
-    require_landlock();
-    REQUIRE(oms_run_available());
-    INFO("npm is needed on PATH (the measured tool of this test)");
-    REQUIRE(run_process({"/bin/sh", "-c", "command -v npm"}).exit_code == 0);
+    require_npm_run();
     World w;
     write_file(w.work + "/package.json", R"({"name":"t","version":"1.0.0"})");
     const std::string script = "npm ls >/dev/null; echo \"npm=$?\"";
