@@ -119,3 +119,31 @@ TEST_CASE("a tree on a file system whose folder times are not trusted is walked 
     CHECK(on_proc.caches_written == 0);
     CHECK(on_proc.folders_read == 0);
 }
+
+TEST_CASE("in a folder of many cached folders, stat'ed on two threads, every changed one is read again",
+          "[scan-cache]") {
+    // 100 cached folders side by side (more than sibling_stats.cpp shares out),
+    // so each half of the stats is checked: a keypair added in the first, the
+    // middle and the last, one swapped for a link, one removed.
+    Worktree w;
+    for (int i = 0; i < 100; ++i) oms::test::make_dirs(w.tree.path("many/m" + std::to_string(i)));
+    let_time_pass();
+    ScanStats cold, warm;
+    w.cached(&cold);
+    const ScanFindings before = w.cached(&warm);
+    REQUIRE(warm.folders_read == 0);  // positive control: every folder came from the cache
+    REQUIRE(warm.folders_reused == cold.folders_read);
+    for (int i : {0, 50, 99}) oms::test::write_file(w.tree.path("many/m" + std::to_string(i) + "/p-keypair.json"), "[1]");
+    REQUIRE(std::rename(w.tree.path("many/m30").c_str(), w.tree.path("moved30").c_str()) == 0);
+    oms::test::write_file(w.tree.path("moved30/q-keypair.json"), "[2]");
+    REQUIRE(symlink("../moved30", w.tree.path("many/m30").c_str()) == 0);
+    REQUIRE(rmdir(w.tree.path("many/m70").c_str()) == 0);
+    ScanStats stats;
+    const ScanFindings after = w.cached(&stats);
+    for (int i : {0, 50, 99}) CHECK(after.secrets.count(w.tree.path("many/m" + std::to_string(i) + "/p-keypair.json")) == 1);
+    CHECK(after.secrets.count(w.tree.path("moved30/q-keypair.json")) == 1);
+    CHECK(after.secrets.count(w.tree.path("many/m30/q-keypair.json")) == 0);
+    CHECK(after.links.count(w.tree.path("many/m30")) == 1);
+    CHECK(stats.folders_read >= 5);  // the three leaves, many/ and the root
+    same_findings(after, w.full());
+}

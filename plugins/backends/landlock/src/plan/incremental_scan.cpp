@@ -4,6 +4,7 @@
 #include "path_utils.hpp"
 #include "scan_match.hpp"
 #include "scan_cache.hpp"
+#include "sibling_stats.hpp"
 #include "scoped_fd.hpp"
 #include "walk_open.hpp"
 
@@ -131,6 +132,7 @@ private:
     bool changed_ = false;
     std::string vanished_;  // a folder listed (or cached) but gone when opened
     dev_t root_device_ = 0; // a folder on another file system (a mount below the root) is never trusted
+    SiblingStats siblings_;  // its helper thread lives as long as the walker
     alignas(8) char buffer_[kScanBufferSize];
 
     std::string full_path(const std::string& relative) const {
@@ -150,34 +152,67 @@ private:
         return it != old_->end() && it->second.trusted ? &it->second : nullptr;
     }
 
-    // `name` is the folder's name in `parent`, which is open. A cached folder with no subfolders needs one stat and no descriptor.
-    void visit(int parent, const char* name, const std::string& relative, int depth) {
-        const std::string path = full_path(relative);
+    // A folder to visit below an open one: its name there, its path below the
+    // root, the cache's record of it and, for a cached folder with no
+    // subfolders, the stat that decides whether that record still holds.
+    struct Subfolder {
+        const std::string* name = nullptr;
+        std::string relative;
+        const FolderRecord* cached = nullptr;
+        const SiblingStat* stat = nullptr;
+    };
+
+    // A cached folder with no subfolders needs one stat and no descriptor.
+    void visit(int parent, const Subfolder& sub, int depth) {
+        const std::string path = full_path(sub.relative);
         if (match_.skipped(path)) return;
-        const FolderRecord* cached = trusted_record(relative);
-        if (cached && cached->subfolders.empty() && unchanged_leaf(parent, name, *cached)) {
+        if (sub.stat && unchanged_leaf(*sub.stat, *sub.cached)) {
             ++stats_.folders_reused;
-            keep(path, relative, *cached);
+            keep(path, sub.relative, *sub.cached);
             return;
         }
-        ScopedFd fd(open_walk_folder(parent, name, path));
+        ScopedFd fd(open_walk_folder(parent, sub.name->c_str(), path));
         if (fd.get() < 0 && errno == EACCES) return;  // another user's, nothing of the user's in it
         if (fd.get() < 0) {                            // gone, or no longer a folder
             if (vanished_.empty()) vanished_ = path;
             return;
         }
-        visit_subfolders(fd.get(), path, relative, depth, reuse_or_read(fd.get(), path, cached));
+        visit_subfolders(fd.get(), path, sub.relative, depth, reuse_or_read(fd.get(), path, sub.cached));
     }
 
     // Walks below a folder that is open as `fd` (at `path`), then keeps it.
     void visit_subfolders(int fd, const std::string& path, const std::string& relative, int depth,
                           const FolderRecord& record) {
-        for (const auto& sub : record.subfolders) {
-            const std::string below = join(relative, sub);
-            if (depth + 1 > kMaxScanDepth) hide_too_deep(full_path(below));
-            else visit(fd, sub.c_str(), below, depth + 1);
+        std::vector<SiblingStat> leaf_stats;
+        std::vector<Subfolder> subs = subfolders_of(fd, relative, record, leaf_stats);
+        for (const Subfolder& sub : subs) {
+            if (depth + 1 > kMaxScanDepth) hide_too_deep(full_path(sub.relative));
+            else visit(fd, sub, depth + 1);
         }
         keep(path, relative, record);
+    }
+
+    // The subfolders of an open folder, the cached ones with no subfolders of
+    // their own stat'ed together (sibling_stats.hpp): `leaf_stats` holds the
+    // stats they point at.
+    std::vector<Subfolder> subfolders_of(int fd, const std::string& relative, const FolderRecord& record,
+                                         std::vector<SiblingStat>& leaf_stats) {
+        std::vector<Subfolder> subs;
+        subs.reserve(record.subfolders.size());
+        std::vector<const char*> leaf_names;
+        for (const auto& name : record.subfolders) {
+            Subfolder& sub = subs.emplace_back();
+            sub.name = &name;
+            sub.relative = join(relative, name);
+            sub.cached = trusted_record(sub.relative);
+            if (sub.cached && sub.cached->subfolders.empty()) leaf_names.push_back(name.c_str());
+        }
+        if (leaf_names.empty()) return subs;
+        siblings_.stat_all(fd, leaf_names, leaf_stats);
+        size_t next = 0;
+        for (Subfolder& sub : subs)
+            if (sub.cached && sub.cached->subfolders.empty()) sub.stat = &leaf_stats[next++];
+        return subs;
     }
 
     // Its findings go out, and its record into the next cache.
@@ -186,10 +221,8 @@ private:
         fresh_.emplace_back(relative, &record);
     }
 
-    bool unchanged_leaf(int parent, const char* name, const FolderRecord& cached) const {
-        struct stat st;
-        return fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
-               stamp_of(st) == cached.stamp;
+    static bool unchanged_leaf(const SiblingStat& now, const FolderRecord& cached) {
+        return now.error == 0 && S_ISDIR(now.st.st_mode) && stamp_of(now.st) == cached.stamp;
     }
 
     // The same folder object with the same times holds the same entries.
