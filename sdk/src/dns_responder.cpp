@@ -44,10 +44,6 @@ int reports = 0;
 char recent[kRememberedNames][kMaxName + 1];
 int next_recent = 0;
 
-const char kNoSuchHost[] =
-    "answered \"no such host\": the sandbox resolves no name (a host in [network] allow_hosts is reached "
-    "through oms's proxy, which resolves it)";
-
 constexpr uint8_t kTypeA = 1, kTypeAaaa = 28;
 
 // True when /etc/hosts names `name` (any case) on a line of its own: such a

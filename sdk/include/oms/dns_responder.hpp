@@ -39,6 +39,10 @@ void serve(const pollfd* fds, int count);
 // refusal (oms/refusal_log.hpp: source "resolver", port 0), once per name
 // among the last kRememberedNames and at most kMaxReports in all; -1 stops.
 inline constexpr int kRememberedNames = 32;
+// The rule those lines name.
+inline constexpr const char kNoSuchHost[] =
+    "answered \"no such host\": the sandbox resolves no name (a host in [network] allow_hosts is reached "
+    "through oms's proxy, which resolves it)";
 inline constexpr int kMaxReports = 1000;
 void report_to(int fd);
 

@@ -94,3 +94,29 @@ TEST_CASE("docker: a relayed port with no host listener is reported as such", "[
     CHECK(ok.err.find("oms: network:") == std::string::npos);
     if (warm) u.oms({"task", "end"});
 }
+
+// The container's resolver answers every name "no such host"; a one-shot
+// run's oms takes its refusals over lookups.sock (resolver_reports.hpp).
+// busybox's nslookup asks the resolver itself; wget of localhost is answered
+// by /etc/hosts (the control: not reported).
+TEST_CASE("docker: a name the container's resolver refused is reported (one-shot)", "[docker][network][refusals]") {
+    require_daemon();
+    OmsUser u(false);
+    ProcessResult r = u.oms({"run", "--", "sh", "-c",
+                             "wget -q -T1 -O- http://localhost:9/ >/dev/null 2>&1; "
+                             "nslookup nosuch.test 2>&1; echo lookup=$?"});
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("NXDOMAIN"));
+    const std::string kNoSuchHost = "answered \"no such host\": the sandbox resolves no name";
+    CHECK_THAT(r.err, Catch::Contains("oms: network: 1 name lookup refused: nosuch.test (" + kNoSuchHost));
+    CHECK_THAT(r.err, !Catch::Contains("localhost"));
+    ProcessResult last = u.oms({"explain", "--last"});
+    INFO(last.out << last.err);
+    CHECK_THAT(last.out, Catch::Contains("refused: 1"));
+    CHECK_THAT(last.out, Catch::Contains("  nosuch.test  " + kNoSuchHost));
+    CHECK_THAT(last.out, Catch::Contains("(resolver)"));
+    // The control: a run that looks nothing up reports nothing.
+    ProcessResult quiet = u.oms({"run", "--", "true"});
+    CHECK(quiet.err.find("oms: network:") == std::string::npos);
+}

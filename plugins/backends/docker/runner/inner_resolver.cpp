@@ -5,10 +5,13 @@
 #include <oms/dns_responder.hpp>
 
 #include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <unistd.h>
 
 namespace oms::docker::runner {
 
@@ -20,6 +23,24 @@ namespace {
         const int count = dns_responder::watch(fds, 16);
         if (poll(fds, static_cast<nfds_t>(count), -1) > 0) dns_responder::serve(fds, count);
     }
+}
+
+// Each refusal as one datagram to oms on the host, when it serves `path`
+// (a one-shot run). Never blocking: a full queue drops the line, the answer
+// still goes out.
+void report_over(const char* path) {
+    if (!path) return;
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    if (std::strlen(path) >= sizeof address.sun_path) return;
+    std::strcpy(address.sun_path, path);
+    const int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return;
+    if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+        close(fd);
+        return;  // no oms listening: nothing is reported, lookups are answered as before
+    }
+    dns_responder::report_to(fd);
 }
 
 }  // namespace
@@ -37,6 +58,11 @@ bool hold_dns_port() {
     return false;
 }
 
-pid_t fork_resolver(bool detached) { return fork_helper(detached, "the container's resolver", answer_forever); }
+pid_t fork_resolver(bool detached, const char* report_socket) {
+    return fork_helper(detached, "the container's resolver", [report_socket] {
+        report_over(report_socket);
+        answer_forever();
+    });
+}
 
 }  // namespace oms::docker::runner

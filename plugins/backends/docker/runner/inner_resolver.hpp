@@ -23,7 +23,9 @@ bool answer_dns_from(int& argi, int argc, char** argv);
 bool hold_dns_port();
 
 // Forks the process answering on the held ports (see fork_helper for
-// `detached`). Returns its pid, 1 when detached, -1 on failure.
-pid_t fork_resolver(bool detached);
+// `detached`). With `report_socket` (a one-shot run: oms serves it in the
+// socket folder), each name answered "no such host" is also sent there, for
+// the run's refusal log. Returns its pid, 1 when detached, -1 on failure.
+pid_t fork_resolver(bool detached, const char* report_socket = nullptr);
 
 }  // namespace oms::docker::runner

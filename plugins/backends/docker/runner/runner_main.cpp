@@ -441,7 +441,9 @@ int main(int argc, char** argv) {
     kept_env_names_from(argi, argc, argv, kept_env);
     if (argc - argi >= 2 && std::strcmp(argv[argi], "--exec") == 0) {
         if (start_inner_relay(relay_ports, relay_socket.c_str(), true) < 0) return 125;
-        if (answer_dns && hold_dns_port() && fork_resolver(true) < 0) return 125;
+        const std::string lookup_reports = std::string("/.oms/sock/") + kLookupReportSocketName;
+        if (answer_dns && hold_dns_port() && fork_resolver(true, lifeline ? lookup_reports.c_str() : nullptr) < 0)
+            return 125;
         char** command = argv + argi + 1;
         if (lifeline) supervise(lifeline, [&] { exec_restricted(command, kept_env); });  // one-shot: PID 1
         exec_restricted(command, kept_env);  // a terminal command exec'd into a warm container

@@ -21,4 +21,9 @@ inline constexpr uint32_t kMaxPayload = 4u << 20;
 // The Surfnet relay's unix socket, served by oms in the socket folder.
 inline constexpr const char* kRelaySocketName = "relay.sock";
 
+// The container's resolver's refusals, served by a one-shot run's oms in the
+// socket folder: a datagram socket, one refusal_log line per datagram
+// (oms/refusal_log.hpp; resolver_reports.hpp on the host).
+inline constexpr const char* kLookupReportSocketName = "lookups.sock";
+
 }  // namespace oms::docker::runner

@@ -189,8 +189,12 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, cons
     std::vector<std::string> argv = one_shot_argv(settings_, plan, name, command, tty, require_runner(), socket_dir,
                                                   one_shot_labels(in.worktree, name));
     argv[0] = r.cli;
+    // Before the container starts: its resolver connects once, when it starts.
+    std::unique_ptr<ResolverReports> reports;
+    if (answers_dns_itself(settings_) && !in.refusal_log.empty())
+        reports = std::make_unique<ResolverReports>(socket_dir + "/" + runner::kLookupReportSocketName, in.refusal_log);
     auto run = std::make_unique<OneShotRun>(client, name, argv, cli_environment(in.parent_env, plan.env), stdio,
-                                            std::move(lifeline));
+                                            std::move(lifeline), std::move(reports));
     if (!relayed) return run;
     relayed->start(std::move(run));
     return relayed;

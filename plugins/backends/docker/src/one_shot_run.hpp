@@ -3,6 +3,7 @@
 #pragma once
 #include "engine_client.hpp"
 #include "one_shot_lifeline.hpp"
+#include "resolver_reports.hpp"
 
 #include <oms/sdk.hpp>
 
@@ -17,9 +18,11 @@ namespace oms::docker {
 class OneShotRun : public sdk::Run {
 public:
     // Starts `argv` (the docker CLI first) with `cli_env`; `name` is the
-    // container's, tied to this run's life by `lifeline`.
+    // container's, tied to this run's life by `lifeline`. `reports` (may be
+    // null) takes the container resolver's refusals until the run is released.
     OneShotRun(EngineClient client, std::string name, const std::vector<std::string>& argv,
-               const std::vector<std::string>& cli_env, oms_stdio stdio, std::unique_ptr<OneShotLifeline> lifeline);
+               const std::vector<std::string>& cli_env, oms_stdio stdio, std::unique_ptr<OneShotLifeline> lifeline,
+               std::unique_ptr<ResolverReports> reports = nullptr);
     ~OneShotRun() override;
     void signal(int signal_number) override;
     int wait() override;
@@ -30,6 +33,7 @@ private:
     pid_t pid_ = -1;
     bool waited_ = false;
     std::unique_ptr<OneShotLifeline> lifeline_;  // after the CLI is gone, so the container's end is the run's
+    std::unique_ptr<ResolverReports> reports_;   // gone first: the container is, and all it sent is queued
 };
 
 }  // namespace oms::docker

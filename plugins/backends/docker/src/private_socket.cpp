@@ -13,7 +13,7 @@
 
 namespace oms::docker {
 
-int listen_privately(const std::string& path, mode_t mode, const std::string& what) {
+int bind_privately(const std::string& path, int type, mode_t mode, const std::string& what) {
     const size_t slash = path.rfind('/');
     const std::string folder = path.substr(0, slash), name = path.substr(slash + 1);
     std::string private_dir = folder.substr(0, folder.rfind('/')) + "/.socket-XXXXXX";
@@ -34,14 +34,18 @@ int listen_privately(const std::string& path, mode_t mode, const std::string& wh
     if (!mkdtemp(private_dir.data())) fail("private folder");  // 0700, made afresh
     made = private_dir + "/" + name;
     std::memcpy(address.sun_path, made.c_str(), made.size() + 1);
-    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    fd = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
     if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) fail("bind");
     // No one else can write the private folder: this path cannot be swapped.
     if (chmod(made.c_str(), mode) != 0) fail("mode");
-    if (listen(fd, 64) != 0) fail("listen");
+    if (type == SOCK_STREAM && listen(fd, 64) != 0) fail("listen");
     if (rename(made.c_str(), path.c_str()) != 0) fail("rename");
     rmdir(private_dir.c_str());
     return fd;
+}
+
+int listen_privately(const std::string& path, mode_t mode, const std::string& what) {
+    return bind_privately(path, SOCK_STREAM, mode, what);
 }
 
 }  // namespace oms::docker

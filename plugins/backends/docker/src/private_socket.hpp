@@ -18,4 +18,7 @@ namespace oms::docker {
 // sdk::Error(OMS_ERR_FAILED) naming `what` and the step that failed.
 int listen_privately(const std::string& path, mode_t mode, const std::string& what);
 
+// The same for a socket of `type` (SOCK_STREAM: listening; SOCK_DGRAM: bound).
+int bind_privately(const std::string& path, int type, mode_t mode, const std::string& what);
+
 }  // namespace oms::docker

@@ -1,0 +1,98 @@
+#include "resolver_reports.hpp"
+
+#include "private_socket.hpp"
+
+#include <oms/dns_responder.hpp>
+#include <oms/refusal_log.hpp>
+#include <oms/sdk.hpp>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+namespace oms::docker {
+
+std::string refused_lookup_name(const char* line, size_t size) {
+    std::string_view text(line, size);
+    if (text.empty() || text.back() != '\n') return "";
+    text.remove_suffix(1);
+    std::vector<std::string_view> fields;
+    for (size_t start = 0;;) {
+        const size_t tab = text.find('\t', start);
+        fields.push_back(text.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
+        if (tab == std::string_view::npos) break;
+        start = tab + 1;
+    }
+    if (fields.size() != 5 || fields[0] != "refused" || fields[1] != "resolver" || fields[3] != "0" ||
+        fields[2].empty())
+        return "";
+    return std::string(fields[2]);
+}
+
+ResolverReports::ResolverReports(const std::string& socket_path, const std::string& refusal_file) {
+    report_fd_ = refusal_log::open_for_append(refusal_file.c_str());
+    try {
+        socket_ = bind_privately(socket_path, SOCK_DGRAM, 0666, "the container resolver's reports");
+    } catch (...) {
+        if (report_fd_ >= 0) close(report_fd_);
+        throw;
+    }
+    if (pipe2(stop_, O_CLOEXEC) != 0) {
+        const std::string why = std::strerror(errno);
+        close(socket_);
+        if (report_fd_ >= 0) close(report_fd_);
+        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot serve the container resolver's reports: " + why);
+    }
+    try {
+        thread_ = std::thread([this] { serve(); });
+    } catch (...) {
+        // No thread: what is queued is still taken at the end.
+    }
+}
+
+ResolverReports::~ResolverReports() {
+    if (thread_.joinable()) {
+        const char stop = 1;
+        (void)!write(stop_[1], &stop, 1);
+        thread_.join();
+    }
+    take_queued();
+    close(stop_[0]);
+    close(stop_[1]);
+    close(socket_);
+    if (report_fd_ >= 0) close(report_fd_);
+}
+
+void ResolverReports::serve() {
+    for (;;) {
+        pollfd fds[2] = {{socket_, POLLIN, 0}, {stop_[0], POLLIN, 0}};
+        if (poll(fds, 2, -1) < 0 && errno != EINTR) return;
+        if (fds[1].revents) return;
+        if (fds[0].revents) take_queued();
+    }
+}
+
+void ResolverReports::take_queued() {
+    char datagram[refusal_log::kMaxLine + 1];
+    for (;;) {
+        const ssize_t size = recv(socket_, datagram, sizeof datagram, MSG_DONTWAIT | MSG_TRUNC);
+        if (size < 0) return;  // nothing left (EAGAIN), or the socket failed
+        if (static_cast<size_t>(size) <= refusal_log::kMaxLine) take(datagram, static_cast<size_t>(size));
+    }
+}
+
+void ResolverReports::take(const char* datagram, size_t size) {
+    if (taken_ >= kMaxLines) return;
+    const std::string name = refused_lookup_name(datagram, size);
+    if (name.empty()) return;
+    ++taken_;
+    refusal_log::append(report_fd_, "resolver", name.c_str(), name.size(), 0, dns_responder::kNoSuchHost);
+}
+
+}  // namespace oms::docker
