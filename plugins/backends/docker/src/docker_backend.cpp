@@ -190,9 +190,17 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, cons
                                                   one_shot_labels(in.worktree, name));
     argv[0] = r.cli;
     // Before the container starts: its resolver connects once, when it starts.
+    // A report only: when its socket cannot be made (a state folder whose
+    // path is too long for a socket's name, say), the run goes on without
+    // it, and the resolver, finding no socket, answers as before.
     std::unique_ptr<ResolverReports> reports;
-    if (answers_dns_itself(settings_) && !in.refusal_log.empty())
-        reports = std::make_unique<ResolverReports>(socket_dir + "/" + runner::kLookupReportSocketName, in.refusal_log);
+    if (answers_dns_itself(settings_) && !in.refusal_log.empty()) {
+        try {
+            reports = std::make_unique<ResolverReports>(socket_dir + "/" + runner::kLookupReportSocketName,
+                                                        in.refusal_log);
+        } catch (const sdk::Error&) {
+        }
+    }
     auto run = std::make_unique<OneShotRun>(client, name, argv, cli_environment(in.parent_env, plan.env), stdio,
                                             std::move(lifeline), std::move(reports));
     if (!relayed) return run;

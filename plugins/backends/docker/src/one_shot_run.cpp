@@ -10,7 +10,7 @@ namespace oms::docker {
 OneShotRun::OneShotRun(EngineClient client, std::string name, const std::vector<std::string>& argv,
                        const std::vector<std::string>& cli_env, oms_stdio stdio,
                        std::unique_ptr<OneShotLifeline> lifeline, std::unique_ptr<ResolverReports> reports)
-    : client_(std::move(client)), name_(std::move(name)), lifeline_(std::move(lifeline)), reports_(std::move(reports)) {
+    : client_(std::move(client)), name_(std::move(name)), reports_(std::move(reports)), lifeline_(std::move(lifeline)) {
     try {
         pid_ = spawn_process(argv, cli_env, stdio.in, stdio.out, stdio.err);
     } catch (const std::exception& e) {

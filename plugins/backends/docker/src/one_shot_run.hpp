@@ -32,8 +32,8 @@ private:
     std::string name_;
     pid_t pid_ = -1;
     bool waited_ = false;
+    std::unique_ptr<ResolverReports> reports_;   // after the lifeline: the container has ended, all it sent is queued
     std::unique_ptr<OneShotLifeline> lifeline_;  // after the CLI is gone, so the container's end is the run's
-    std::unique_ptr<ResolverReports> reports_;   // gone first: the container is, and all it sent is queued
 };
 
 }  // namespace oms::docker

@@ -62,25 +62,33 @@ ResolverReports::~ResolverReports() {
         (void)!write(stop_[1], &stop, 1);
         thread_.join();
     }
-    take_queued();
+    if (socket_ >= 0) take_queued();  // one bounded pass: senders that go on cannot hold the run's end
     close(stop_[0]);
     close(stop_[1]);
-    close(socket_);
+    if (socket_ >= 0) close(socket_);
     if (report_fd_ >= 0) close(report_fd_);
 }
 
+// Back to poll after each bounded pass, so the stop pipe is seen however
+// fast senders write. Once kMaxLines are taken the socket is closed: later
+// sends fail in the sender and cost oms nothing.
 void ResolverReports::serve() {
     for (;;) {
         pollfd fds[2] = {{socket_, POLLIN, 0}, {stop_[0], POLLIN, 0}};
         if (poll(fds, 2, -1) < 0 && errno != EINTR) return;
         if (fds[1].revents) return;
         if (fds[0].revents) take_queued();
+        if (taken_ >= kMaxLines) {
+            close(socket_);
+            socket_ = -1;
+            return;
+        }
     }
 }
 
 void ResolverReports::take_queued() {
     char datagram[refusal_log::kMaxLine + 1];
-    for (;;) {
+    for (int pass = 0; pass < kDatagramsAPass && taken_ < kMaxLines; ++pass) {
         const ssize_t size = recv(socket_, datagram, sizeof datagram, MSG_DONTWAIT | MSG_TRUNC);
         if (size < 0) return;  // nothing left (EAGAIN), or the socket failed
         if (static_cast<size_t>(size) <= refusal_log::kMaxLine) take(datagram, static_cast<size_t>(size));

@@ -19,12 +19,14 @@ namespace oms::docker {
 class ResolverReports {
 public:
     static constexpr int kMaxLines = 1000;
+    static constexpr int kDatagramsAPass = 256;  // read before looking at the stop pipe again
 
     // Serves `socket_path` (0666: the container's user sends to it) and
     // appends to `refusal_file`. Throws sdk::Error(OMS_ERR_FAILED) when the
     // socket cannot be made.
     ResolverReports(const std::string& socket_path, const std::string& refusal_file);
-    // Takes what is still queued (the container is gone by then), then stops.
+    // Stops, then takes what is still queued in one bounded pass (the
+    // container is gone by then).
     ~ResolverReports();
     ResolverReports(const ResolverReports&) = delete;
     ResolverReports& operator=(const ResolverReports&) = delete;
