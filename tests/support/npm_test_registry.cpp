@@ -15,8 +15,10 @@ const char* const kTarballPath = "/tiny-pkg/-/tiny-pkg-1.0.0.tgz";
 // The tarball npm unpacks and its sha1 (the packument's dist.shasum).
 std::pair<std::string, std::string> pack(const std::string& scratch) {
     const std::string source = scratch + "/tiny-src";
-    write_file(source + "/package/package.json", R"({"name":"tiny-pkg","version":"1.0.0","main":"index.js"})");
+    write_file(source + "/package/package.json",
+               R"({"name":"tiny-pkg","version":"1.0.0","main":"index.js","bin":{"tiny-pkg":"cli.js"}})");
     write_file(source + "/package/index.js", NpmTestRegistry::kIndexJs);
+    write_file(source + "/package/cli.js", "#!/usr/bin/env node\nconsole.log(require('./index.js'));\n");
     if (run_process({"/bin/sh", "-c", "tar -C '" + source + "' -czf '" + source + "/tiny.tgz' package"}).exit_code != 0)
         throw std::runtime_error("tar could not pack the test package (tar and gzip are needed on PATH)");
     const ProcessResult sum = run_process({"/bin/sh", "-c", "sha1sum '" + source + "/tiny.tgz'"});
@@ -31,7 +33,7 @@ NpmTestRegistry::NpmTestRegistry(const std::string& scratch, const std::string& 
     server_ = std::make_unique<StaticHttpServer>(std::map<std::string, std::string>{{kTarballPath, tarball}});
     base_ = "http://" + name + ":" + std::to_string(server_->port());
     server_->add("/tiny-pkg", R"({"name":"tiny-pkg","dist-tags":{"latest":"1.0.0"},"versions":{"1.0.0":{"name":"tiny-pkg",)"
-                              R"("version":"1.0.0","dist":{"tarball":")" + base_ + kTarballPath + R"(",)"
+                              R"("version":"1.0.0","bin":{"tiny-pkg":"cli.js"},"dist":{"tarball":")" + base_ + kTarballPath + R"(",)"
                               R"("shasum":")" + sha1 + R"("}}}})");
 }
 

@@ -1,5 +1,6 @@
 // A one-package npm registry for the egress tests, on the host's 127.0.0.1:
-// tiny-pkg 1.0.0 (package/{package.json,index.js}, packed with the host's
+// tiny-pkg 1.0.0 (package/{package.json,index.js,cli.js}: a module and a
+// program that prints it, for npx; packed with the host's
 // tar) served as its packument and tarball by a StaticHttpServer, the
 // tarball's URL under the name the test pins. write_project() lays out a
 // project that depends on it and whose .npmrc points npm at the registry.

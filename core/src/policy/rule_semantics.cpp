@@ -50,18 +50,25 @@ Decision decided(Verdict verdict, const PolicyRule* rule, std::string because) {
     return d;
 }
 
-std::vector<std::string> write_roots_of(const Policy& policy) {
+// The roots whose writes reach the host: a scratch tree's are thrown away.
+std::vector<std::string> host_write_roots_of(const Policy& policy) {
     std::vector<std::string> out;
     for (const PolicyRule& rule : policy.rules)
-        if (rule.kind == OMS_RULE_WRITE_ALLOW_TREE || rule.kind == OMS_RULE_WRITE_SCRATCH_TREE)
-            out.push_back(rule.value);
+        if (rule.kind == OMS_RULE_WRITE_ALLOW_TREE) out.push_back(rule.value);
     return out;
 }
 
 // The install folder (oms/install_roots.hpp) that landlock leaves unsearched
 // holding the read root `root`, or "".
 std::string unsearched_install(const Policy& policy, const SemanticsInputs& in, const std::string& root) {
-    return install_roots::unsearched_install_root(root, in.home, write_roots_of(policy));
+    return install_roots::unsearched_install_root(root, in.home, host_write_roots_of(policy));
+}
+
+// A root landlock may search below HOME: a read root, or a scratch tree
+// (readable, its content the host's).
+bool readable_root_under_home(const PolicyRule& rule, const SemanticsInputs& in) {
+    return (rule.kind == OMS_RULE_READ_ALLOW_TREE || rule.kind == OMS_RULE_WRITE_SCRATCH_TREE) && !in.home.empty() &&
+           sdk::path::is_inside(rule.value, in.home);
 }
 
 // Where landlock looks for keypair files at run start: the worktree, and the
@@ -70,8 +77,7 @@ std::string unsearched_install(const Policy& policy, const SemanticsInputs& in, 
 bool landlock_walks(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
     if (sdk::path::is_inside(path, in.worktree)) return true;
     for (const PolicyRule& rule : policy.rules)
-        if (rule.kind == OMS_RULE_READ_ALLOW_TREE && !in.home.empty() && sdk::path::is_inside(rule.value, in.home) &&
-            rule.value != in.home && sdk::path::is_inside(path, rule.value) &&
+        if (readable_root_under_home(rule, in) && rule.value != in.home && sdk::path::is_inside(path, rule.value) &&
             unsearched_install(policy, in, rule.value).empty())
             return true;
     return false;
@@ -81,7 +87,7 @@ bool landlock_walks(const Policy& policy, const SemanticsInputs& in, const std::
 std::string landlock_unsearched(const Policy& policy, const SemanticsInputs& in, const std::string& path) {
     if (landlock_walks(policy, in, path)) return "";
     for (const PolicyRule& rule : policy.rules)
-        if (rule.kind == OMS_RULE_READ_ALLOW_TREE && !in.home.empty() && sdk::path::is_inside(path, rule.value))
+        if (readable_root_under_home(rule, in) && sdk::path::is_inside(path, rule.value))
             if (std::string install = unsearched_install(policy, in, rule.value); !install.empty()) return install;
     return "";
 }

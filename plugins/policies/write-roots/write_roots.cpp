@@ -27,6 +27,11 @@ const char* const cargo_download_caches[] = {"registry/cache", "registry/index",
 // Cargo's extracted sources: a later build on the host compiles and runs
 // them (build.rs), so a command's change must not outlive the run.
 const char* const cargo_extracted_sources[] = {"registry/src", "git/checkouts"};
+// npm's cache in its default place: what `npx --offline` and an offline
+// `npm install` need. A later npm on the host installs what it holds, so a
+// command's change must not outlive the run either. ~/.npm itself is not
+// lent (its _logs hold full command lines).
+const char* const npm_cache_folders[] = {".npm/_cacache", ".npm/_npx"};
 
 std::vector<std::string> system_temp_dirs(std::string_view platform) {
     if (platform == "macos") return {"/private/tmp", "/private/var/folders"};
@@ -76,6 +81,7 @@ void WriteRoots::contribute(const oms::sdk::Context& context, const oms::sdk::Ru
         emit.add_existing(allow, device, "device that stores nothing");
     const RootGuard guard(host(), context, command_write_roots(context));
     add_cargo_caches(context, guard, emit);
+    add_npm_cache(context, guard, emit);
     add_read_write_mounts(context, guard, emit);
     add_git_denies(context, emit);
     add_pinned_denies(context, emit);
@@ -95,6 +101,14 @@ void WriteRoots::add_cargo_caches(const oms::sdk::Context& context, const RootGu
     for (const char* sources : cargo_extracted_sources) {
         const std::string reason = std::string("Cargo extracted sources ") + sources + " (per-run layer)";
         if (const auto resolved = guard.checked(join(cargo_home, sources), reason)) emit.add(scratch, *resolved, reason);
+    }
+}
+
+void WriteRoots::add_npm_cache(const oms::sdk::Context& context, const RootGuard& guard, RuleEmitter& emit) const {
+    if (context.home().empty()) return;
+    for (const char* folder : npm_cache_folders) {
+        const std::string reason = std::string("npm cache ~/") + folder + " (per-run layer)";
+        if (const auto resolved = guard.checked(join(context.home(), folder), reason)) emit.add(scratch, *resolved, reason);
     }
 }
 

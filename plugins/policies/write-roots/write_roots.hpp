@@ -1,7 +1,7 @@
 // write-roots: WRITE_ALLOW_TREE for the worktree, the run's private HOME and
 // temp folder, the system temp folders, Cargo's download caches and read-write
-// mounts; WRITE_SCRATCH_TREE for Cargo's extracted sources (writes land in a
-// per-run layer); then WRITE_DENY for the task's .git and the pinned verifier
+// mounts; WRITE_SCRATCH_TREE for Cargo's extracted sources and npm's cache
+// (read from the host, writes land in a per-run layer); then WRITE_DENY for the task's .git and the pinned verifier
 // files, which stay unwritable even inside an allowed tree. A Cargo folder or
 // mount that is `/`, HOME, above HOME, holds a secret folder, or is reached
 // through a link inside a write root is skipped with a warning.
@@ -33,6 +33,7 @@ private:
     // `temp_dirs` when set, else the platform's system temp folders.
     std::vector<std::string> temp_dirs(const oms::sdk::Context& context) const;
     void add_cargo_caches(const oms::sdk::Context& context, const RootGuard& guard, RuleEmitter& emit) const;
+    void add_npm_cache(const oms::sdk::Context& context, const RootGuard& guard, RuleEmitter& emit) const;
     void add_read_write_mounts(const oms::sdk::Context& context, const RootGuard& guard, RuleEmitter& emit) const;
     void add_git_denies(const oms::sdk::Context& context, RuleEmitter& emit) const;
     void add_pinned_denies(const oms::sdk::Context& context, RuleEmitter& emit) const;

@@ -4,11 +4,14 @@
 // runs the tool (the positive control) and checks that what must stay
 // closed beside it does: the other files of HOME, ~/.npmrc, ~/.gem's
 // credentials, keypair files inside the lent folders, links into ~/.ssh and
-// links in a folder the command can write.
+// links in a folder the command can write; and npm's cache for `npx
+// --offline`, whose writes stay in the run.
+#include "npm_test_registry.hpp"
 #include "test_support.hpp"
 #include "toolchain_runs.hpp"
 
 #include <filesystem>
+#include <memory>
 
 using namespace oms::test;
 namespace fs = std::filesystem;
@@ -37,6 +40,18 @@ std::string system_python_version() {
         {"/usr/bin/python3", "-c", "import sys; print('%d.%d' % sys.version_info[:2], end='')"});
     REQUIRE(version.exit_code == 0);
     return version.out;
+}
+
+// Every file below `folder` with its size, as one text: equal before and
+// after a run when the run changed nothing there.
+std::string listing(const std::string& folder) {
+    std::string out;
+    for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+        out += entry.path().string();
+        if (entry.is_regular_file()) out += " " + std::to_string(entry.file_size());
+        out += "\n";
+    }
+    return out;
 }
 
 }  // namespace
@@ -172,4 +187,69 @@ TEST_CASE("a tool of HOME that no detection lends fails with one line naming it 
     CHECK(lent.out.find("DEPLOY-SCRIPT-RAN") != std::string::npos);
     CHECK(lent.out.find(kHomeNotes) == std::string::npos);
     CHECK(lent.err.find("outside the folders lent") == std::string::npos);
+}
+
+TEST_CASE("npx --offline runs a tool from the user's npm cache; the run's writes to the cache never reach it",
+          "[landlock][home-tools][npm]") {
+    require_landlock();
+    World w;
+    INFO("npm, npx, tar and sha1sum are needed on PATH (the measured tools of this test)");
+    REQUIRE(run_process({"/bin/sh", "-c", "command -v npx && command -v tar && command -v sha1sum"}).exit_code == 0);
+    write_file(w.home + "/notes.txt", kHomeNotes);
+    // The user ran the tool once on the host: npm keeps it in ~/.npm.
+    auto registry = std::make_unique<NpmTestRegistry>(w.root / "npm", "127.0.0.1");
+    const std::string url = registry->base() + "/";
+    const ProcessResult host = run_process({"/usr/bin/env", "npx", "--yes", "--registry", url, "tiny-pkg"},
+                                           {environment_with({{"HOME", w.home}, {"npm_config_update_notifier", "false"}}),
+                                            std::nullopt, w.root / "npm", 120});
+    INFO(host.out << host.err);
+    REQUIRE(host.out.find("TINY-PKG-LOADED") != std::string::npos);
+    registry.reset();  // from here on the tool can only come from the cache
+    const std::string cache = w.home + "/.npm/_cacache", npx = w.home + "/.npm/_npx";
+    const std::string before = listing(cache) + listing(npx);
+
+    // What a command leaves in the run's layer, and tries to destroy there.
+    ProcessResult run = run_toolchain_command(
+        w, {"/usr/bin:/bin", {},
+            "npx --offline --registry " + url + " tiny-pkg; echo npx=$?; cat {home}/notes.txt; "
+            "echo planted > \"$HOME/.npm/_cacache/planted\" && echo wrote-cache; "
+            "rm -rf \"$HOME\"/.npm/_npx/* {home}/.npm/_cacache/index-v5 && echo removed; exit 0"});
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 0);
+    CHECK(lines_starting(run.out, "npx=0").size() == 1);
+    CHECK(run.out.find("TINY-PKG-LOADED") != std::string::npos);
+    CHECK(run.out.find(kHomeNotes) == std::string::npos);  // HOME beside the cache stays closed
+    // The writes worked inside (the layer) and changed nothing on the host.
+    CHECK(lines_starting(run.out, "wrote-cache").size() == 1);
+    CHECK(lines_starting(run.out, "removed").size() == 1);
+    CHECK(!fs::exists(cache + "/planted"));
+    CHECK(listing(cache) + listing(npx) == before);
+
+    SECTION("the next run finds the cache as the user left it") {
+        ProcessResult again = run_toolchain_command(
+            w, {"/usr/bin:/bin", {}, "npx --offline --registry " + url + " tiny-pkg; echo npx=$?"});
+        INFO(again.out << again.err);
+        CHECK(lines_starting(again.out, "npx=0").size() == 1);
+        CHECK(again.out.find("TINY-PKG-LOADED") != std::string::npos);
+    }
+}
+
+TEST_CASE("a keypair in npm's cache is hidden when a worktree link leads there (it would be written through it)",
+          "[landlock][home-tools][npm]") {
+    require_landlock();
+    World w;
+    // The cache is not searched at run start (only npm writes it), unless a
+    // link a command could have made leads into it: then a keypair a host
+    // tool wrote through that link is found and hidden.
+    write_file(w.home + "/.npm/_cacache/index-v5/00/entry", "INDEX-ENTRY-OK");
+    write_file(w.home + "/.npm/_npx/deploy/prog-keypair.json", kLentKeypair);
+    link(w.home + "/.npm/_npx/deploy", w.work + "/target/deploy");
+    ProcessResult run = run_toolchain_command(
+        w, {"/usr/bin:/bin", {},
+            "cat {home}/.npm/_cacache/index-v5/00/entry; echo; cat {home}/.npm/_npx/deploy/prog-keypair.json "
+            "{work}/target/deploy/prog-keypair.json; exit 0"});
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 0);
+    CHECK(run.out.find("INDEX-ENTRY-OK") != std::string::npos);  // the cache is readable (the control)
+    CHECK(run.out.find(kLentKeypair) == std::string::npos);
 }

@@ -48,10 +48,15 @@ bool make_layer(const char* temp, unsigned index, Text& upper, Text& work) {
            mkdir(work.data, 0700) == 0;
 }
 
-bool mount_overlay(const char* tree, const char* temp, unsigned index) {
+// In a user namespace the overlay may not set its trusted.* attributes, so
+// removing or renaming a lower folder fails with EIO unless it keeps them as
+// user.* attributes instead (`userxattr`, Linux 5.11, the same release that
+// allows the mount there at all).
+bool mount_overlay(const char* tree, const char* temp, unsigned index, bool in_user_namespace) {
     Text upper, work, options;
     if (!make_layer(temp, index, upper, work)) return false;
     options.add("lowerdir=").add(tree).add(",upperdir=").add(upper.data).add(",workdir=").add(work.data);
+    if (in_user_namespace) options.add(",userxattr");
     return options.fits && mount("overlay", tree, "overlay", MS_NOSUID | MS_NODEV, options.data) == 0;
 }
 
@@ -61,7 +66,8 @@ void mount_scratch_trees(const ChildSpec& spec) {
     unsigned index = 0;
     for (const char* tree : spec.scratch_trees) {
         // The plan only lists trees when a private temp exists.
-        if (spec.private_temps.empty() || !mount_overlay(tree, spec.private_temps[0], index++))
+        if (spec.private_temps.empty() ||
+            !mount_overlay(tree, spec.private_temps[0], index++, spec.need_user_namespace))
             bind_in_place(spec, tree, true);
     }
     for (const char* tree : spec.scratch_read_only) bind_in_place(spec, tree, true);

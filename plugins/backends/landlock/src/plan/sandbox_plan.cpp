@@ -255,14 +255,20 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
         full.roots.push_back(shared);
         others.skip.push_back(shared);
     }
+    // Scratch trees are read roots too (npm's cache): their content is the host's.
     std::vector<std::string> roots;
-    for (const auto& root : values_of(policy, OMS_RULE_READ_ALLOW_TREE))
-        if (!home.empty() && sdk::path::is_inside(root, home) && root != home && !sdk::path::is_inside(root, worktree))
-            roots.push_back(root);
-    auto write_roots = values_of(policy, OMS_RULE_WRITE_ALLOW_TREE);
+    for (oms_rule_kind kind : {OMS_RULE_READ_ALLOW_TREE, OMS_RULE_WRITE_SCRATCH_TREE})
+        for (const auto& root : values_of(policy, kind))
+            if (!home.empty() && sdk::path::is_inside(root, home) && root != home &&
+                !sdk::path::is_inside(root, worktree))
+                roots.push_back(root);
+    // What a command can have written before this run: only the roots whose
+    // writes reach the host decide which install folders may go unsearched.
+    const auto host_write_roots = values_of(policy, OMS_RULE_WRITE_ALLOW_TREE);
+    auto write_roots = host_write_roots;
     for (const auto& tree : values_of(policy, OMS_RULE_WRITE_SCRATCH_TREE)) write_roots.push_back(tree);
     roots = outermost(roots);
-    std::set<std::string> installs = take_install_roots(roots, home, write_roots);
+    std::set<std::string> installs = take_install_roots(roots, home, host_write_roots);
 
     const std::string cache_dir =
         scan_cache_dir(std::string(context.state_dir()), values_of(policy, OMS_RULE_WRITE_ALLOW_TREE));
