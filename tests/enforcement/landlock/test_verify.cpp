@@ -472,6 +472,46 @@ TEST_CASE("oms verify takes no list from a repository made after oms first ran a
     CHECK(plan.out.find("1 files") != std::string::npos);  // input.txt; the tracked link is skipped
 }
 
+TEST_CASE("oms verify: a tracked file that is a second name of a keypair is not copied under that name", "[verify]") {
+    OmsEnv env;
+    TempDir scratch("oms-verify-test");
+    make_repository(env, scratch / "outside.txt");
+    write_file(env.worktree + "/notes.txt", "notes\n");
+    REQUIRE(git(env, {"add", "notes.txt"}).exit_code == 0);
+    REQUIRE(git(env, {"commit", "-qm", "notes"}).exit_code == 0);
+    // Run 1: the tracked notes.txt becomes a second name of an empty file at
+    // the program keypair's usual place.
+    ProcessResult planted = env.oms({"run", "--sandbox", "landlock", "--", "/bin/sh", "-c",
+                                     "mkdir -p target/deploy && rm notes.txt && : > target/deploy/prog-keypair.json && "
+                                     "ln target/deploy/prog-keypair.json notes.txt"});
+    INFO("plant: " << planted.err);
+    REQUIRE(planted.exit_code == 0);
+    // The user restores the program's key the usual way: cp writes into the
+    // existing file, so notes.txt holds it too.
+    const std::string key = "[7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,"
+                            "9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,9,99]";
+    {
+        std::ofstream restore(env.worktree + "/target/deploy/prog-keypair.json", std::ios::trunc);
+        restore << key;
+    }
+    REQUIRE(text_of(env.worktree + "/notes.txt") == key);
+
+    env.user_config("[verify]\nsurfnet_cmd = [\"" + standin() + "\", \"serve\", \"{port}\", \"m\"]\n");
+    HostEchoServer reserved;  // only for a free port number
+    const std::string output = scratch / "results";
+    ProcessResult result = env.oms({"verify", "--sandbox", "landlock", "--surfnet-port", std::to_string(reserved.port()),
+                                    "--output", output, "--", "/bin/sh", "-c",
+                                    "O=\"$OMS_OUTPUT_DIR\"; cat notes.txt > \"$O/notes\" 2>&1; "
+                                    "cat input.txt > \"$O/input\"; echo done > \"$O/done\""});
+    INFO("stdout: " << result.out << "\nstderr: " << result.err);
+    CHECK(result.exit_code == 0);
+    REQUIRE(text_of(output + "/done") == "done\n");
+    CHECK(text_of(output + "/notes").find("9,9,9") == std::string::npos);
+    CHECK(result.err.find("not in the snapshot: notes.txt: a file with 2 names (hard links)") != std::string::npos);
+    // Positive control: a file with one name is copied as before.
+    CHECK(text_of(output + "/input") == "snapshot-v1\n");
+}
+
 TEST_CASE("oms verify: a snapshot past [verify] max_snapshot_bytes stops before the check runs", "[verify]") {
     OmsEnv env;
     TempDir scratch("oms-verify-test");
