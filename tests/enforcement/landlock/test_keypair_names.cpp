@@ -5,6 +5,10 @@
 //  - run 1 makes the keypair's name a folder (or a link to one); the user's
 //    cp lands inside it under another name: the folder is hidden whole, the
 //    link stops the run;
+//  - run 1 makes the keypair's name a link to a harmless tracked file; the
+//    user's cp writes the key into that file; run 2 would hide it only while
+//    the link exists, and could remove the link for run 3: the run stops
+//    while the link exists;
 //  - a long-running command keeps renaming the keypair's folder away and
 //    putting a decoy at its path while another run starts, again and again:
 //    the key is never read, the file beside it always is.
@@ -38,6 +42,11 @@ void user_copies_key(const World& w, const std::string& destination) {
 std::string refusal_of(const RunOutcome& r) { return r.spawn_error + r.err; }
 
 bool file_exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
+
+bool is_symlink(const std::string& path) {
+    struct stat st;
+    return lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+}
 
 // Waits (bounded) until `path` exists.
 bool wait_for(const std::string& path, std::chrono::seconds limit) {
@@ -132,6 +141,44 @@ TEST_CASE("a keypair's name planted as a link to a folder stops the run", "[land
         INFO(after.spawn_error << after.out << after.err);
         REQUIRE(after.exit_code == 0);
         CHECK(has(after.out, "PROGRAM-BINARY"));
+    }
+}
+
+TEST_CASE("a keypair's name planted as a link to a harmless file stops the run", "[landlock][keypair][link]") {
+    require_landlock();
+    FOR_EACH_DRIVER(driver) {
+        World w;
+        write_file(w.work + "/notes.txt", "NOTES-TEXT");
+        write_file(w.work + "/target/deploy/prog.so", "PROGRAM-BINARY");
+        auto plant = run_confined(driver, w, expand(w, "cd {work}/target/deploy && "
+                                                       "ln -s ../../notes.txt prog-keypair.json && echo PREPARED"));
+        INFO(plant.spawn_error << plant.out << plant.err);
+        REQUIRE(has(plant.out, "PREPARED"));
+        user_copies_key(w, w.work + "/target/deploy/prog-keypair.json");
+        REQUIRE(read_file(w.work + "/notes.txt") == kKey);  // cp wrote through the link
+
+        // Run 2 would hide notes.txt only while the link exists, and could
+        // remove the link so that run 3 reads notes.txt: it does not start.
+        auto strike = run_confined(driver, w, expand(w, "rm -f {work}/target/deploy/prog-keypair.json; "
+                                                        "cat {work}/notes.txt; echo; exit 0"));
+        INFO(strike.spawn_error << strike.out << strike.err);
+        CHECK_FALSE(has(strike.out, kKey));
+        CHECK(strike.exit_code != 0);
+        CHECK(has(refusal_of(strike), w.work + "/target/deploy/prog-keypair.json (a link to "));
+        CHECK(has(refusal_of(strike), "a name no keypair rule hides"));
+        CHECK(is_symlink(w.work + "/target/deploy/prog-keypair.json"));  // nothing ran: the link is still there
+
+        // Positive control: a link to a file that has a keypair's name of
+        // its own is masked at its target, and the run starts.
+        REQUIRE(unlink((w.work + "/target/deploy/prog-keypair.json").c_str()) == 0);
+        write_file(w.work + "/keys/saved-keypair.json", kKey);
+        REQUIRE(symlink("../../keys/saved-keypair.json", (w.work + "/target/deploy/prog-keypair.json").c_str()) == 0);
+        auto after = run_confined(driver, w, expand(w, "cd {work}/target/deploy; cat prog-keypair.json; echo; "
+                                                       "cat ../../keys/saved-keypair.json; echo; cat prog.so; exit 0"));
+        INFO(after.spawn_error << after.out << after.err);
+        REQUIRE(after.exit_code == 0);
+        CHECK(has(after.out, "PROGRAM-BINARY"));
+        CHECK_FALSE(has(after.out, kKey));
     }
 }
 

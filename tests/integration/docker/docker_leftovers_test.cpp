@@ -125,6 +125,40 @@ TEST_CASE("docker escapes 8: a keypair restored into a hard link planted earlier
     }
 }
 
+TEST_CASE("docker escapes 8b: a keypair name planted as a link to a harmless file is refused, not read",
+          "[docker]") {
+    require_daemon();
+    for (bool warm : {false, true}) {
+        CAPTURE(warm);
+        Task task(warm);
+        write_file(task.worktree + "/notes.txt", "notes\n");
+        Outcome plant = task.sh("mkdir -p target/deploy && ln -s ../../notes.txt target/deploy/new-keypair.json && "
+                                "echo planted");
+        REQUIRE(plant.out == "planted\n");
+        // cp saved.json target/deploy/new-keypair.json follows the link.
+        write_file(task.worktree + "/target/deploy/new-keypair.json", "[9,9,SECRETKEY4]\n");
+        REQUIRE(read_file(task.worktree + "/notes.txt") == "[9,9,SECRETKEY4]\n");
+        Outcome strike = task.sh("cat notes.txt; echo done");
+        INFO(strike.error << strike.err);
+        CHECK(strike.out.find("SECRETKEY4") == std::string::npos);
+        CHECK(strike.status != OMS_OK);
+        CHECK_THAT(strike.error, Catch::Contains(task.worktree + "/target/deploy/new-keypair.json (a link to "));
+        CHECK_THAT(strike.error, Catch::Contains("a name no keypair rule hides"));
+        // Control: a link to a file with a keypair's name of its own is fine,
+        // that file is masked by its name.
+        REQUIRE(unlink((task.worktree + "/target/deploy/new-keypair.json").c_str()) == 0);
+        write_file(task.worktree + "/keys/saved-keypair.json", "[9,9,SECRETKEY4]\n");
+        REQUIRE(symlink("../../keys/saved-keypair.json", (task.worktree + "/target/deploy/new-keypair.json").c_str()) == 0);
+        write_file(task.worktree + "/notes.txt", "notes\n");
+        Outcome after = task.sh("cat keys/saved-keypair.json target/deploy/new-keypair.json notes.txt; echo done");
+        INFO(after.error << after.err);
+        CHECK(after.status == OMS_OK);
+        CHECK(after.out.find("SECRETKEY4") == std::string::npos);
+        CHECK(after.out.find("notes") != std::string::npos);
+        CHECK(after.out.find("done") != std::string::npos);
+    }
+}
+
 TEST_CASE("docker escapes 9: a folder named like a keypair is hidden whole, with what was copied into it",
           "[docker]") {
     require_daemon();

@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
+#include <filesystem>
 #include <unistd.h>
 
 #include <set>
@@ -81,6 +82,10 @@ TEST_CASE("a keypair-named link counts when it leads to a folder too, not when i
     CHECK(found == std::set<std::string>{root + "/folder-keypair.json", root + "/plain-keypair.json"});
 }
 
+namespace {
+const KeypairNaming kEveryPathReadable{{"-keypair.json", "/id.json"}, [](const std::string&) { return true; }};
+}  // namespace
+
 TEST_CASE("keypair targets: identity recorded; extra names and links to folders refused in one line") {
     oms::test::TempDir base("oms-keypair-targets");
     const std::string root = base / "tree";
@@ -89,7 +94,8 @@ TEST_CASE("keypair targets: identity recorded; extra names and links to folders 
     struct stat st;
     REQUIRE(stat((root + "/a-keypair.json").c_str(), &st) == 0);
 
-    auto targets = keypair_targets({root + "/a-keypair.json", root + "/folder-keypair.json", root + "/gone-keypair.json"});
+    auto targets = keypair_targets({root + "/a-keypair.json", root + "/folder-keypair.json", root + "/gone-keypair.json"},
+                                   kEveryPathReadable);
     REQUIRE(targets.size() == 2);  // the one gone since the walk has nothing to hide
     CHECK(targets[0].path == root + "/a-keypair.json");
     CHECK_FALSE(targets[0].folder);
@@ -100,7 +106,7 @@ TEST_CASE("keypair targets: identity recorded; extra names and links to folders 
     REQUIRE(link((root + "/a-keypair.json").c_str(), (root + "/harmless").c_str()) == 0);
     REQUIRE(symlink("folder-keypair.json", (root + "/l-keypair.json").c_str()) == 0);
     try {
-        keypair_targets({root + "/a-keypair.json", root + "/l-keypair.json"});
+        keypair_targets({root + "/a-keypair.json", root + "/l-keypair.json"}, kEveryPathReadable);
         FAIL("a keypair with two names was accepted");
     } catch (const oms::sdk::Error& e) {
         const std::string message = e.what();
@@ -109,5 +115,38 @@ TEST_CASE("keypair targets: identity recorded; extra names and links to folders 
         CHECK(message.find('\n') == std::string::npos);
     }
     REQUIRE(unlink((root + "/harmless").c_str()) == 0);
-    CHECK(keypair_targets({root + "/a-keypair.json"}).size() == 1);  // one name again: accepted
+    CHECK(keypair_targets({root + "/a-keypair.json"}, kEveryPathReadable).size() == 1);  // one name again: accepted
+}
+
+TEST_CASE("keypair targets: a keypair-named link to a readable file under another name is refused") {
+    oms::test::TempDir base("oms-keypair-targets");
+    const std::string root = base / "tree";
+    oms::test::write_file(root + "/notes.txt", "[1]");
+    oms::test::write_file(root + "/saved-keypair.json", "[2]");
+    oms::test::write_file(root + "/private/key.json", "[3]");
+    REQUIRE(symlink("notes.txt", (root + "/a-keypair.json").c_str()) == 0);
+    REQUIRE(symlink("saved-keypair.json", (root + "/b-keypair.json").c_str()) == 0);
+    REQUIRE(symlink("private/key.json", (root + "/c-keypair.json").c_str()) == 0);
+    const std::string real_root = std::filesystem::canonical(root).string();
+    // Commands read everything but `private/`.
+    const KeypairNaming naming{{"-keypair.json", "/id.json"}, [&](const std::string& path) {
+                                   return path.rfind(real_root + "/private/", 0) != 0;
+                               }};
+    try {
+        keypair_targets({root + "/a-keypair.json", root + "/b-keypair.json", root + "/c-keypair.json"}, naming);
+        FAIL("a keypair-named link to notes.txt was accepted");
+    } catch (const oms::sdk::Error& e) {
+        const std::string message = e.what();
+        CHECK(message.find(root + "/a-keypair.json (a link to " + real_root + "/notes.txt, a name no keypair rule hides)") !=
+              std::string::npos);
+        CHECK(message.find("put the key itself at the keypair's name") != std::string::npos);
+        // Its target's own name is a keypair's, or commands cannot read it: not refused.
+        CHECK(message.find("b-keypair.json") == std::string::npos);
+        CHECK(message.find("c-keypair.json") == std::string::npos);
+    }
+    // Positive control: without the link to notes.txt the others are masked by their targets.
+    auto targets = keypair_targets({root + "/b-keypair.json", root + "/c-keypair.json"}, naming);
+    REQUIRE(targets.size() == 2);
+    CHECK(targets[0].path == real_root + "/saved-keypair.json");
+    CHECK(targets[1].path == real_root + "/private/key.json");
 }

@@ -189,9 +189,21 @@ void refuse_linked_secrets(const std::vector<LinkedMatch>& linked) {
                          "own (cp it to a new file, then mv that over it)");
 }
 
+// A key copied onto such a link's name lands where no mask covers it.
+void refuse_keypair_links(const std::vector<std::string>& links) {
+    if (links.empty()) return;
+    std::string list;
+    for (const std::string& link : links) list += (list.empty() ? "" : "; ") + link;
+    throw sdk::Error(OMS_ERR_FAILED, "docker: keypair names that are links, whose keys would be read through the "
+                                     "place they lead to: " + list + "; the command did not run. Put the key itself "
+                                     "at the keypair's name (what was written through a link lies in its target) "
+                                     "and remove the link");
+}
+
 void add_masks(const RunInputs& in, const std::vector<std::string>& visible, const std::vector<MaskedPath>& masked,
                const ScanResult& scan, ContainerPlan& plan) {
     refuse_linked_secrets(scan.linked);
+    refuse_keypair_links(scan.keypair_links);
     for (const MaskedPath& m : masked) plan.flags.push_back(mask(m.path, m.kind));
     for (const std::string& file : scan.matches) {
         const std::string* root = containing_root(file, visible);

@@ -1,5 +1,6 @@
 #include "secret_scan.hpp"
 
+#include <oms/path.hpp>
 #include <oms/sdk.hpp>
 
 #include <dirent.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -125,6 +127,21 @@ private:
         return false;
     }
 
+    static std::string real_path_of(const std::string& path) {
+        char* resolved = realpath(path.c_str(), nullptr);
+        const std::string real = resolved ? resolved : "";
+        free(resolved);
+        return real;
+    }
+
+    bool inside_a_root(const std::string& real) const {
+        for (const std::string& root : request_.roots) {
+            const std::string real_root = real_path_of(root);
+            if (!real_root.empty() && sdk::path::is_inside(real, real_root)) return true;
+        }
+        return false;
+    }
+
     bool wanted_name(const char* name) const {
         return std::find(request_.names.begin(), request_.names.end(), name) != request_.names.end();
     }
@@ -188,7 +205,24 @@ private:
             if (child >= 0) walk(child, path);
         } else if (S_ISREG(st.st_mode) && !masked) {
             visit_file(path, st);
+        } else if (S_ISLNK(st.st_mode) && matches(path)) {
+            visit_keypair_link(path);
         }
+    }
+
+    // Followed on the host, as `cp` would follow it. A link that leads
+    // nowhere yet hides nothing and is judged again at the next run, once a
+    // tool has written through it; one that leads out of the container's
+    // trees shows nothing there.
+    void visit_keypair_link(const std::string& path) {
+        struct stat target;
+        if (stat(path.c_str(), &target) != 0) return;
+        const std::string real = real_path_of(path);
+        if (!real.empty() && !inside_a_root(real)) return;
+        if (S_ISDIR(target.st_mode))
+            result.keypair_links.push_back(path + " (a link to the folder " + real + ")");
+        else if (real.empty() || !matches(real))
+            result.keypair_links.push_back(path + " (a link to " + real + ", a name no keypair rule hides)");
     }
 };
 
@@ -213,6 +247,7 @@ ScanResult scan_mounts(const ScanRequest& request) {
     sort_unique(walker.result.matched_folders);
     walker.collect_linked();
     sort_unique(walker.result.named);
+    sort_unique(walker.result.keypair_links);
     return walker.result;
 }
 

@@ -14,6 +14,9 @@
 // entered. A matching file with more than one name (a hard link planted
 // before the key was written into it) is reported with the other names the
 // walk met: masking one name would leave the key readable through another.
+// A link whose name matches is reported when it leads to a folder, or to a
+// file whose own path matches no suffix: a `cp` of the key onto the link's
+// name writes that file, which no mask would cover.
 #pragma once
 #include <oms/keypair_notice.hpp>
 
@@ -35,6 +38,9 @@ struct ScanResult {
     std::vector<sdk::SeenKeypairMatch> seen;   // the same files with the device and inode the walk saw
     std::vector<std::string> matched_folders;  // folders whose path matches, sorted (not entered)
     std::vector<LinkedMatch> linked;           // matches with more than one name, sorted by path
+    // Keypair-named links whose target the container could read under a
+    // name no suffix matches, or that lead to a folder: "PATH (a link to T)".
+    std::vector<std::string> keypair_links;
     std::vector<std::string> named;    // folders and files with a wanted name, sorted (links are not)
     bool complete = true;              // false when the entry limit was reached
 };

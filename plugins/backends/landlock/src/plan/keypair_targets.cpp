@@ -12,24 +12,42 @@ namespace oms::landlock {
 namespace {
 
 // One line: every path, then what to do about each kind.
-[[noreturn]] void refuse(const std::vector<std::string>& problems, const std::string& linked_file, bool folder_link) {
+struct Problems {
+    std::vector<std::string> lines;
+    std::string linked_file;  // a file with several names, for the advice
+    bool folder_link = false;
+    bool file_link = false;
+};
+
+bool named_like_a_keypair(const std::string& path, const KeypairNaming& naming) {
+    for (const auto& suffix : naming.suffixes)
+        if (path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0)
+            return true;
+    return false;
+}
+
+void add_advice(std::string& advice, const std::string& step) { advice += (advice.empty() ? "" : " and ") + step; }
+
+[[noreturn]] void refuse(const Problems& problems) {
     std::string list;
-    for (const auto& problem : problems) list += (list.empty() ? "" : ", ") + problem;
+    for (const auto& problem : problems.lines) list += (list.empty() ? "" : ", ") + problem;
     std::string advice;
-    if (!linked_file.empty())
-        advice = "remove the file's other names (find / -xdev -samefile " + linked_file + " lists them)";
-    if (folder_link) advice += std::string(advice.empty() ? "" : " and ") + "remove the link";
+    if (!problems.linked_file.empty())
+        add_advice(advice, "remove the file's other names (find / -xdev -samefile " + problems.linked_file +
+                               " lists them)");
+    if (problems.folder_link) add_advice(advice, "remove the link");
+    if (problems.file_link)
+        add_advice(advice, "put the key itself at the keypair's name (what was written through a link lies in "
+                           "its target) and remove the link");
     throw oms::sdk::Error(OMS_ERR_FAILED, "landlock: keypair names that a mask cannot hide alone: " + list +
                                               "; the command did not run. To run, " + advice);
 }
 
 }  // namespace
 
-std::vector<KeypairTarget> keypair_targets(const std::vector<std::string>& matches) {
+std::vector<KeypairTarget> keypair_targets(const std::vector<std::string>& matches, const KeypairNaming& naming) {
     std::vector<KeypairTarget> targets;
-    std::vector<std::string> problems;
-    std::string linked_file;
-    bool folder_link = false;
+    Problems problems;
     for (const auto& match : matches) {
         struct stat st, link;
         if (stat(match.c_str(), &st) != 0) {
@@ -39,19 +57,24 @@ std::vector<KeypairTarget> keypair_targets(const std::vector<std::string>& match
         }
         const bool is_link = lstat(match.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
         if (S_ISDIR(st.st_mode) && is_link) {
-            problems.push_back(match + " (a link to a folder)");
-            folder_link = true;
+            problems.lines.push_back(match + " (a link to a folder)");
+            problems.folder_link = true;
             continue;
         }
         if (!S_ISDIR(st.st_mode) && st.st_nlink > 1) {
-            problems.push_back(match + " (a file with " + std::to_string(st.st_nlink) + " names)");
-            if (linked_file.empty()) linked_file = match;
+            problems.lines.push_back(match + " (a file with " + std::to_string(st.st_nlink) + " names)");
+            if (problems.linked_file.empty()) problems.linked_file = match;
             continue;
         }
-        targets.push_back(KeypairTarget{canonical(match).value_or(match), S_ISDIR(st.st_mode), uint64_t(st.st_dev),
-                                        uint64_t(st.st_ino)});
+        const std::string target = canonical(match).value_or(match);
+        if (is_link && !named_like_a_keypair(target, naming) && naming.readable(target)) {
+            problems.lines.push_back(match + " (a link to " + target + ", a name no keypair rule hides)");
+            problems.file_link = true;
+            continue;
+        }
+        targets.push_back(KeypairTarget{target, S_ISDIR(st.st_mode), uint64_t(st.st_dev), uint64_t(st.st_ino)});
     }
-    if (!problems.empty()) refuse(problems, linked_file, folder_link);
+    if (!problems.lines.empty()) refuse(problems);
     return targets;
 }
 

@@ -13,8 +13,13 @@
 //    far beyond what the walk sees, so they are not looked for and hidden.
 //  - a keypair-named link that leads to a folder: a key copied onto the
 //    link's name lands inside that folder, under a name that matches nothing.
+//  - a keypair-named link that leads to a file the run can read under a name
+//    no keypair rule matches: the mask covers that file only while the link
+//    exists, and a command can remove the link (it lies in a write root), so
+//    the next run reads the key under the harmless name.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,8 +32,15 @@ struct KeypairTarget {
     uint64_t inode = 0;
 };
 
+// What decides whether a link's target keeps its key hidden on its own:
+// the keypair suffixes, and whether commands of the run can read a path.
+struct KeypairNaming {
+    std::vector<std::string> suffixes;
+    std::function<bool(const std::string&)> readable;
+};
+
 // The matches still present, as targets; gone ones are left out (nothing to
 // hide). Throws for the cases above.
-std::vector<KeypairTarget> keypair_targets(const std::vector<std::string>& matches);
+std::vector<KeypairTarget> keypair_targets(const std::vector<std::string>& matches, const KeypairNaming& naming);
 
 }  // namespace oms::landlock

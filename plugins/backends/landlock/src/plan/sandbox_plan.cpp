@@ -319,6 +319,19 @@ void pin_keypair_folders(Plan& plan, const oms::sdk::Policy& policy, const std::
     plan.pin_in_place.assign(pins.begin(), pins.end());  // sorted: outer folders first
 }
 
+// The suffixes, and what a command of this run can read: everything
+// outside HOME, and below HOME the roots the policy opens.
+KeypairNaming keypair_naming(const oms::sdk::Context& context, const oms::sdk::Policy& policy) {
+    std::vector<std::string> open_under_home;
+    for (oms_rule_kind kind : {OMS_RULE_READ_ALLOW_TREE, OMS_RULE_WRITE_ALLOW_TREE, OMS_RULE_WRITE_SCRATCH_TREE})
+        for (const auto& root : values_of(policy, kind)) open_under_home.push_back(root);
+    const std::string home(context.home());
+    return KeypairNaming{values_of(policy, OMS_RULE_READ_DENY_SUFFIX), [home, open_under_home](const std::string& path) {
+                             return home.empty() || !sdk::path::is_inside(path, home) ||
+                                    sdk::path::is_inside_any(path, open_under_home);
+                         }};
+}
+
 void plan_read_denies(Plan& plan, const oms::sdk::Context& context, const oms::sdk::Policy& policy,
                       const PlanOptions& options, const std::vector<std::string>& keypairs) {
     for (const auto& path : values_of(policy, OMS_RULE_READ_DENY)) hide(plan, path, "read deny");
@@ -334,7 +347,7 @@ void plan_read_denies(Plan& plan, const oms::sdk::Context& context, const oms::s
         if (kind_of(root) == Kind::file) exact_allows.insert(root);
     std::vector<std::string> hidden;
     for (const auto& file : keypairs) (exact_allows.count(file) ? plan.exempt_keypairs : hidden).push_back(file);
-    const auto targets = keypair_targets(hidden);
+    const auto targets = keypair_targets(hidden, keypair_naming(context, policy));
     plan.keypair_matches.insert(hidden.begin(), hidden.end());
     for (const auto& target : targets) {
         (target.folder ? plan.hide_folders : plan.hide_files).push_back(target.path);
