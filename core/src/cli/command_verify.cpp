@@ -8,6 +8,7 @@
 #include "oms/core/cli.hpp"
 #include "oms/core/cli_options.hpp"
 #include "oms/core/error.hpp"
+#include "oms/core/keypair_links.hpp"
 #include "oms/core/launcher.hpp"
 #include "oms/core/paths.hpp"
 #include "oms/core/policy.hpp"
@@ -201,6 +202,29 @@ void refuse_repository_made_by_a_command(const std::string& worktree, const std:
                                       "repository yourself, delete the record and run oms verify again. Nothing ran.");
 }
 
+// A keypair name in the live worktree that is a link a mask on its target
+// cannot stand for (see keypair_links.hpp): what the check could read is
+// what the policy opens, the live worktree's copies, and all outside HOME.
+void refuse_keypair_links(const std::string& worktree, const Policy& policy, const std::string& home) {
+    std::vector<std::string> suffixes, open_roots{worktree};
+    for (const PolicyRule& rule : policy.rules) {
+        if (rule.kind == OMS_RULE_READ_DENY_SUFFIX) suffixes.push_back(rule.value);
+        if (rule.kind == OMS_RULE_READ_ALLOW_TREE || rule.kind == OMS_RULE_WRITE_ALLOW_TREE ||
+            rule.kind == OMS_RULE_WRITE_SCRATCH_TREE)
+            open_roots.push_back(rule.value);
+    }
+    const auto readable = [&](const std::string& path) {
+        return home.empty() || !sdk::path::is_inside(path, home) || sdk::path::is_inside_any(path, open_roots);
+    };
+    const std::vector<std::string> links = keypair_links_to_refuse(worktree, suffixes, readable);
+    if (links.empty()) return;
+    std::string list;
+    for (const std::string& link : links) list += (list.empty() ? "" : ", ") + link;
+    throw UserError(kExitRefused, "oms verify: keypair names that are links, whose keys the snapshot would hold "
+                                  "under another name: " + list + ". Put the key itself at the keypair's name (what "
+                                  "was written through a link lies in its target) and remove the link. Nothing ran.");
+}
+
 // Fails closed: a backend whose verify plan oms cannot keep, one that
 // cannot run here, or one that confines nothing without --yes (with the
 // spec's warning).
@@ -300,6 +324,7 @@ int command_verify(const Args& all_args) {
     assemble_policy(session.registry(), context, policy);
     narrow_policy_for_verify(policy, worktree, snapshot_folder.path(), plan,
                              resolve_program(settings.surfnet_argv[0]), settings.port);
+    refuse_keypair_links(worktree, policy, context.inputs().home);
     if (options.plan) {
         print_plan(snapshot, snapshot_folder.path(), worktree, plan.network, settings, check);
         BackendReport rendering = render_policy(backend, context, policy);

@@ -512,6 +512,70 @@ TEST_CASE("oms verify: a tracked file that is a second name of a keypair is not 
     CHECK(text_of(output + "/input") == "snapshot-v1\n");
 }
 
+TEST_CASE("oms verify: a keypair name that is a link to a harmless file or a folder stops it", "[verify]") {
+    OmsEnv env;
+    TempDir scratch("oms-verify-test");
+    make_repository(env, scratch / "outside.txt");
+    write_file(env.worktree + "/notes.txt", "notes\n");
+    write_file(env.worktree + "/src/lib.rs", "// lib\n");
+    REQUIRE(git(env, {"add", "notes.txt", "src/lib.rs"}).exit_code == 0);
+    REQUIRE(git(env, {"commit", "-qm", "notes"}).exit_code == 0);
+    env.user_config("[verify]\nsurfnet_cmd = [\"" + standin() + "\", \"serve\", \"{port}\", \"m\"]\n");
+    HostEchoServer reserved;  // only for a free port number
+    const std::string port = std::to_string(reserved.port());
+    const std::string key = "[5,5,5,SECRET-VERIFY-LINK]";
+    const auto verify = [&](const std::vector<std::string>& extra, const std::string& output) {
+        std::vector<std::string> args{"verify", "--sandbox", "landlock", "--surfnet-port", port, "--output", output};
+        args.insert(args.end(), extra.begin(), extra.end());
+        for (const char* word : {"--", "/bin/sh", "-c",
+                                 "O=\"$OMS_OUTPUT_DIR\"; cat notes.txt src/*.json > \"$O/seen\" 2>&1; "
+                                 "cat input.txt > \"$O/input\""})
+            args.push_back(word);
+        return env.oms(args);
+    };
+
+    SECTION("a link to a tracked file") {
+        ProcessResult planted = env.oms({"run", "--sandbox", "landlock", "--", "/bin/sh", "-c",
+                                         "mkdir -p target/deploy && ln -s ../../notes.txt target/deploy/prog-keypair.json"});
+        REQUIRE(planted.exit_code == 0);
+        {
+            std::ofstream restore(env.worktree + "/target/deploy/prog-keypair.json", std::ios::trunc);
+            restore << key;  // the user's cp follows the link
+        }
+        REQUIRE(text_of(env.worktree + "/notes.txt") == key);
+        const std::string output = scratch / "results-file";
+        ProcessResult result = verify({}, output);
+        INFO("stderr: " << result.err);
+        CHECK(result.exit_code == 77);
+        CHECK(result.err.find(env.worktree + "/target/deploy/prog-keypair.json (a link to ") != std::string::npos);
+        CHECK(result.err.find("Nothing ran") != std::string::npos);
+        CHECK(text_of(output + "/seen").find("SECRET-VERIFY-LINK") == std::string::npos);
+        CHECK_FALSE(exists(output + "/input"));
+        // Positive control: with the key at its own name, verify runs.
+        REQUIRE(unlink((env.worktree + "/target/deploy/prog-keypair.json").c_str()) == 0);
+        write_file(env.worktree + "/notes.txt", "notes\n");
+        write_file(env.worktree + "/target/deploy/prog-keypair.json", key);
+        const std::string again = scratch / "results-again";
+        ProcessResult ok = verify({}, again);
+        INFO("stderr: " << ok.err);
+        CHECK(ok.exit_code == 0);
+        CHECK(text_of(again + "/input") == "snapshot-v1\n");
+    }
+    SECTION("a link to a folder named in --inputs") {
+        ProcessResult planted = env.oms({"run", "--sandbox", "landlock", "--", "/bin/sh", "-c",
+                                         "mkdir -p target/deploy && ln -s ../../src target/deploy/prog-keypair.json"});
+        REQUIRE(planted.exit_code == 0);
+        write_file(env.worktree + "/src/saved.json", key);  // cp saved.json target/deploy/prog-keypair.json
+        const std::string output = scratch / "results-folder";
+        ProcessResult result = verify({"--inputs", "src,input.txt,notes.txt"}, output);
+        INFO("stderr: " << result.err);
+        CHECK(result.exit_code == 77);
+        CHECK(result.err.find(env.worktree + "/target/deploy/prog-keypair.json (a link to the folder ") !=
+              std::string::npos);
+        CHECK(text_of(output + "/seen").find("SECRET-VERIFY-LINK") == std::string::npos);
+    }
+}
+
 TEST_CASE("oms verify: a snapshot past [verify] max_snapshot_bytes stops before the check runs", "[verify]") {
     OmsEnv env;
     TempDir scratch("oms-verify-test");
