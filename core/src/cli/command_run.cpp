@@ -11,7 +11,6 @@
 #include "oms/core/launcher.hpp"
 #include "oms/core/paths.hpp"
 #include "oms/core/policy.hpp"
-#include "oms/core/policy_lowering.hpp"
 #include "oms/core/private_gitconfig.hpp"
 #include "oms/core/private_home_links.hpp"
 #include "oms/core/private_npmrc.hpp"
@@ -103,8 +102,6 @@ int command_run(const Args& all_args) {
     const EgressRules egress = egress_rules(session.config(), options.allow_hosts);
     Policy policy;
     assemble_policy(session.registry(), context, policy);
-    link_npm_cache_into_private_home(context.inputs().home, run_dir.home(),
-                                     layered_scratch_trees(*backend.record, policy));
     confirm_trusted_surfpool(context.inputs().surfpool, context.inputs().argv, policy.env, context.inputs().worktree);
     warn_once(context.inputs().state_dir, backend.record->id, backend.report.warn_once);
     warn_lost_guarantees(backend, context.inputs());

@@ -17,12 +17,4 @@ std::vector<std::string> lower_policy_for_backend(const PluginRecord& backend, c
     }
 }
 
-std::vector<std::string> layered_scratch_trees(const PluginRecord& backend, const Policy& policy) {
-    std::vector<std::string> out;
-    if (!backend.is_backend() || !(backend.rule_kinds & OMS_RULE_BIT(OMS_RULE_WRITE_SCRATCH_TREE))) return out;
-    for (const PolicyRule& rule : policy.rules)
-        if (rule.kind == OMS_RULE_WRITE_SCRATCH_TREE) out.push_back(rule.value);
-    return out;
-}
-
 }  // namespace oms::core

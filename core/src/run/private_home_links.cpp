@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -55,16 +54,6 @@ std::vector<std::string> python_user_site_folders(const std::string& real_home) 
     return out;
 }
 
-bool make_link(const std::string& real, const std::string& private_home, const std::string& folder) {
-    const std::string link = private_home + "/" + folder;
-    if (make_parents(private_home, folder) && ::symlink(real.c_str(), link.c_str()) == 0) return true;
-    std::fprintf(stderr, "oms: warning: cannot link %s into the private HOME; tools that look for it "
-                         "there will not find it\n", real.c_str());
-    return false;
-}
-
-const char* const kNpmCacheFolders[] = {".npm/_cacache", ".npm/_npx"};
-
 }  // namespace
 
 const char* const* toolchain_folders() { return kFolders; }
@@ -76,21 +65,10 @@ void link_toolchains_into_private_home(const std::string& real_home, const std::
     for (const std::string& folder : folders) {
         const std::string real = real_home + "/" + folder;
         if (!is_folder(real)) continue;
-        make_link(real, private_home, folder);
-    }
-}
-
-void link_npm_cache_into_private_home(const std::string& real_home, const std::string& private_home,
-                                      const std::vector<std::string>& layered_trees) {
-    if (real_home.empty() || real_home == "/" || real_home == private_home) return;
-    for (const char* folder : kNpmCacheFolders) {
-        // The rule holds the folder resolved; link to exactly what it layers.
-        char* resolved = ::realpath((real_home + "/" + folder).c_str(), nullptr);
-        if (!resolved) continue;
-        const std::string real = resolved;
-        std::free(resolved);
-        if (std::find(layered_trees.begin(), layered_trees.end(), real) != layered_trees.end())
-            make_link(real, private_home, folder);
+        const std::string link = private_home + "/" + folder;
+        if (!make_parents(private_home, folder) || ::symlink(real.c_str(), link.c_str()) != 0)
+            std::fprintf(stderr, "oms: warning: cannot link %s into the private HOME; tools that look for it "
+                                 "there will not find it\n", real.c_str());
     }
 }
 

@@ -106,9 +106,16 @@ void WriteRoots::add_cargo_caches(const oms::sdk::Context& context, const RootGu
 
 void WriteRoots::add_npm_cache(const oms::sdk::Context& context, const RootGuard& guard, RuleEmitter& emit) const {
     if (context.home().empty()) return;
+    std::vector<std::string> writable;
+    for (const std::string& root : command_write_roots(context))
+        if (const auto real = real_path(root)) writable.push_back(*real);
     for (const char* folder : npm_cache_folders) {
         const std::string reason = std::string("npm cache ~/") + folder + " (per-run layer)";
-        if (const auto resolved = guard.checked(join(context.home(), folder), reason)) emit.add(scratch, *resolved, reason);
+        const auto resolved = guard.checked(join(context.home(), folder), reason);
+        // Inside a folder commands write (a ~/.npm linked into a worktree) a
+        // layer would not keep their writes from the host: renaming a
+        // folder above it moves the tree itself. It stays what it is there.
+        if (resolved && !sdk::path::is_inside_any(*resolved, writable)) emit.add(scratch, *resolved, reason);
     }
 }
 

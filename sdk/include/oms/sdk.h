@@ -231,13 +231,10 @@ typedef uint32_t oms_rule_kind;
 #define OMS_RULE_WRITE_DENY_NAME 11     /* text: a file or folder name (".git"): every
                                            entry of that name found at run start below a
                                            write root is write-denied like WRITE_DENY */
-#define OMS_RULE_WRITE_SCRATCH_TREE 12  /* path: readable, and writes below it are allowed
-                                           but must never reach the host: a per-run layer
-                                           thrown away when the run ends. Declare it only
-                                           with such a layer: the host then points tools
-                                           at the tree (npm's cache). Undeclared, the host
-                                           lowers it (see abi_history.hpp); a layer that
-                                           cannot be made at run time denies the writes */
+#define OMS_RULE_WRITE_SCRATCH_TREE 12  /* path: writes below it are allowed but must
+                                           never reach the host: a per-run layer thrown
+                                           away when the run ends; a backend that has no
+                                           such layer denies the writes (stricter) */
 /* The highest rule kind this header defines. */
 #define OMS_RULE_KIND_LAST OMS_RULE_WRITE_SCRATCH_TREE
 

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 
 using namespace oms::test;
 using oms::policies::WriteRoots;
@@ -280,4 +281,19 @@ TEST_CASE("the built oms-write-roots.so exports the same plugin") {
     REQUIRE(out.status == OMS_OK);
     CHECK(out.rules == concat(m.run_basics(), cargo_rules(m.H + "/.cargo"),
                               std::vector<std::string>{deny(m.T + "/task/.git", "the task's .git"), nested_git()}));
+}
+
+TEST_CASE("write-roots: npm's cache is a per-run layer, unless it lies in a folder commands write") {
+    FakeMachine m;
+    make_dirs(m.H + "/.npm/_cacache");
+    make_dirs(m.T + "/task/npm-cache/_npx");
+    // ~/.npm/_npx leads into the worktree (a user who keeps npm's folders there).
+    std::filesystem::create_directory_symlink(m.T + "/task/npm-cache/_npx", m.H + "/.npm/_npx");
+    Outcome out = m.run();
+    REQUIRE(out.status == OMS_OK);
+    CHECK(std::count(out.rules.begin(), out.rules.end(),
+                     scratch(m.H + "/.npm/_cacache", "npm cache ~/.npm/_cacache (per-run layer)")) == 1);
+    // Inside the worktree a layer could be moved away with the folder above
+    // it: the tree stays a part of the worktree, not a scratch tree.
+    for (const std::string& r : out.rules) CHECK(r.find("_npx") == std::string::npos);
 }

@@ -27,8 +27,4 @@ namespace oms::core {
 std::vector<std::string> lower_policy_for_backend(const PluginRecord& backend, const RunContext& context,
                                                   Policy& policy);
 
-// The WRITE_SCRATCH_TREE paths the backend keeps as per-run layers: every
-// one when it declares the kind, none when the core would lower them.
-std::vector<std::string> layered_scratch_trees(const PluginRecord& backend, const Policy& policy);
-
 }  // namespace oms::core

@@ -7,7 +7,6 @@
 // says for the real folder (toolchain roots are read-only).
 #pragma once
 #include <string>
-#include <vector>
 
 namespace oms::core {
 
@@ -18,14 +17,5 @@ const char* const* toolchain_folders();
 // as a folder (making .local/share first). Warns on stderr when one cannot be
 // made; the run goes on.
 void link_toolchains_into_private_home(const std::string& real_home, const std::string& private_home);
-
-// npm's cache (~/.npm/_cacache, ~/.npm/_npx): <private_home>/.npm/<folder>
-// -> the real folder, only for a folder among `layered_trees` (the policy's
-// WRITE_SCRATCH_TREE paths, empty when the backend has no per-run layer).
-// Elsewhere the link would lead npm into a folder it may read but not write,
-// and fail every install; without it npm keeps its own cache in the private
-// HOME, empty at each run. Warns on stderr when one cannot be made.
-void link_npm_cache_into_private_home(const std::string& real_home, const std::string& private_home,
-                                      const std::vector<std::string>& layered_trees);
 
 }  // namespace oms::core

@@ -7,6 +7,7 @@
 #include "mask_sources.hpp"
 #include "plan_render.hpp"
 #include "policy_values.hpp"
+#include "scratch_home_links.hpp"
 #include "secret_scan.hpp"
 
 namespace oms::landlock {
@@ -97,6 +98,9 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
     if (!plan.too_deep.empty()) host().log(OMS_LOG_WARN, too_deep_notice(plan.too_deep));
     const std::string state_dir(context.state_dir());
     for (const auto& line : keypair_notices(plan, values_of(policy, OMS_RULE_READ_DENY_SUFFIX), state_dir))
+        host().log(OMS_LOG_WARN, line);
+    for (const auto& line : link_scratch_trees_into_private_home(std::string(context.home()),
+                                                                 std::string(context.private_home()), plan.scratch_trees))
         host().log(OMS_LOG_WARN, line);
     MaskSources masks;  // lives until the child has exec'd (its mounts are made by then)
     ChildSpec spec = make_child_spec(plan, features_, seccomp_for(plan), masks);

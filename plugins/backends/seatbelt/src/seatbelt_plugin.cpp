@@ -48,11 +48,7 @@ public:
     static constexpr const char* summary = "macOS Seatbelt: runs each command under sandbox-exec with an SBPL profile";
     static constexpr uint32_t flags = OMS_BACKEND_CONFINES | OMS_BACKEND_SHARES_PROCESS_GROUP;
     static constexpr uint32_t strength = 100;
-    // Every kind of ABI 1.1 but WRITE_SCRATCH_TREE: Seatbelt has no per-run
-    // layer, so oms lowers it (WRITE_DENY inside a write root) and knows not
-    // to point tools such as npm at a tree whose writes would fail.
-    static constexpr uint64_t rule_kinds =
-        oms::abi::rule_kinds_of_minor(1) & ~OMS_RULE_BIT(OMS_RULE_WRITE_SCRATCH_TREE);
+    static constexpr uint64_t rule_kinds = oms::abi::rule_kinds_of_minor(1);  // every kind of ABI 1.1
     static constexpr uint32_t explain_model = OMS_EXPLAIN_MODEL_SEATBELT;
     // oms verify: Seatbelt has no network namespace; the profile opens the
     // Surfnet's host port alone (the host adds its two loopback rules).
