@@ -36,6 +36,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <optional>
 
 namespace po = boost::program_options;
@@ -202,9 +203,9 @@ void refuse_repository_made_by_a_command(const std::string& worktree, const std:
                                       "repository yourself, delete the record and run oms verify again. Nothing ran.");
 }
 
-// A keypair name in the live worktree that is a link a mask on its target
-// cannot stand for (see keypair_links.hpp): what the check could read is
-// what the policy opens, the live worktree's copies, and all outside HOME.
+// A link in the live worktree that would hand the check a key under another
+// name (see keypair_links.hpp): what the check could read is what the policy
+// opens, the live worktree's copies, and all outside HOME.
 void refuse_keypair_links(const std::string& worktree, const Policy& policy, const std::string& home) {
     std::vector<std::string> suffixes, open_roots{worktree};
     for (const PolicyRule& rule : policy.rules) {
@@ -216,13 +217,16 @@ void refuse_keypair_links(const std::string& worktree, const Policy& policy, con
     const auto readable = [&](const std::string& path) {
         return home.empty() || !sdk::path::is_inside(path, home) || sdk::path::is_inside_any(path, open_roots);
     };
-    const std::vector<std::string> links = keypair_links_to_refuse(worktree, suffixes, readable);
+    std::error_code error;
+    const std::string real_home = home.empty() ? "" : std::filesystem::weakly_canonical(home, error).string();
+    const std::vector<std::string> links = links_to_refuse(LinkSearch{worktree, error ? home : real_home, suffixes,
+                                                                      readable});
     if (links.empty()) return;
     std::string list;
     for (const std::string& link : links) list += (list.empty() ? "" : ", ") + link;
-    throw UserError(kExitRefused, "oms verify: keypair names that are links, whose keys the snapshot would hold "
-                                  "under another name: " + list + ". Put the key itself at the keypair's name (what "
-                                  "was written through a link lies in its target) and remove the link. Nothing ran.");
+    throw UserError(kExitRefused, "oms verify: links that would hand the check a key under another name: " + list +
+                                      ". Put a key itself at the keypair's name (what was written through a link lies "
+                                      "in its target) and remove the link. Nothing ran.");
 }
 
 // Fails closed: a backend whose verify plan oms cannot keep, one that

@@ -2,6 +2,11 @@
 
 #include "oms/core/error.hpp"
 
+#include <oms/path.hpp>
+
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <system_error>
 
@@ -18,39 +23,55 @@ bool ends_with_any(const std::string& path, const std::vector<std::string>& suff
     return false;
 }
 
-// Why the link at `path` cannot be hidden by a mask on its target, or "".
-std::string problem_with(const fs::path& path, const std::vector<std::string>& suffixes,
-                         const std::function<bool(const std::string&)>& readable) {
+// A folder outside HOME and the worktree that the user's tools could write
+// a key into through the link, and the check could then read (all outside
+// HOME is readable, and no search covers it); /tmp and /var/tmp are the
+// check's own.
+bool open_folder_outside(const fs::path& target, const LinkSearch& search) {
+    const std::string real = target.string();
+    if (sdk::path::is_inside(real, search.worktree) || (!search.home.empty() && sdk::path::is_inside(real, search.home)))
+        return false;
+    if (sdk::path::is_inside_any(real, std::vector<std::string>{"/tmp", "/var/tmp", "/proc", "/sys"})) return false;
+    return faccessat(AT_FDCWD, real.c_str(), W_OK, AT_EACCESS) == 0;
+}
+
+// Why the link at `path` would let the snapshot or the check see a key
+// under another name, or "".
+std::string problem_with(const fs::path& path, const LinkSearch& search) {
     std::error_code error;
     const fs::path target = fs::canonical(path, error);
     if (error) return "";  // leads nowhere (yet)
-    if (fs::is_directory(target, error)) return path.string() + " (a link to the folder " + target.string() + ")";
-    if (ends_with_any(target.string(), suffixes) || !readable(target.string())) return "";
-    return path.string() + " (a link to " + target.string() + ", a name no keypair rule hides)";
+    const bool keypair_named = ends_with_any(path.string(), search.suffixes);
+    if (fs::is_directory(target, error)) {
+        if (keypair_named) return path.string() + " (a link to the folder " + target.string() + ")";
+        if (open_folder_outside(target, search))
+            return path.string() + " (a link to the folder " + target.string() +
+                   " outside the worktree, which the check could read and no search covers)";
+        return "";
+    }
+    if (!keypair_named || !search.readable(target.string())) return "";
+    if (ends_with_any(target.string(), search.suffixes) && sdk::path::is_inside(target.string(), search.worktree))
+        return "";  // copied by its own name, and hidden in the check like any keypair
+    return path.string() + " (a link to " + target.string() + ", a name no keypair rule hides in the snapshot)";
 }
 
 }  // namespace
 
-std::vector<std::string> keypair_links_to_refuse(const std::string& worktree, const std::vector<std::string>& suffixes,
-                                                 const std::function<bool(const std::string&)>& readable) {
+std::vector<std::string> links_to_refuse(const LinkSearch& search) {
     std::vector<std::string> problems;
     std::error_code error;
-    fs::recursive_directory_iterator walk(worktree, fs::directory_options::none, error);
+    fs::recursive_directory_iterator walk(search.worktree, fs::directory_options::none, error);
     for (; !error && walk != fs::recursive_directory_iterator(); walk.increment(error)) {
-        const fs::directory_entry& entry = *walk;
+        // Every folder, .git ones too: a run's walk enters a nested .git,
+        // and a link there can lead a key into a tracked file as well.
         std::error_code kind_error;
-        if (entry.path().filename() == ".git") {
-            walk.disable_recursion_pending();
-            continue;
-        }
-        if (!entry.is_symlink(kind_error) || !ends_with_any(entry.path().string(), suffixes)) continue;
-        if (std::string problem = problem_with(entry.path(), suffixes, readable); !problem.empty())
-            problems.push_back(problem);
+        if (!walk->is_symlink(kind_error)) continue;
+        if (std::string problem = problem_with(walk->path(), search); !problem.empty()) problems.push_back(problem);
     }
     // A walk cut short could have missed a link: nothing is copied then.
     if (error)
-        throw UserError(kExitUnavailable, "oms verify: cannot search " + worktree + " for keypair names that are "
-                                          "links: " + error.message() + ". Nothing ran.");
+        throw UserError(kExitUnavailable, "oms verify: cannot search " + search.worktree + " for links: " +
+                                              error.message() + ". Nothing ran.");
     return problems;
 }
 

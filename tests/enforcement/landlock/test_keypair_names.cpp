@@ -182,6 +182,68 @@ TEST_CASE("a keypair's name planted as a link to a harmless file stops the run",
     }
 }
 
+TEST_CASE("a folder link to a writable folder outside HOME makes that folder searched", "[landlock][keypair][link]") {
+    require_landlock();
+    FOR_EACH_DRIVER(driver) {
+        World w;
+        const std::string shelf = w.outside + "/shelf";
+        write_file(shelf + "/readme.txt", "SHELF-README");
+        auto plant = run_confined(driver, w, expand(w, "mkdir -p {work}/target && ln -s " + shelf +
+                                                           " {work}/target/deploy && echo PREPARED"));
+        INFO(plant.spawn_error << plant.out << plant.err);
+        REQUIRE(has(plant.out, "PREPARED"));
+        user_copies_key(w, w.work + "/target/deploy/prog-keypair.json");
+        REQUIRE(read_file(shelf + "/prog-keypair.json") == kKey);  // cp followed the link out of the worktree
+
+        auto strike = run_confined(driver, w, expand(w, "cat {work}/target/deploy/prog-keypair.json; echo; cat " +
+                                                            shelf + "/prog-keypair.json; echo; cat " + shelf +
+                                                            "/readme.txt; exit 0"));
+        INFO(strike.spawn_error << strike.out << strike.err);
+        REQUIRE(strike.exit_code == 0);
+        CHECK_FALSE(has(strike.out, kKey));
+        CHECK(has(strike.out, "SHELF-README"));  // positive: the folder itself reads
+    }
+}
+
+TEST_CASE("a keypair-named link to a keypair-named file outside the searched folders stops the run",
+          "[landlock][keypair][link]") {
+    require_landlock();
+    FOR_EACH_DRIVER(driver) {
+        World w;
+        const std::string stash = w.outside + "/stash";
+        write_file(stash + "/readme.txt", "STASH-README");
+        // Dangling at first: nothing to hide yet.
+        auto plant = run_confined(driver, w, expand(w, "mkdir -p {work}/target/deploy && ln -s " + stash +
+                                                           "/stash-keypair.json {work}/target/deploy/prog-keypair.json "
+                                                           "&& echo PREPARED"));
+        INFO(plant.spawn_error << plant.out << plant.err);
+        REQUIRE(has(plant.out, "PREPARED"));
+        // A tool that creates the file through the link (solana-keygen's
+        // File::create does; GNU cp refuses a dangling link).
+        write_file(w.work + "/target/deploy/prog-keypair.json", kKey);
+        REQUIRE(read_file(stash + "/stash-keypair.json") == kKey);
+
+        // This run would mask the stash only through the link, and could
+        // remove the link so that the next one reads the stash: it does not start.
+        auto strike = run_confined(driver, w, expand(w, "rm -f {work}/target/deploy/prog-keypair.json; cat " + stash +
+                                                            "/stash-keypair.json; echo; exit 0"));
+        INFO(strike.spawn_error << strike.out << strike.err);
+        CHECK_FALSE(has(strike.out, kKey));
+        CHECK(strike.exit_code != 0);
+        CHECK(has(refusal_of(strike), "outside the folders searched for keypairs"));
+        CHECK(is_symlink(w.work + "/target/deploy/prog-keypair.json"));
+
+        // Positive control: with the link gone the run starts; the stash's
+        // other file reads.
+        REQUIRE(unlink((w.work + "/target/deploy/prog-keypair.json").c_str()) == 0);
+        REQUIRE(unlink((stash + "/stash-keypair.json").c_str()) == 0);
+        auto after = run_confined(driver, w, expand(w, "cat " + stash + "/readme.txt; exit 0"));
+        INFO(after.spawn_error << after.out << after.err);
+        REQUIRE(after.exit_code == 0);
+        CHECK(has(after.out, "STASH-README"));
+    }
+}
+
 namespace {
 
 // A run that keeps moving the keypair's folder away, putting a decoy keypair

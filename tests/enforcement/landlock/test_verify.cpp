@@ -574,6 +574,45 @@ TEST_CASE("oms verify: a keypair name that is a link to a harmless file or a fol
               std::string::npos);
         CHECK(text_of(output + "/seen").find("SECRET-VERIFY-LINK") == std::string::npos);
     }
+    SECTION("a link in a nested .git to a tracked file") {
+        ProcessResult planted = env.oms({"run", "--sandbox", "landlock", "--", "/bin/sh", "-c",
+                                         "mkdir -p x/.git/deploy && ln -s ../../../notes.txt x/.git/deploy/prog-keypair.json"});
+        INFO("plant: " << planted.err);
+        REQUIRE(planted.exit_code == 0);
+        {
+            std::ofstream restore(env.worktree + "/x/.git/deploy/prog-keypair.json", std::ios::trunc);
+            restore << key;
+        }
+        REQUIRE(text_of(env.worktree + "/notes.txt") == key);
+        const std::string output = scratch / "results-nested";
+        ProcessResult result = verify({}, output);
+        INFO("stderr: " << result.err);
+        CHECK(result.exit_code == 77);
+        CHECK(result.err.find(env.worktree + "/x/.git/deploy/prog-keypair.json (a link to ") != std::string::npos);
+        CHECK(text_of(output + "/seen").find("SECRET-VERIFY-LINK") == std::string::npos);
+    }
+    SECTION("a folder link to a writable folder outside the worktree and HOME") {
+        // Outside /tmp (the check's own) and HOME: the test's build folder.
+        const std::string shelf =
+            (std::filesystem::current_path() / ("verify-shelf-" + std::to_string(getpid()))).string();
+        struct Removed {
+            std::string path;
+            ~Removed() { std::filesystem::remove_all(path); }
+        } removed{shelf};
+        write_file(shelf + "/readme.txt", "shelf\n");
+        ProcessResult planted = env.oms({"run", "--sandbox", "landlock", "--", "/bin/sh", "-c",
+                                         "mkdir -p target && ln -s '" + shelf + "' target/deploy"});
+        INFO("plant: " << planted.err);
+        REQUIRE(planted.exit_code == 0);
+        write_file(env.worktree + "/target/deploy/prog-keypair.json", key);  // lands in the shelf
+        const std::string output = scratch / "results-shelf";
+        ProcessResult result = verify({}, output);
+        INFO("stderr: " << result.err);
+        CHECK(result.exit_code == 77);
+        CHECK(result.err.find(env.worktree + "/target/deploy (a link to the folder ") != std::string::npos);
+        CHECK(result.err.find("outside the worktree") != std::string::npos);
+        CHECK_FALSE(exists(output + "/input"));
+    }
 }
 
 TEST_CASE("oms verify: a snapshot past [verify] max_snapshot_bytes stops before the check runs", "[verify]") {

@@ -83,7 +83,9 @@ TEST_CASE("a keypair-named link counts when it leads to a folder too, not when i
 }
 
 namespace {
-const KeypairNaming kEveryPathReadable{{"-keypair.json", "/id.json"}, [](const std::string&) { return true; }};
+const KeypairNaming kEveryPathReadable{{"-keypair.json", "/id.json"},
+                                       [](const std::string&) { return true; },
+                                       [](const std::string&) { return true; }};
 }  // namespace
 
 TEST_CASE("keypair targets: identity recorded; extra names and links to folders refused in one line") {
@@ -129,9 +131,9 @@ TEST_CASE("keypair targets: a keypair-named link to a readable file under anothe
     REQUIRE(symlink("private/key.json", (root + "/c-keypair.json").c_str()) == 0);
     const std::string real_root = std::filesystem::canonical(root).string();
     // Commands read everything but `private/`.
-    const KeypairNaming naming{{"-keypair.json", "/id.json"}, [&](const std::string& path) {
-                                   return path.rfind(real_root + "/private/", 0) != 0;
-                               }};
+    const KeypairNaming naming{{"-keypair.json", "/id.json"},
+                               [&](const std::string& path) { return path.rfind(real_root + "/private/", 0) != 0; },
+                               [](const std::string&) { return true; }};
     try {
         keypair_targets({root + "/a-keypair.json", root + "/b-keypair.json", root + "/c-keypair.json"}, naming);
         FAIL("a keypair-named link to notes.txt was accepted");

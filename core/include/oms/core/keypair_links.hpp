@@ -1,9 +1,12 @@
-// Keypair names that are links, in the live worktree `oms verify` copies
-// from. A run refuses to start while one leads to a folder, or to a file it
-// can read under a name no keypair rule matches: what the user's `cp` of a
-// key onto the link's name wrote lies at the target, under a harmless name.
-// The snapshot would hold that target as a plain file (a tracked notes.txt,
-// or a folder named in --inputs), so verify refuses in the same cases.
+// Links in the live worktree `oms verify` copies from that would hand the
+// check a key under another name. A run refuses to start while a keypair
+// name is a link to a folder, or to a file it can read under a name no
+// keypair rule matches (what the user's `cp` of a key onto the link's name
+// wrote lies at the target), and it searches a writable folder outside
+// HOME that a link leads to. The snapshot would hold such a target as a
+// plain file (a tracked notes.txt, or a folder named in --inputs), and the
+// check reads outside HOME with no search of those folders, so verify
+// refuses in these cases.
 #pragma once
 #include <functional>
 #include <string>
@@ -11,13 +14,20 @@
 
 namespace oms::core {
 
-// "PATH (a link to TARGET, ...)" for each keypair-named link below
-// `worktree` (`.git` folders not entered, no link followed while walking;
-// a folder it cannot list, or any other error, throws UserError)
-// that leads to a folder, or to a file whose real path ends with none of
-// `suffixes` and that `readable` says the check could read. A link that
-// leads nowhere hides nothing yet and is not listed.
-std::vector<std::string> keypair_links_to_refuse(const std::string& worktree, const std::vector<std::string>& suffixes,
-                                                 const std::function<bool(const std::string&)>& readable);
+struct LinkSearch {
+    std::string worktree;                             // real path
+    std::string home;                                 // the user's HOME ("" when none)
+    std::vector<std::string> suffixes;                // "-keypair.json", "/id.json"
+    std::function<bool(const std::string&)> readable; // whether the check could read a path
+};
+
+// "PATH (a link to TARGET, ...)" for each link below the worktree (every
+// folder, `.git` ones too; no link followed while walking) that is
+// keypair-named and leads to a folder, or to a readable file that is not a
+// keypair-named file of the worktree; or that leads to a folder outside the
+// worktree and HOME the user can write. A link that leads nowhere hides
+// nothing yet and is not listed. A folder it cannot list, or any other
+// error, throws UserError.
+std::vector<std::string> links_to_refuse(const LinkSearch& search);
 
 }  // namespace oms::core

@@ -67,8 +67,10 @@ std::vector<KeypairTarget> keypair_targets(const std::vector<std::string>& match
             continue;
         }
         const std::string target = canonical(match).value_or(match);
-        if (is_link && !named_like_a_keypair(target, naming) && naming.readable(target)) {
-            problems.lines.push_back(match + " (a link to " + target + ", a name no keypair rule hides)");
+        if (is_link && naming.readable(target) && !(named_like_a_keypair(target, naming) && naming.searched(target))) {
+            problems.lines.push_back(match + " (a link to " + target +
+                                     (named_like_a_keypair(target, naming) ? ", outside the folders searched for keypairs)"
+                                                                           : ", a name no keypair rule hides)"));
             problems.file_link = true;
             continue;
         }

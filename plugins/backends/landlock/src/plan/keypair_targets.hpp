@@ -14,9 +14,10 @@
 //  - a keypair-named link that leads to a folder: a key copied onto the
 //    link's name lands inside that folder, under a name that matches nothing.
 //  - a keypair-named link that leads to a file the run can read under a name
-//    no keypair rule matches: the mask covers that file only while the link
-//    exists, and a command can remove the link (it lies in a write root), so
-//    the next run reads the key under the harmless name.
+//    no keypair rule matches, or outside the folders the search walks: the
+//    mask covers that file only while the link exists, and a command can
+//    remove the link (it lies in a write root), so the next run reads the
+//    key under the target's name.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -33,10 +34,13 @@ struct KeypairTarget {
 };
 
 // What decides whether a link's target keeps its key hidden on its own:
-// the keypair suffixes, and whether commands of the run can read a path.
+// the keypair suffixes, whether commands of the run can read a path, and
+// whether the search walks it (a keypair-named target outside the walked
+// folders is found by no later run once the link is gone).
 struct KeypairNaming {
     std::vector<std::string> suffixes;
     std::function<bool(const std::string&)> readable;
+    std::function<bool(const std::string&)> searched;
 };
 
 // The matches still present, as targets; gone ones are left out (nothing to

@@ -14,7 +14,9 @@
 #include <oms/install_roots.hpp>
 #include <oms/path.hpp>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <set>
@@ -100,6 +102,7 @@ struct WalkResults {
     std::vector<std::string> named;
     std::set<std::string> too_deep;
     std::set<std::string> not_searched;
+    std::vector<std::string> searched;  // every root walked for keypair names
 };
 
 // A named entry that is a link protects what it leads to, when that lies in
@@ -210,6 +213,33 @@ std::set<std::string> reached_by_links(const std::set<std::string>& links, const
     return reached;
 }
 
+// The folders outside HOME, writable by the user and not searched, that a
+// link a command could have made leads to: run 1 makes target/deploy a link
+// to /dev/shm, the user's tool writes the program keypair through it, and
+// every later run reads /dev/shm (outside HOME, all is readable). Such a
+// folder is searched in the run like a --rw folder. One the user cannot
+// write cannot receive a key from the user's tools. /tmp and /var/tmp are
+// each run's own. A link to a folder above HOME (/, /home) would make the
+// search cover the whole machine: it stops the run instead. HOME itself and
+// what lies in it are covered already (the skeleton, the walked roots).
+std::vector<std::string> outside_folders_reached(const std::set<std::string>& links, const std::string& home,
+                                                 const std::vector<std::string>& searched) {
+    std::vector<std::string> reached;
+    for (const auto& link : links) {
+        const auto real = canonical(link);
+        if (!real || kind_of(*real) != Kind::folder) continue;
+        if (!home.empty() && sdk::path::is_strictly_below(home, *real))
+            throw Error(OMS_ERR_FAILED, "landlock: " + link + " is a link to " + *real +
+                                            ", which holds HOME: a key written through it could land anywhere "
+                                            "commands read; the command did not run. Remove the link");
+        if ((!home.empty() && sdk::path::is_inside(*real, home)) || sdk::path::is_inside_any(*real, searched) ||
+            sdk::path::is_inside_any(*real, std::vector<std::string>{"/tmp", "/var/tmp", "/proc", "/sys"}))
+            continue;
+        if (faccessat(AT_FDCWD, real->c_str(), W_OK, AT_EACCESS) == 0) reached.push_back(*real);
+    }
+    return outermost(reached);
+}
+
 // The user's --rw folders outside HOME and the worktree, resolved. Commands
 // write them like the worktree and the user's tools read them after a run.
 // One every user writes (--rw /tmp) too: other users' folders in it that the
@@ -275,7 +305,7 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
     ScanStats stats;
     ScanFindings found = cache_dir.empty() ? scan_tree(full) : scan_tree_cached(full, cache_dir, &stats);
     WalkResults out{{found.secrets.begin(), found.secrets.end()}, {found.named.begin(), found.named.end()},
-                    found.too_deep, {}};
+                    found.too_deep, {}, {}};
     for (const auto& install : reached_by_links(found.links, installs)) {
         installs.erase(install);
         roots.push_back(install);
@@ -297,6 +327,14 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
         reached.roots.push_back(install);
     }
     if (!reached.roots.empty()) walk(reached);
+    out.searched = full.roots;
+    out.searched.insert(out.searched.end(), others.roots.begin(), others.roots.end());
+    out.searched.insert(out.searched.end(), reached.roots.begin(), reached.roots.end());
+    std::set<std::string> all_links = written_links;
+    all_links.insert(found.links.begin(), found.links.end());
+    ScanRequest outside{outside_folders_reached(all_links, home, out.searched), full.suffixes, denied, {}};
+    if (!outside.roots.empty()) walk(outside);
+    out.searched.insert(out.searched.end(), outside.roots.begin(), outside.roots.end());
     out.not_searched = installs;
     return out;
 }
@@ -321,19 +359,23 @@ void pin_keypair_folders(Plan& plan, const oms::sdk::Policy& policy, const std::
 
 // The suffixes, and what a command of this run can read: everything
 // outside HOME, and below HOME the roots the policy opens.
-KeypairNaming keypair_naming(const oms::sdk::Context& context, const oms::sdk::Policy& policy) {
+KeypairNaming keypair_naming(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
+                             const std::vector<std::string>& searched) {
     std::vector<std::string> open_under_home;
     for (oms_rule_kind kind : {OMS_RULE_READ_ALLOW_TREE, OMS_RULE_WRITE_ALLOW_TREE, OMS_RULE_WRITE_SCRATCH_TREE})
         for (const auto& root : values_of(policy, kind)) open_under_home.push_back(root);
     const std::string home(context.home());
-    return KeypairNaming{values_of(policy, OMS_RULE_READ_DENY_SUFFIX), [home, open_under_home](const std::string& path) {
+    return KeypairNaming{values_of(policy, OMS_RULE_READ_DENY_SUFFIX),
+                         [home, open_under_home](const std::string& path) {
                              return home.empty() || !sdk::path::is_inside(path, home) ||
                                     sdk::path::is_inside_any(path, open_under_home);
-                         }};
+                         },
+                         [searched](const std::string& path) { return sdk::path::is_inside_any(path, searched); }};
 }
 
 void plan_read_denies(Plan& plan, const oms::sdk::Context& context, const oms::sdk::Policy& policy,
-                      const PlanOptions& options, const std::vector<std::string>& keypairs) {
+                      const PlanOptions& options, const WalkResults& walked) {
+    const std::vector<std::string>& keypairs = walked.keypairs;
     for (const auto& path : values_of(policy, OMS_RULE_READ_DENY)) hide(plan, path, "read deny");
     for (const auto& path : options.extra_hidden)  // relative entries mean nothing here
         if (!path.empty() && path[0] == '/' && kind_of(path) != Kind::missing) hide(plan, path, "hidden");
@@ -347,7 +389,7 @@ void plan_read_denies(Plan& plan, const oms::sdk::Context& context, const oms::s
         if (kind_of(root) == Kind::file) exact_allows.insert(root);
     std::vector<std::string> hidden;
     for (const auto& file : keypairs) (exact_allows.count(file) ? plan.exempt_keypairs : hidden).push_back(file);
-    const auto targets = keypair_targets(hidden, keypair_naming(context, policy));
+    const auto targets = keypair_targets(hidden, keypair_naming(context, policy, walked.searched));
     plan.keypair_matches.insert(hidden.begin(), hidden.end());
     for (const auto& target : targets) {
         (target.folder ? plan.hide_folders : plan.hide_files).push_back(target.path);
@@ -467,7 +509,7 @@ Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy
     plan_filesystem(plan, context, policy);
     const WalkResults walked = walk_allowed_roots(context, policy);
     plan_write_denies(plan, policy, walked.named);
-    plan_read_denies(plan, context, policy, options, walked.keypairs);
+    plan_read_denies(plan, context, policy, options, walked);
     plan.too_deep.assign(walked.too_deep.begin(), walked.too_deep.end());
     plan.not_searched.assign(walked.not_searched.begin(), walked.not_searched.end());
     normalize_hidden(plan);
