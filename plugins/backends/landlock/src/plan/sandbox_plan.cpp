@@ -226,6 +226,11 @@ std::vector<std::string> outside_folders_reached(const std::set<std::string>& li
                                                  const std::vector<std::string>& searched) {
     std::vector<std::string> reached;
     for (const auto& link : links) {
+        // As in reached_by_links: a relative link without ".." stays where
+        // it is unless a link on its way leaves, which is in `links` too
+        // (node_modules/.bin holds hundreds: no realpath for those).
+        const auto text = link_text(link);
+        if (text && !text->empty() && (*text)[0] != '/' && text->find("..") == std::string::npos) continue;
         const auto real = canonical(link);
         if (!real || kind_of(*real) != Kind::folder) continue;
         if (!home.empty() && sdk::path::is_strictly_below(home, *real))
