@@ -1,11 +1,14 @@
 #include "keypair_targets.hpp"
 
 #include "path_utils.hpp"
+#include "scan_match.hpp"
 
 #include <oms/sdk.hpp>
 
 #include <errno.h>
 #include <sys/stat.h>
+
+#include <algorithm>
 
 namespace oms::landlock {
 
@@ -20,10 +23,8 @@ struct Problems {
 };
 
 bool named_like_a_keypair(const std::string& path, const KeypairNaming& naming) {
-    for (const auto& suffix : naming.suffixes)
-        if (path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0)
-            return true;
-    return false;
+    return std::any_of(naming.suffixes.begin(), naming.suffixes.end(),
+                       [&](const std::string& suffix) { return ends_with(path, suffix); });
 }
 
 void add_advice(std::string& advice, const std::string& step) { advice += (advice.empty() ? "" : " and ") + step; }
@@ -67,10 +68,11 @@ std::vector<KeypairTarget> keypair_targets(const std::vector<std::string>& match
             continue;
         }
         const std::string target = canonical(match).value_or(match);
-        if (is_link && naming.readable(target) && !(named_like_a_keypair(target, naming) && naming.searched(target))) {
+        const bool target_named = is_link && named_like_a_keypair(target, naming);
+        if (is_link && naming.readable(target) && !(target_named && naming.searched(target))) {
             problems.lines.push_back(match + " (a link to " + target +
-                                     (named_like_a_keypair(target, naming) ? ", outside the folders searched for keypairs)"
-                                                                           : ", a name no keypair rule hides)"));
+                                     (target_named ? ", outside the folders searched for keypairs)"
+                                                   : ", a name no keypair rule hides)"));
             problems.file_link = true;
             continue;
         }
