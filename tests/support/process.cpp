@@ -92,6 +92,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     int status = 0;
     waitpid(pid, &status, 0);
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (!finished) result.exit_code = 128 + SIGKILL;
     return result;
 }
 

@@ -8,7 +8,10 @@
 namespace oms::test {
 
 struct ProcessResult {
-    int exit_code = -1;  // exit status, or 128+N when killed by signal N
+    // Exit status, or 128+N when killed by signal N; 137 when its output
+    // stayed open past the timeout, even if the program itself had ended (a
+    // process it left holding its stdout or stderr is a hang for any caller).
+    int exit_code = -1;
     std::string out;     // everything written to stdout
     std::string err;     // everything written to stderr
 };
@@ -18,7 +21,7 @@ struct ProcessOptions {
     std::vector<std::string> env;
     std::optional<std::string> stdin_text;  // nullopt: stdin is /dev/null
     std::string cwd;                        // empty: inherit
-    int timeout_seconds = 120;              // then SIGKILL and exit_code = 137
+    int timeout_seconds = 120;              // for its end and its output's; then SIGKILL and exit_code = 137
 };
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});

@@ -11,10 +11,12 @@
 
 namespace oms::docker::runner {
 
-pid_t fork_helper(bool detached, const char* what, const std::function<void()>& serve) {
+pid_t fork_helper(bool detached, const char* what, const std::function<void()>& serve,
+                  const std::vector<int>& not_for_helper) {
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid == 0) {
+        for (int fd : not_for_helper) close(fd);
         if (detached) {
             if (fork() != 0) _exit(0);  // the container's init adopts the helper
         } else {

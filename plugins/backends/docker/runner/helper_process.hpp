@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <functional>
+#include <vector>
 
 namespace oms::docker::runner {
 
@@ -16,6 +17,10 @@ namespace oms::docker::runner {
 // is forked twice, so the command never has it as a child to wait for; the
 // container's init adopts it and it ends with the container. Returns its
 // pid (attached) or 1 (detached), -1 on failure (message naming `what`).
-pid_t fork_helper(bool detached, const char* what, const std::function<void()>& serve);
+// The helper first closes `not_for_helper`: a helper started again while
+// commands run must not hold their pipes open (whoever reads a command's
+// output would wait for the helper's end, not the command's).
+pid_t fork_helper(bool detached, const char* what, const std::function<void()>& serve,
+                  const std::vector<int>& not_for_helper = {});
 
 }  // namespace oms::docker::runner

@@ -73,12 +73,12 @@ bool hold_relay_ports(const std::vector<uint16_t>& ports, std::vector<int>& list
 }
 
 pid_t fork_relay(const std::vector<int>& listeners, const std::vector<uint16_t>& ports, const char* socket_path,
-                 bool detached) {
+                 bool detached, const std::vector<int>& not_for_helper) {
     const std::string path = socket_path;
     return fork_helper(detached, "the Surfnet relay", [&] {
         relay::run_relay(listeners, [&](int, size_t index, const std::string&) { return open_through_oms(path.c_str(), ports[index]); },
                          -1);
-    });
+    }, not_for_helper);
 }
 
 pid_t start_inner_relay(const std::vector<uint16_t>& ports, const char* socket_path, bool detached) {

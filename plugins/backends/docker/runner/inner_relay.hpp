@@ -20,10 +20,10 @@ bool relay_ports_from(int& argi, int argc, char** argv, std::vector<uint16_t>& p
 bool hold_relay_ports(const std::vector<uint16_t>& ports, std::vector<int>& listeners);
 
 // Forks the relay process serving `listeners` (the caller keeps them). With
-// `detached`, forked twice (see start_inner_relay); returns the pid, 1 when
-// detached, -1 on failure.
+// `detached`, forked twice (see start_inner_relay); it closes `not_for_helper`
+// first (see fork_helper). Returns the pid, 1 when detached, -1 on failure.
 pid_t fork_relay(const std::vector<int>& listeners, const std::vector<uint16_t>& ports, const char* socket_path,
-                 bool detached);
+                 bool detached, const std::vector<int>& not_for_helper = {});
 
 // Holds 127.0.0.1:PORT for each port, then forks the relay process (it
 // cannot be traced or read). Attached (warm: the runner is PID 1), it is the

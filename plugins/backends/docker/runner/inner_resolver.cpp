@@ -58,11 +58,11 @@ bool hold_dns_port() {
     return false;
 }
 
-pid_t fork_resolver(bool detached, const char* report_socket) {
+pid_t fork_resolver(bool detached, const char* report_socket, const std::vector<int>& not_for_helper) {
     return fork_helper(detached, "the container's resolver", [report_socket] {
         report_over(report_socket);
         answer_forever();
-    });
+    }, not_for_helper);
 }
 
 }  // namespace oms::docker::runner

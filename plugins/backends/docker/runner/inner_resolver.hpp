@@ -12,6 +12,8 @@
 #pragma once
 #include <sys/types.h>
 
+#include <vector>
+
 namespace oms::docker::runner {
 
 // Reads `--answer-dns` at argv[argi] when present (advancing argi).
@@ -25,7 +27,8 @@ bool hold_dns_port();
 // Forks the process answering on the held ports (see fork_helper for
 // `detached`). With `report_socket` (a one-shot run: oms serves it in the
 // socket folder), each name answered "no such host" is also sent there, for
-// the run's refusal log. Returns its pid, 1 when detached, -1 on failure.
-pid_t fork_resolver(bool detached, const char* report_socket = nullptr);
+// the run's refusal log. It closes `not_for_helper` first (see fork_helper).
+// Returns its pid, 1 when detached, -1 on failure.
+pid_t fork_resolver(bool detached, const char* report_socket = nullptr, const std::vector<int>& not_for_helper = {});
 
 }  // namespace oms::docker::runner

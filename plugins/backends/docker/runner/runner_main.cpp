@@ -332,10 +332,12 @@ struct Helpers {
     std::vector<uint16_t> relay_ports;
     std::string relay_socket;
 
-    void restart_ended() {
+    // `command_fds`: the live commands' descriptors and the server's, which
+    // a helper started while they run must not keep.
+    void restart_ended(const std::vector<int>& command_fds) {
         if (relay == 0 && !relay_listeners.empty())
-            relay = std::max(0, fork_relay(relay_listeners, relay_ports, relay_socket.c_str(), false));
-        if (resolver == 0 && resolving) resolver = std::max(0, fork_resolver(false));
+            relay = std::max(0, fork_relay(relay_listeners, relay_ports, relay_socket.c_str(), false, command_fds));
+        if (resolver == 0 && resolving) resolver = std::max(0, fork_resolver(false, nullptr, command_fds));
     }
 };
 
@@ -380,6 +382,16 @@ void finish_command(LiveCommand& c, std::vector<LiveCommand>& commands, Helpers&
     c.finished = true;
 }
 
+// The descriptors the runner holds for itself and its commands: what no
+// process it starts may keep.
+std::vector<int> runner_fds(int server, const std::vector<LiveCommand>& commands) {
+    std::vector<int> fds{server};
+    for (const LiveCommand& c : commands)
+        for (int fd : {c.conn, c.err, c.pidfd})
+            if (fd >= 0) fds.push_back(fd);
+    return fds;
+}
+
 // The runner's loop: new commands on `server`, signals and hang-ups from
 // oms, commands' ends; with no command running, nothing but the helpers is
 // left alive.
@@ -394,7 +406,7 @@ void finish_command(LiveCommand& c, std::vector<LiveCommand>& commands, Helpers&
         const bool polling_ends = std::all_of(commands.begin(), commands.end(), [](auto& c) { return c.pidfd >= 0; });
         const int n = poll(fds.data(), fds.size(), polling_ends ? 1000 : 50);
         reap_children(commands, helpers);
-        helpers.restart_ended();
+        helpers.restart_ended(runner_fds(server, commands));
         for (size_t i = 1; n > 0 && i < fds.size(); ++i)
             for (LiveCommand& c : commands)
                 if (fds[i].fd == c.conn && (fds[i].revents & (POLLIN | POLLHUP | POLLERR))) take_from_host(c);
@@ -414,11 +426,8 @@ void finish_command(LiveCommand& c, std::vector<LiveCommand>& commands, Helpers&
             close(conn);
             continue;
         }
-        std::vector<int> close_in_child{server};
+        std::vector<int> close_in_child = runner_fds(server, commands);
         close_in_child.insert(close_in_child.end(), helpers.relay_listeners.begin(), helpers.relay_listeners.end());
-        for (const LiveCommand& c : commands)
-            for (int fd : {c.conn, c.err, c.pidfd})
-                if (fd >= 0) close_in_child.push_back(fd);
         LiveCommand started;
         if (start_command(conn, close_in_child, started)) commands.push_back(started);
         else close(conn);
