@@ -28,6 +28,7 @@ constexpr uint8_t kNxDomain = 3, kFormErr = 1, kNotImp = 4;
 
 struct TcpClient {
     int fd = -1;
+    uint16_t port = 0;  // the client's own, for the refusal hook
     size_t have = 0;
     uint8_t buffer[2 + kMaxMessage];
 };
@@ -41,6 +42,8 @@ int next_victim = 0;
 constexpr size_t kMaxName = 254;
 int report_fd = -1;
 int reports = 0;
+RefusalHook hook = nullptr;
+Asker asking{false, 0};  // the client whose question is being answered
 char recent[kRememberedNames][kMaxName + 1];
 int next_recent = 0;
 
@@ -101,11 +104,13 @@ size_t question_name(const uint8_t* message, size_t size, char* out, uint16_t* t
 // always, for IPv6 (AAAA) unless /etc/hosts names the host (getent hosts
 // localhost asks AAAA here although the file answers it for IPv4).
 void report(const uint8_t* message, size_t size) {
-    if (report_fd < 0 || reports >= kMaxReports) return;
+    if (!hook && (report_fd < 0 || reports >= kMaxReports)) return;
     char name[kMaxName + 1];
     uint16_t type = 0;
     const size_t length = question_name(message, size, name, &type);
     if (length == 0 || (type != kTypeA && type != kTypeAaaa)) return;
+    if (hook && !(type == kTypeAaaa && hosts_file_names(name))) hook(name, length, asking);
+    if (report_fd < 0 || reports >= kMaxReports) return;
     for (const char* seen : recent)
         if (strcmp(seen, name) == 0) return;
     if (type == kTypeAaaa && hosts_file_names(name)) return;
@@ -172,13 +177,17 @@ void serve_udp() {
         socklen_t from_size = sizeof from;
         ssize_t n = recvfrom(udp_fd, message, sizeof message, 0, reinterpret_cast<sockaddr*>(&from), &from_size);
         if (n <= 0) return;
+        const auto* peer = reinterpret_cast<const sockaddr_in*>(&from);
+        asking = Asker{false, from.ss_family == AF_INET ? ntohs(peer->sin_port) : uint16_t(0)};
         size_t size = answer(message, static_cast<size_t>(n));
         if (size) sendto(udp_fd, message, size, MSG_DONTWAIT, reinterpret_cast<sockaddr*>(&from), from_size);
     }
 }
 
 void accept_tcp() {
-    int fd = accept4(tcp_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    sockaddr_in peer{};
+    socklen_t peer_size = sizeof peer;
+    int fd = accept4(tcp_fd, reinterpret_cast<sockaddr*>(&peer), &peer_size, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) return;
     TcpClient* slot = nullptr;
     for (TcpClient& c : clients)
@@ -189,6 +198,7 @@ void accept_tcp() {
         drop(*slot);
     }
     slot->fd = fd;
+    slot->port = ntohs(peer.sin_port);
     slot->have = 0;
 }
 
@@ -206,6 +216,7 @@ void read_tcp(TcpClient& client) {
         if (client.have < 2 + length) return;
         uint8_t reply[2 + kMaxMessage];
         memcpy(reply + 2, client.buffer + 2, length);
+        asking = Asker{true, client.port};
         size_t size = answer(reply + 2, length);
         if (size) {
             reply[0] = static_cast<uint8_t>(size >> 8);
@@ -249,6 +260,8 @@ int watch(pollfd* fds, int capacity) {
 }
 
 void report_to(int fd) { report_fd = fd; }
+
+void on_refusal(RefusalHook refusal_hook) { hook = refusal_hook; }
 
 void serve(const pollfd* fds, int count) {
     for (int i = 0; i < count; ++i) {

@@ -11,6 +11,8 @@
 // copy of a threaded process, and in the docker runner, a static binary.
 #pragma once
 #include <poll.h>
+#include <stddef.h>
+#include <stdint.h>
 
 namespace oms::dns_responder {
 
@@ -45,5 +47,20 @@ inline constexpr const char kNoSuchHost[] =
     "through oms's proxy, which resolves it)";
 inline constexpr int kMaxReports = 1000;
 void report_to(int fd);
+
+// The socket that asked: its own port (its local port; the responder is
+// reached on 127.0.0.1:53) and whether it asked over TCP. A responder serving
+// several commands at once (the docker runner's) finds the asking process by
+// it (/proc/net/udp or tcp, then the process holding that socket).
+struct Asker {
+    bool tcp;
+    uint16_t port;
+};
+// Called with each refusal report_to would write (the same questions), before
+// report_to's once-per-name filter and bound, with the name (dotted,
+// NUL-terminated, `length` bytes before the NUL) and the asker: whoever
+// needs once per name keeps that per command. nullptr stops.
+using RefusalHook = void (*)(const char* name, size_t length, const Asker& asker);
+void on_refusal(RefusalHook hook);
 
 }  // namespace oms::dns_responder

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <future>
 
 using namespace oms::test;
 using namespace oms::test::docker;
@@ -96,12 +97,15 @@ TEST_CASE("docker: a relayed port with no host listener is reported as such", "[
 }
 
 // The container's resolver answers every name "no such host"; a one-shot
-// run's oms takes its refusals over lookups.sock (resolver_reports.hpp).
-// busybox's nslookup asks the resolver itself; wget of localhost is answered
-// by /etc/hosts (the control: not reported).
-TEST_CASE("docker: a name the container's resolver refused is reported (one-shot)", "[docker][network][refusals]") {
+// run's oms takes its refusals over lookups.sock (resolver_reports.hpp), a
+// warm run's from the runner, which finds the command that asked
+// (lookup_reports.hpp). busybox's nslookup asks the resolver itself; wget of
+// localhost is answered by /etc/hosts (the control: not reported).
+TEST_CASE("docker: a name the container's resolver refused is reported", "[docker][network][refusals]") {
     require_daemon();
-    OmsUser u(false);
+    const bool warm = GENERATE(false, true);
+    CAPTURE(warm);
+    OmsUser u(warm);
     ProcessResult r = u.oms({"run", "--", "sh", "-c",
                              "wget -q -T1 -O- http://localhost:9/ >/dev/null 2>&1; "
                              "nslookup nosuch.test 2>&1; echo lookup=$?"});
@@ -119,4 +123,38 @@ TEST_CASE("docker: a name the container's resolver refused is reported (one-shot
     // The control: a run that looks nothing up reports nothing.
     ProcessResult quiet = u.oms({"run", "--", "true"});
     CHECK(quiet.err.find("oms: network:") == std::string::npos);
+    if (warm) u.oms({"task", "end"});
+}
+
+// Two commands of one warm container look names up while both run (each
+// waits for the other's marker): each run's report names its own lookups
+// only, also one asked by a process that left the command's session.
+TEST_CASE("docker: concurrent warm commands each get their own refused lookups", "[docker][network][refusals]") {
+    require_daemon();
+    OmsUser u(true);
+    REQUIRE(u.oms({"run", "--", "true"}).exit_code == 0);  // the container, up before both start
+    const std::string wait_for = "i=0; until [ -e %s ] || [ $i -ge 300 ]; do sleep 0.05; i=$((i+1)); done; ";
+    auto waiting = [&](const std::string& marker) {
+        std::string text = wait_for;
+        return text.replace(text.find("%s"), 2, marker);
+    };
+    auto first = std::async(std::launch::async, [&] {
+        return u.oms({"run", "--", "sh", "-c",
+                      "nslookup first-only.test >/dev/null 2>&1; setsid nslookup first-setsid.test >/dev/null 2>&1; "
+                      "touch first-asked; " + waiting("second-asked") + "echo first-saw-second"});
+    });
+    auto second = std::async(std::launch::async, [&] {
+        return u.oms({"run", "--", "sh", "-c",
+                      waiting("first-asked") + "nslookup second-only.test >/dev/null 2>&1; touch second-asked"});
+    });
+    const ProcessResult a = first.get(), b = second.get();
+    INFO(a.out << a.err << "\n---\n" << b.out << b.err);
+    CHECK_THAT(a.out, Catch::Contains("first-saw-second"));  // both ran at once
+    CHECK_THAT(a.err, Catch::Contains("oms: network: 2 name lookups refused: "));
+    CHECK_THAT(a.err, Catch::Contains("first-only.test"));
+    CHECK_THAT(a.err, Catch::Contains("first-setsid.test"));
+    CHECK_THAT(a.err, !Catch::Contains("second-only.test"));
+    CHECK_THAT(b.err, Catch::Contains("oms: network: 1 name lookup refused: second-only.test ("));
+    CHECK_THAT(b.err, !Catch::Contains("first-"));
+    u.oms({"task", "end"});
 }

@@ -421,6 +421,8 @@ TEST_CASE("exec request: the exact body of exec create and start") {
 TEST_CASE("runner request: cwd, counted argv and env, each NUL-terminated") {
     std::string payload = runner_payload("/wt", {"sh", "-c", "echo a b"}, {"PATH=/bin", "HOME=/h"});
     CHECK(payload == std::string("/wt\0" "3\0" "sh\0" "-c\0" "echo a b\0" "2\0" "PATH=/bin\0" "HOME=/h\0", 41));
+    // Asking for the command's refused lookups adds one part after env, which an older runner ignores.
+    CHECK(runner_payload("/wt", {"true"}, {}, true) == std::string("/wt\0" "1\0" "true\0" "0\0" "report-lookups\0", 28));
 }
 
 TEST_CASE("scan: a folder named like a keypair is a match, masked whole and not entered (docker item 3)") {

@@ -1,6 +1,7 @@
 #include "inner_resolver.hpp"
 
 #include "helper_process.hpp"
+#include "lookup_reports.hpp"
 
 #include <oms/dns_responder.hpp>
 
@@ -43,6 +44,14 @@ void report_over(const char* path) {
     dns_responder::report_to(fd);
 }
 
+// A warm container's resolver: each refusal, with the process that asked,
+// to the runner (lookup_reports.hpp).
+int asker_reports = -1;
+
+void report_with_asker(const char* name, size_t length, const dns_responder::Asker& asker) {
+    send_asker_report(asker_reports, name, length, process_of(asker));
+}
+
 }  // namespace
 
 bool answer_dns_from(int& argi, int argc, char** argv) {
@@ -58,9 +67,14 @@ bool hold_dns_port() {
     return false;
 }
 
-pid_t fork_resolver(bool detached, const char* report_socket, const std::vector<int>& not_for_helper) {
-    return fork_helper(detached, "the container's resolver", [report_socket] {
+pid_t fork_resolver(bool detached, const char* report_socket, const std::vector<int>& not_for_helper,
+                    int to_runner) {
+    return fork_helper(detached, "the container's resolver", [report_socket, to_runner] {
         report_over(report_socket);
+        if (to_runner >= 0) {
+            asker_reports = to_runner;
+            dns_responder::on_refusal(report_with_asker);
+        }
         answer_forever();
     }, not_for_helper);
 }

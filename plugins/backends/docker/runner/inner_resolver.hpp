@@ -27,8 +27,11 @@ bool hold_dns_port();
 // Forks the process answering on the held ports (see fork_helper for
 // `detached`). With `report_socket` (a one-shot run: oms serves it in the
 // socket folder), each name answered "no such host" is also sent there, for
-// the run's refusal log. It closes `not_for_helper` first (see fork_helper).
-// Returns its pid, 1 when detached, -1 on failure.
-pid_t fork_resolver(bool detached, const char* report_socket = nullptr, const std::vector<int>& not_for_helper = {});
+// the run's refusal log. With `to_runner` (a warm container), each refusal
+// goes there with the process that asked (lookup_reports.hpp). It closes
+// `not_for_helper` first (see fork_helper). Returns its pid, 1 when
+// detached, -1 on failure.
+pid_t fork_resolver(bool detached, const char* report_socket = nullptr, const std::vector<int>& not_for_helper = {},
+                    int to_runner = -1);
 
 }  // namespace oms::docker::runner

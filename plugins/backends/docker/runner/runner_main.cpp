@@ -47,6 +47,7 @@
 #include "inner_relay.hpp"
 #include "inner_resolver.hpp"
 #include "leftovers.hpp"
+#include "lookup_reports.hpp"
 #include "one_shot_supervisor.hpp"
 #include "runner_protocol.hpp"
 #include "user_names.hpp"
@@ -82,6 +83,7 @@ struct Request {
     int fds[3] = {-1, -1, -1};
     std::string cwd;
     std::vector<std::string> argv, env;
+    bool report_lookups = false;
 };
 
 bool read_exact(int fd, void* data, size_t size) {
@@ -134,6 +136,8 @@ bool parse(const std::string& payload, Request& req) {
     at += argc;
     if (!next_count(envc)) return false;
     req.env.assign(parts.begin() + at, parts.begin() + at + envc);
+    at += envc;
+    req.report_lookups = at < parts.size() && parts[at] == kReportLookups;
     return true;
 }
 
@@ -234,6 +238,7 @@ struct LiveCommand {
     bool ended = false;     // reaped: `status` holds how
     bool finished = false;  // its leftovers killed, its status sent
     int status = 0;
+    CommandLookups lookups;  // the refused names its oms was told of
 };
 
 // A note on the command's stderr, given up after a moment rather than
@@ -274,6 +279,7 @@ bool start_command(int conn, const std::vector<int>& close_in_child, LiveCommand
         return false;
     }
     c.conn = conn;
+    c.lookups.wanted = req.report_lookups;
     c.pid = child;
     c.pidfd = static_cast<int>(syscall(SYS_pidfd_open, child, 0));
     return true;
@@ -328,6 +334,7 @@ int listen_on(const char* path) {
 struct Helpers {
     pid_t relay = 0, resolver = 0;
     bool resolving = false;
+    int askers = -1, resolver_end = -1;  // the resolver's refusals with who asked (lookup_reports.hpp)
     std::vector<int> relay_listeners;
     std::vector<uint16_t> relay_ports;
     std::string relay_socket;
@@ -337,7 +344,11 @@ struct Helpers {
     void restart_ended(const std::vector<int>& command_fds) {
         if (relay == 0 && !relay_listeners.empty())
             relay = std::max(0, fork_relay(relay_listeners, relay_ports, relay_socket.c_str(), false, command_fds));
-        if (resolver == 0 && resolving) resolver = std::max(0, fork_resolver(false, nullptr, command_fds));
+        if (resolver == 0 && resolving) {
+            std::vector<int> not_for_resolver = command_fds;
+            not_for_resolver.push_back(askers);
+            resolver = std::max(0, fork_resolver(false, nullptr, not_for_resolver, resolver_end));
+        }
     }
 };
 
@@ -392,6 +403,36 @@ std::vector<int> runner_fds(int server, const std::vector<LiveCommand>& commands
     return fds;
 }
 
+// The command a refused lookup came from: the one whose session asked, or
+// one whose process is an ancestor of the asker (a process that made a
+// session of its own); nullptr when neither is found.
+LiveCommand* command_of(std::vector<LiveCommand>& commands, const AskerProcess& asker) {
+    if (asker.pid <= 0) return nullptr;
+    for (LiveCommand& c : commands)
+        if (c.pid == asker.session) return &c;
+    pid_t at = asker.pid;
+    for (int depth = 0; depth < 64 && at > 1; ++depth, at = parent_of(at))
+        for (LiveCommand& c : commands)
+            if (c.pid == at) return &c;
+    return nullptr;
+}
+
+// Each queued refusal to the command that asked; one whose asker is not
+// found (it closed its socket first, or hid its descriptors) to every
+// command, so that no refusal goes unreported.
+void pass_on_lookups(int askers, std::vector<LiveCommand>& commands) {
+    AskerReport report;
+    for (int i = 0; i < 256 && receive_asker_report(askers, report); ++i) {
+        if (report.name.empty()) continue;
+        if (LiveCommand* c = command_of(commands, report.asker)) {
+            tell_command(c->conn, c->lookups, report.name);
+            continue;
+        }
+        for (LiveCommand& c : commands)
+            if (!c.finished) tell_command(c.conn, c.lookups, report.name);
+    }
+}
+
 // The runner's loop: new commands on `server`, signals and hang-ups from
 // oms, commands' ends; with no command running, nothing but the helpers is
 // left alive.
@@ -399,12 +440,15 @@ std::vector<int> runner_fds(int server, const std::vector<LiveCommand>& commands
     std::vector<LiveCommand> commands;
     for (;;) {
         std::vector<pollfd> fds{{server, POLLIN, 0}};
+        if (helpers.askers >= 0) fds.push_back({helpers.askers, POLLIN, 0});
         for (const LiveCommand& c : commands) {
             if (c.conn >= 0) fds.push_back({c.conn, POLLIN, 0});
             if (c.pidfd >= 0) fds.push_back({c.pidfd, POLLIN, 0});
         }
         const bool polling_ends = std::all_of(commands.begin(), commands.end(), [](auto& c) { return c.pidfd >= 0; });
         const int n = poll(fds.data(), fds.size(), polling_ends ? 1000 : 50);
+        // Before any end is sent: the resolver queued a refusal before its answer.
+        if (helpers.askers >= 0) pass_on_lookups(helpers.askers, commands);
         reap_children(commands, helpers);
         helpers.restart_ended(runner_fds(server, commands));
         for (size_t i = 1; n > 0 && i < fds.size(); ++i)
@@ -428,6 +472,8 @@ std::vector<int> runner_fds(int server, const std::vector<LiveCommand>& commands
         }
         std::vector<int> close_in_child = runner_fds(server, commands);
         close_in_child.insert(close_in_child.end(), helpers.relay_listeners.begin(), helpers.relay_listeners.end());
+        for (int fd : {helpers.askers, helpers.resolver_end})
+            if (fd >= 0) close_in_child.push_back(fd);
         LiveCommand started;
         if (start_command(conn, close_in_child, started)) commands.push_back(started);
         else close(conn);
@@ -479,7 +525,9 @@ int main(int argc, char** argv) {
     if (relay < 0) return 1;
     // Likewise 127.0.0.1:53: held here, answered by a child started again when it ends.
     const bool resolving = answer_dns && hold_dns_port();
-    pid_t resolver = resolving ? fork_resolver(false) : 0;
+    int askers[2] = {-1, -1};  // the runner's end, the resolver's
+    if (resolving && socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, askers) != 0) askers[0] = askers[1] = -1;
+    pid_t resolver = resolving ? fork_resolver(false, nullptr, {askers[0]}, askers[1]) : 0;
     if (resolver < 0) return 1;
     int server = listen_on(argv[argi]);
     if (server < 0) {
@@ -492,6 +540,6 @@ int main(int argc, char** argv) {
     struct sigaction on_child {};
     on_child.sa_handler = [](int) {};
     sigaction(SIGCHLD, &on_child, nullptr);
-    Helpers helpers{relay, resolver, resolving, relay_listeners, relay_ports, relay_socket};
+    Helpers helpers{relay, resolver, resolving, askers[0], askers[1], relay_listeners, relay_ports, relay_socket};
     serve_commands(server, helpers);
 }

@@ -6,9 +6,15 @@
 // descriptors (stdin, stdout, stderr) as SCM_RIGHTS, then the rest:
 //   u32 magic, u32 payload length, payload = NUL-terminated strings:
 //   cwd, argc, argv..., envc, env... (counts as decimal text)
+//   then, optionally, kReportLookups: send this command's refused lookups
+//   (an older runner ignores it and sends none).
 // Then any number of u32 signal numbers (host -> runner): forward to the command.
 // Reply (runner -> host): u32 exit status (128+N when signal N ended it), or
-// the connection closes early when the runner failed.
+// the connection closes early when the runner failed. Before it, when the
+// request asked, any number of lookup frames: u32 kLookupFrame, u32 length
+// (1 to kMaxLookupName), the name a process of this command asked of the
+// container's resolver and was answered "no such host" (an exit status is
+// never kLookupFrame: it is below 256).
 // Closing the connection before the reply kills the command.
 #pragma once
 #include <cstdint>
@@ -20,6 +26,10 @@ inline constexpr uint32_t kMaxPayload = 4u << 20;
 
 // The Surfnet relay's unix socket, served by oms in the socket folder.
 inline constexpr const char* kRelaySocketName = "relay.sock";
+
+inline constexpr const char* kReportLookups = "report-lookups";
+inline constexpr uint32_t kLookupFrame = 0x6f6d734c;  // "omsL"
+inline constexpr uint32_t kMaxLookupName = 253;
 
 // The container's resolver's refusals, served by a one-shot run's oms in the
 // socket folder: a datagram socket, one refusal_log line per datagram

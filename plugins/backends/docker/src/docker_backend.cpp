@@ -237,7 +237,8 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn_warm(const Resolved& r, const Run
     }
     std::unique_ptr<sdk::Run> run;
     if (!tty) {
-        run = std::make_unique<RunnerRun>(warm.runner, in.working_dir, in.argv, plan.env, stdio);
+        run = std::make_unique<RunnerRun>(warm.runner, in.working_dir, in.argv, plan.env, stdio,
+                                          answers_dns_itself(settings_) ? in.refusal_log : "");
     } else {
         close(warm.runner);
         ExecCreated created =

@@ -2,6 +2,9 @@
 
 #include "../runner/runner_protocol.hpp"
 
+#include <oms/dns_responder.hpp>
+#include <oms/refusal_log.hpp>
+
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -29,11 +32,12 @@ int connect_runner(const std::string& socket_path) {
 }
 
 std::string runner_payload(const std::string& cwd, const std::vector<std::string>& argv,
-                           const std::vector<std::string>& env) {
+                           const std::vector<std::string>& env, bool report_lookups) {
     std::string out = cwd + '\0' + std::to_string(argv.size()) + '\0';
     for (const std::string& a : argv) out += a + '\0';
     out += std::to_string(env.size()) + '\0';
     for (const std::string& e : env) out += e + '\0';
+    if (report_lookups) out += std::string(runner::kReportLookups) + '\0';
     return out;
 }
 
@@ -73,9 +77,9 @@ void send_request(int fd, const std::string& payload, oms_stdio stdio) {
 }  // namespace
 
 RunnerRun::RunnerRun(int connection, const std::string& cwd, const std::vector<std::string>& argv,
-                     const std::vector<std::string>& env, oms_stdio stdio)
+                     const std::vector<std::string>& env, oms_stdio stdio, const std::string& refusal_file)
     : connection_(connection) {
-    std::string payload = runner_payload(cwd, argv, env);
+    std::string payload = runner_payload(cwd, argv, env, !refusal_file.empty());
     if (payload.size() > runner::kMaxPayload) {
         close(connection_);
         throw sdk::Error(OMS_ERR_INVALID, "docker: the command and its environment exceed 4 MiB");
@@ -86,20 +90,25 @@ RunnerRun::RunnerRun(int connection, const std::string& cwd, const std::vector<s
         close(connection_);
         throw;
     }
+    // A report only: a log that cannot be opened leaves the run as it was.
+    if (!refusal_file.empty()) refusal_fd_ = refusal_log::open_for_append(refusal_file.c_str());
 }
 
-RunnerRun::~RunnerRun() { close(connection_); }
+RunnerRun::~RunnerRun() {
+    close(connection_);
+    if (refusal_fd_ >= 0) close(refusal_fd_);
+}
 
 void RunnerRun::signal(int signal_number) {
     uint32_t sig = static_cast<uint32_t>(signal_number);
     (void)!send(connection_, &sig, sizeof sig, MSG_NOSIGNAL);
 }
 
-int RunnerRun::wait() {
-    uint32_t code = 0;
+uint32_t RunnerRun::read_word() {
+    uint32_t word = 0;
     size_t got = 0;
-    while (got < sizeof code) {
-        ssize_t n = recv(connection_, reinterpret_cast<char*>(&code) + got, sizeof code - got, 0);
+    while (got < sizeof word) {
+        ssize_t n = recv(connection_, reinterpret_cast<char*>(&word) + got, sizeof word - got, 0);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0)
             throw sdk::Error(OMS_ERR_FAILED,
@@ -107,7 +116,33 @@ int RunnerRun::wait() {
                              "or out of memory?)");
         got += static_cast<size_t>(n);
     }
-    return static_cast<int>(code);
+    return word;
+}
+
+// A lookup frame's length and name (runner_protocol.hpp), into the log. The
+// source, port and rule are oms's own: only the name comes from the runner.
+void RunnerRun::take_lookup() {
+    const uint32_t length = read_word();
+    if (length == 0 || length > runner::kMaxLookupName)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: the warm container's runner sent a malformed lookup report");
+    std::string name(length, '\0');
+    for (size_t got = 0; got < length;) {
+        ssize_t n = recv(connection_, name.data() + got, length - got, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw sdk::Error(OMS_ERR_FAILED, "docker: the warm container's runner ended before the command did");
+        got += static_cast<size_t>(n);
+    }
+    if (refusal_fd_ < 0 || lookups_ >= kMaxLookups) return;
+    ++lookups_;
+    refusal_log::append(refusal_fd_, "resolver", name.c_str(), name.size(), 0, dns_responder::kNoSuchHost);
+}
+
+int RunnerRun::wait() {
+    for (;;) {
+        const uint32_t word = read_word();
+        if (word != runner::kLookupFrame) return static_cast<int>(word);
+        take_lookup();
+    }
 }
 
 }  // namespace oms::docker

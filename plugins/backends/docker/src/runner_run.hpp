@@ -5,6 +5,7 @@
 #pragma once
 #include <oms/sdk.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,21 +14,32 @@ namespace oms::docker {
 // Connects to a runner socket; -1 when nothing listens there (yet).
 int connect_runner(const std::string& socket_path);
 
-// The request payload: cwd, argc, argv..., envc, env..., NUL-terminated.
+// The request payload: cwd, argc, argv..., envc, env..., NUL-terminated,
+// then kReportLookups when `report_lookups`.
 std::string runner_payload(const std::string& cwd, const std::vector<std::string>& argv,
-                           const std::vector<std::string>& env);
+                           const std::vector<std::string>& env, bool report_lookups = false);
 
 class RunnerRun : public sdk::Run {
 public:
-    // Takes ownership of `connection` (from connect_runner) and sends the request.
+    // Takes ownership of `connection` (from connect_runner) and sends the
+    // request. With a `refusal_file`, the runner is asked for the names the
+    // command looked up in vain, and wait() appends each to that file
+    // (oms/refusal_log.hpp), at most kMaxLookups.
     RunnerRun(int connection, const std::string& cwd, const std::vector<std::string>& argv,
-              const std::vector<std::string>& env, oms_stdio stdio);
+              const std::vector<std::string>& env, oms_stdio stdio, const std::string& refusal_file = "");
     ~RunnerRun() override;  // closing the connection kills a command still running
     void signal(int signal_number) override;
     int wait() override;
 
+    static constexpr int kMaxLookups = 1000;
+
 private:
+    uint32_t read_word();
+    void take_lookup();
+
     int connection_;
+    int refusal_fd_ = -1;
+    int lookups_ = 0;
 };
 
 }  // namespace oms::docker

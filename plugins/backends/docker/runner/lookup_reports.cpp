@@ -1,0 +1,60 @@
+#include "lookup_reports.hpp"
+
+#include "runner_protocol.hpp"
+
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+namespace oms::docker::runner {
+
+namespace {
+
+struct ReportHeader {
+    int32_t pid;
+    int32_t session;
+};
+
+}  // namespace
+
+void send_asker_report(int fd, const char* name, size_t length, const AskerProcess& asker) {
+    if (fd < 0 || length == 0 || length > kMaxLookupName) return;
+    char datagram[sizeof(ReportHeader) + kMaxLookupName];
+    const ReportHeader header{asker.pid, asker.session};
+    std::memcpy(datagram, &header, sizeof header);
+    std::memcpy(datagram + sizeof header, name, length);
+    (void)send(fd, datagram, sizeof header + length, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+bool receive_asker_report(int fd, AskerReport& report) {
+    char datagram[sizeof(ReportHeader) + kMaxLookupName + 1];
+    const ssize_t n = recv(fd, datagram, sizeof datagram, MSG_DONTWAIT);
+    if (n < 0) return false;
+    if (size_t(n) <= sizeof(ReportHeader) || size_t(n) > sizeof(ReportHeader) + kMaxLookupName) {
+        report.name.clear();  // not one of the resolver's: taken, and ignored
+        return true;
+    }
+    ReportHeader header;
+    std::memcpy(&header, datagram, sizeof header);
+    report.asker = AskerProcess{header.pid, header.session};
+    report.name.assign(datagram + sizeof header, size_t(n) - sizeof header);
+    return true;
+}
+
+void tell_command(int conn, CommandLookups& told, const std::string& name) {
+    if (!told.wanted || conn < 0 || name.empty() || name.size() > kMaxLookupName) return;
+    if (told.sent.size() >= size_t(dns_responder::kMaxReports)) return;
+    if (std::find(told.sent.begin(), told.sent.end(), name) != told.sent.end()) return;
+    char frame[8 + kMaxLookupName];
+    const uint32_t head[2] = {kLookupFrame, uint32_t(name.size())};
+    std::memcpy(frame, head, sizeof head);
+    std::memcpy(frame + sizeof head, name.data(), name.size());
+    // A unix stream socket takes a frame this small whole or not at all.
+    if (send(conn, frame, sizeof head + name.size(), MSG_DONTWAIT | MSG_NOSIGNAL) ==
+        ssize_t(sizeof head + name.size()))
+        told.sent.push_back(name);
+}
+
+}  // namespace oms::docker::runner

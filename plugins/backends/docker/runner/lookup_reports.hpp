@@ -1,0 +1,40 @@
+// A warm container's refused lookups, each to the run of the command that
+// asked. The resolver (a child of the runner) finds the asking process
+// (lookup_askers.hpp) and sends it with the name over a datagram socket pair
+// to the runner; the runner gives the name to that command's oms as a lookup
+// frame on the command's connection (runner_protocol.hpp), once per name and
+// at most dns_responder::kMaxReports per command.
+#pragma once
+#include "lookup_askers.hpp"
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace oms::docker::runner {
+
+struct AskerReport {
+    AskerProcess asker;
+    std::string name;
+};
+
+// The resolver's side: never blocks (a full queue drops the report).
+void send_asker_report(int fd, const char* name, size_t length, const AskerProcess& asker);
+
+// The runner's side: the next queued report, false when none is left.
+bool receive_asker_report(int fd, AskerReport& report);
+
+// What one command was already told.
+struct CommandLookups {
+    bool wanted = false;  // its oms asked (kReportLookups)
+    std::vector<std::string> sent;
+};
+
+// Sends `name` on `conn` as a lookup frame unless the command was told of it
+// already or has had its bound. A frame is small and the socket's buffer
+// empty while oms reads: when it does not fit at once it is dropped whole,
+// never cut (the runner does not wait for one command's oms).
+void tell_command(int conn, CommandLookups& told, const std::string& name);
+
+}  // namespace oms::docker::runner
