@@ -49,20 +49,26 @@ unsigned long inode_in(const char* table, uint16_t port, bool tcp) {
     return 0;
 }
 
+// A command can hold many descriptors to make each lookup's search slow;
+// past this many, the asker counts as not found (and every command is told).
+constexpr int kMaxDescriptorsLooked = 20000;
+
 // The first process with a descriptor on socket `inode`.
 pid_t holder_of(unsigned long inode) {
     const std::string wanted = "socket:[" + std::to_string(inode) + "]";
     DIR* proc = opendir("/proc");
     if (!proc) return 0;
     pid_t found = 0;
+    int looked = 0;
     char target[64];
     while (dirent* e = readdir(proc)) {
-        if (found || e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+        if (found || looked >= kMaxDescriptorsLooked || e->d_name[0] < '1' || e->d_name[0] > '9') continue;
         const std::string fds = std::string("/proc/") + e->d_name + "/fd";
         DIR* dir = opendir(fds.c_str());
         if (!dir) continue;  // gone, or not ours to read
         while (dirent* f = readdir(dir)) {
             if (f->d_name[0] == '.') continue;
+            if (++looked > kMaxDescriptorsLooked) break;
             const ssize_t n = readlink((fds + "/" + f->d_name).c_str(), target, sizeof target - 1);
             if (n > 0 && wanted.compare(0, std::string::npos, target, size_t(n)) == 0) {
                 found = pid_t(std::atoi(e->d_name));
