@@ -28,7 +28,8 @@ constexpr uint8_t kNxDomain = 3, kFormErr = 1, kNotImp = 4;
 
 struct TcpClient {
     int fd = -1;
-    uint16_t port = 0;  // the client's own, for the refusal hook
+    uint16_t port = 0;  // the client's own address and port, for the refusal hook
+    uint32_t address = 0;
     size_t have = 0;
     uint8_t buffer[2 + kMaxMessage];
 };
@@ -43,7 +44,7 @@ constexpr size_t kMaxName = 254;
 int report_fd = -1;
 int reports = 0;
 RefusalHook hook = nullptr;
-Asker asking{false, 0};  // the client whose question is being answered
+Asker asking{false, 0, 0};  // the client whose question is being answered
 char recent[kRememberedNames][kMaxName + 1];
 int next_recent = 0;
 
@@ -51,8 +52,10 @@ constexpr uint8_t kTypeA = 1, kTypeAaaa = 28;
 
 // True when /etc/hosts names `name` (any case) on a line of its own: such a
 // name resolves from the file, and a question for its other family's
-// address is no refusal. Read when asked (at most kMaxReports times, each
-// once per name among the recent ones), into static storage, 64 KiB at most.
+// address is no refusal. Read for each AAAA question that may be reported
+// (with a refusal hook, every one: the hook's owner keeps once-per-name), into
+// static storage, 64 KiB at most: a small read, not worth a cache that a
+// changed file would make wrong.
 bool hosts_file_names(const char* name) {
     static char text[64 * 1024 + 1];
     const int fd = ::open("/etc/hosts", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -178,7 +181,8 @@ void serve_udp() {
         ssize_t n = recvfrom(udp_fd, message, sizeof message, 0, reinterpret_cast<sockaddr*>(&from), &from_size);
         if (n <= 0) return;
         const auto* peer = reinterpret_cast<const sockaddr_in*>(&from);
-        asking = Asker{false, from.ss_family == AF_INET ? ntohs(peer->sin_port) : uint16_t(0)};
+        const bool v4 = from.ss_family == AF_INET;
+        asking = Asker{false, v4 ? ntohs(peer->sin_port) : uint16_t(0), v4 ? ntohl(peer->sin_addr.s_addr) : 0u};
         size_t size = answer(message, static_cast<size_t>(n));
         if (size) sendto(udp_fd, message, size, MSG_DONTWAIT, reinterpret_cast<sockaddr*>(&from), from_size);
     }
@@ -199,6 +203,7 @@ void accept_tcp() {
     }
     slot->fd = fd;
     slot->port = ntohs(peer.sin_port);
+    slot->address = ntohl(peer.sin_addr.s_addr);
     slot->have = 0;
 }
 
@@ -216,7 +221,7 @@ void read_tcp(TcpClient& client) {
         if (client.have < 2 + length) return;
         uint8_t reply[2 + kMaxMessage];
         memcpy(reply + 2, client.buffer + 2, length);
-        asking = Asker{true, client.port};
+        asking = Asker{true, client.port, client.address};
         size_t size = answer(reply + 2, length);
         if (size) {
             reply[0] = static_cast<uint8_t>(size >> 8);

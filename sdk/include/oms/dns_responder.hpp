@@ -48,13 +48,15 @@ inline constexpr const char kNoSuchHost[] =
 inline constexpr int kMaxReports = 1000;
 void report_to(int fd);
 
-// The socket that asked: its own port (its local port; the responder is
-// reached on 127.0.0.1:53) and whether it asked over TCP. A responder serving
-// several commands at once (the docker runner's) finds the asking process by
-// it (/proc/net/udp or tcp, then the process holding that socket).
+// The socket that asked: its own address and port as the responder saw
+// them (the responder is reached on 127.0.0.1:53), and whether it asked over
+// TCP. A responder serving several commands at once (the docker runner's)
+// finds the asking process by them (/proc/net/udp or tcp, then the process
+// holding that socket).
 struct Asker {
     bool tcp;
-    uint16_t port;
+    uint16_t port;     // 0: not an IPv4 peer
+    uint32_t address;  // IPv4, host byte order (0x7f000001 is 127.0.0.1)
 };
 // Called with each refusal report_to would write (the same questions), before
 // report_to's once-per-name filter and bound, with the name (dotted,

@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <csignal>
+
 #include <filesystem>
 #include <future>
 
@@ -156,5 +158,61 @@ TEST_CASE("docker: concurrent warm commands each get their own refused lookups",
     CHECK_THAT(a.err, !Catch::Contains("second-only.test"));
     CHECK_THAT(b.err, Catch::Contains("oms: network: 1 name lookup refused: second-only.test ("));
     CHECK_THAT(b.err, !Catch::Contains("first-"));
+    u.oms({"task", "end"});
+}
+
+namespace {
+
+// Waits up to 30 s for `path` to exist.
+bool appears(const std::string& path) {
+    for (int i = 0; i < 600; ++i, usleep(50000))
+        if (std::filesystem::exists(path)) return true;
+    return false;
+}
+
+}  // namespace
+
+// An oms that stops reading (here: stopped) while another command floods
+// the resolver with lookups whose asker is gone (told to every command):
+// the frames it is sent stop short of its socket's buffer, so the runner
+// still sends its command's status without waiting, and every other command
+// of the container keeps being served. The victim, once continued, gets its
+// status and some of the flood's names.
+TEST_CASE("docker: a stopped oms does not make a warm container wait", "[docker][network][refusals]") {
+    require_daemon();
+    OmsUser u(true);
+    REQUIRE(u.oms({"run", "--", "true"}).exit_code == 0);  // the container, up before the victim starts
+    const std::string probe = probe_in(u);
+    const std::string pid_file = u.root / "victim.pid";
+    auto victim = std::async(std::launch::async, [&] {
+        return run_process({"/bin/sh", "-c", "echo $$ > " + pid_file + "; exec \"$0\" run -- sh -c \"$1\"", oms_binary(),
+                            "touch victim-started; i=0; until [ -e flood-done ] || [ $i -ge 600 ]; do sleep 0.05; "
+                            "i=$((i+1)); done; touch victim-ended; echo victim-done"},
+                           {u.environment(), std::nullopt, u.worktree, 180});
+    });
+    if (!appears(u.worktree + "/victim-started")) {
+        const ProcessResult v = victim.get();
+        FAIL("the victim's command did not start: " << v.exit_code << "\n" << v.out << v.err);
+    }
+    const pid_t victim_oms = std::stoi(read_file(pid_file));
+    REQUIRE(kill(victim_oms, SIGSTOP) == 0);
+    const ProcessResult flood = u.oms({"run", "--", probe, "lookup-flood", "1000"});
+    INFO(flood.out << flood.err);
+    CHECK_THAT(flood.out, Catch::Contains("SENT 1000"));
+    CHECK_THAT(flood.err, Catch::Contains("name lookups refused"));  // the flood's own run is told too
+    write_file(u.worktree + "/flood-done", "");
+    const bool victim_ended = appears(u.worktree + "/victim-ended");
+    // The container still serves commands while the victim's oms stays stopped.
+    const ProcessResult third = run_process({oms_binary(), "run", "--", "echo", "third-ran"},
+                                            {u.environment(), std::nullopt, u.worktree, 30});
+    kill(victim_oms, SIGCONT);
+    const ProcessResult v = victim.get();
+    INFO(third.out << third.err << "\n--- victim\n" << v.out << v.err);
+    CHECK(victim_ended);
+    CHECK(third.exit_code == 0);
+    CHECK_THAT(third.out, Catch::Contains("third-ran"));
+    CHECK(v.exit_code == 0);
+    CHECK_THAT(v.out, Catch::Contains("victim-done"));
+    CHECK_THAT(v.err, Catch::Contains("name lookups refused"));
     u.oms({"task", "end"});
 }

@@ -12,7 +12,11 @@
  *       speak the relay's own protocol on its unix socket, as a hostile
  *       command would: ask oms for PORT, then send MARKER
  *   net_probe relay-hold SOCKET COUNT SECONDS
- *       open COUNT connections to the relay's socket, say nothing, wait */
+ *       open COUNT connections to the relay's socket, say nothing, wait
+ *   net_probe lookup-flood COUNT
+ *       ask 127.0.0.1:53 for COUNT different long names, each from a new
+ *       UDP socket closed at once (no process holds it when the resolver
+ *       looks for the asker) */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -182,12 +186,52 @@ static int relay_hold(const char* path, int count, int seconds) {
     return 0;
 }
 
+/* A DNS question for an A record of `name` (dotted), into `out`; its size. */
+static size_t dns_question(const char* name, unsigned char* out) {
+    static const unsigned char header[12] = {0x12, 0x34, 0x01, 0x00, 0, 1, 0, 0, 0, 0, 0, 0};
+    memcpy(out, header, sizeof header);
+    size_t at = sizeof header;
+    for (const char* label = name; *label;) {
+        const char* dot = strchr(label, '.');
+        size_t length = dot ? (size_t)(dot - label) : strlen(label);
+        out[at++] = (unsigned char)length;
+        memcpy(out + at, label, length);
+        at += length;
+        label += length + (dot ? 1 : 0);
+    }
+    out[at++] = 0;
+    const unsigned char type_and_class[4] = {0, 1, 0, 1};
+    memcpy(out + at, type_and_class, sizeof type_and_class);
+    return at + sizeof type_and_class;
+}
+
+static int lookup_flood(int count) {
+    struct sockaddr_storage resolver;
+    socklen_t size;
+    address_of("127.0.0.1", 53, &resolver, &size);
+    const char* pad = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"; /* 60 */
+    int sent = 0;
+    for (int i = 0; i < count; ++i) {
+        char name[256];
+        snprintf(name, sizeof name, "n%d-%.50s.%s.%s.%s.test", i, pad, pad, pad, pad);
+        unsigned char question[300];
+        const size_t length = dns_question(name, question);
+        int fd = socket(AF_INET, SOCK_DGRAM, 0);
+        if (fd >= 0 && sendto(fd, question, length, 0, (struct sockaddr*)&resolver, size) == (ssize_t)length) ++sent;
+        if (fd >= 0) close(fd);
+        usleep(1000); /* the resolver's queue is not what is tested */
+    }
+    printf("SENT %d\n", sent);
+    return 0;
+}
+
 int main(int argc, char** argv) {
     setvbuf(stdout, NULL, _IONBF, 0);
     if (argc == 5 && strcmp(argv[1], "connect") == 0) return do_connect(argv[2], atoi(argv[3]), argv[4]);
     if (argc == 4 && strcmp(argv[1], "udp") == 0) return do_udp(argv[2], atoi(argv[3]));
     if (argc == 5 && strcmp(argv[1], "relay-ask") == 0) return relay_ask(argv[2], atoi(argv[3]), argv[4]);
     if (argc == 5 && strcmp(argv[1], "relay-hold") == 0) return relay_hold(argv[2], atoi(argv[3]), atoi(argv[4]));
+    if (argc == 3 && strcmp(argv[1], "lookup-flood") == 0) return lookup_flood(atoi(argv[2]));
     if (argc == 3 && strcmp(argv[1], "listen") == 0) return listen_on(atoi(argv[2])) < 0 ? 0 : 0;
     if (argc == 3 && strcmp(argv[1], "serve") == 0) {
         int server = listen_on(atoi(argv[2]));

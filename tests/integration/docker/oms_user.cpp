@@ -27,10 +27,14 @@ OmsUser::OmsUser(bool warm, const std::string& plugin_lines, const std::string& 
 ProcessResult OmsUser::oms_in(const std::string& cwd, const std::vector<std::string>& args) const {
     std::vector<std::string> argv{oms_binary()};
     argv.insert(argv.end(), args.begin(), args.end());
+    return run_process(argv, {environment(), std::nullopt, cwd, 300});
+}
+
+std::vector<std::string> OmsUser::environment() const {
     std::vector<std::string> env{"HOME=" + home, "LANG=C.UTF-8", "PATH=/usr/local/bin:/usr/bin:/bin"};
     for (const char* pass : {"DOCKER_HOST", "OMS_SOURCE_DIR"})
         if (const char* value = std::getenv(pass)) env.push_back(std::string(pass) + "=" + value);
-    return run_process(argv, {env, std::nullopt, cwd, 300});
+    return env;
 }
 
 }  // namespace oms::test::docker

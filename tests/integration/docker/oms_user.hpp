@@ -25,6 +25,7 @@ struct OmsUser {
     // (and DOCKER_HOST, OMS_SOURCE_DIR when set).
     ProcessResult oms(const std::vector<std::string>& args) const { return oms_in(worktree, args); }
     ProcessResult oms_in(const std::string& cwd, const std::vector<std::string>& args) const;
+    std::vector<std::string> environment() const;
 };
 
 }  // namespace oms::test::docker

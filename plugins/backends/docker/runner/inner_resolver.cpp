@@ -47,9 +47,10 @@ void report_over(const char* path) {
 // A warm container's resolver: each refusal, with the process that asked,
 // to the runner (lookup_reports.hpp).
 int asker_reports = -1;
+SearchBudget search_budget;
 
 void report_with_asker(const char* name, size_t length, const dns_responder::Asker& asker) {
-    send_asker_report(asker_reports, name, length, process_of(asker));
+    send_asker_report(asker_reports, name, length, search_budget.process_of(asker));
 }
 
 }  // namespace

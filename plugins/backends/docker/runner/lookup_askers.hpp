@@ -20,8 +20,31 @@ struct AskerProcess {
     pid_t session = 0;
 };
 
+// The inode of the one socket in /proc/net's tables that can be the
+// asker's: bound to the address and port the resolver saw (a UDP socket
+// also on the unspecified address), its peer the resolver or, for UDP, none.
+// 0 when there is none, more than one, or a table too long to read whole:
+// the search never guesses.
+unsigned long asker_inode(const dns_responder::Asker& asker);
+
 // The process holding the socket that asked, and its session.
 AskerProcess process_of(const dns_responder::Asker& asker);
+
+// How much of the resolver's time the searches may take. The resolver
+// answers every command of the container, and a command can make each
+// search long (many sockets, processes or descriptors); past this budget an
+// asker counts as not found, so the answers stay fast for every command.
+class SearchBudget {
+public:
+    // The asker of this question, or not found when the last second's
+    // searches used the budget up.
+    AskerProcess process_of(const dns_responder::Asker& asker);
+
+private:
+    static constexpr long kMicrosecondsEachSecond = 100000;  // a tenth of the resolver's time
+    long window_start_ = 0;  // microseconds, CLOCK_MONOTONIC
+    long spent_ = 0;
+};
 
 // The parent of `pid` (0 when it is gone or unreadable), from /proc/PID/stat.
 pid_t parent_of(pid_t pid);

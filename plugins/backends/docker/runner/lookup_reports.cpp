@@ -2,6 +2,8 @@
 
 #include "runner_protocol.hpp"
 
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -43,8 +45,28 @@ bool receive_asker_report(int fd, AskerReport& report) {
     return true;
 }
 
+namespace {
+
+// A frame's share of the send buffer: the kernel counts each small write at
+// its allocation size, about a kilobyte, not its bytes.
+constexpr int kFrameAllowance = 4096;
+
+// Whether one more frame leaves the status that ends the command room in
+// `conn`'s send buffer: frames stop at half of it, so an oms that stopped
+// reading (stopped, or slow) never makes the runner's status write wait.
+bool leaves_room_for_status(int conn) {
+    int queued = 0, buffer = 0;
+    socklen_t size = sizeof buffer;
+    if (ioctl(conn, SIOCOUTQ, &queued) != 0 || getsockopt(conn, SOL_SOCKET, SO_SNDBUF, &buffer, &size) != 0)
+        return false;
+    return queued + kFrameAllowance < buffer / 2;
+}
+
+}  // namespace
+
 void tell_command(int conn, CommandLookups& told, const std::string& name) {
     if (!told.wanted || conn < 0 || name.empty() || name.size() > kMaxLookupName) return;
+    if (!leaves_room_for_status(conn)) return;
     if (told.sent.size() >= size_t(dns_responder::kMaxReports)) return;
     if (std::find(told.sent.begin(), told.sent.end(), name) != told.sent.end()) return;
     char frame[8 + kMaxLookupName];

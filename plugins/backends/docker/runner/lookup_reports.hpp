@@ -32,9 +32,10 @@ struct CommandLookups {
 };
 
 // Sends `name` on `conn` as a lookup frame unless the command was told of it
-// already or has had its bound. A frame is small and the socket's buffer
-// empty while oms reads: when it does not fit at once it is dropped whole,
-// never cut (the runner does not wait for one command's oms).
+// already or has had its bound. A frame is dropped whole, never cut, when it
+// does not fit at once or when the frames oms has not read yet fill half the
+// socket's send buffer: the runner never waits for one command's oms, and
+// the command's status always fits.
 void tell_command(int conn, CommandLookups& told, const std::string& name);
 
 }  // namespace oms::docker::runner

@@ -342,11 +342,15 @@ struct Helpers {
     // `command_fds`: the live commands' descriptors and the server's, which
     // a helper started while they run must not keep.
     void restart_ended(const std::vector<int>& command_fds) {
-        if (relay == 0 && !relay_listeners.empty())
-            relay = std::max(0, fork_relay(relay_listeners, relay_ports, relay_socket.c_str(), false, command_fds));
+        if (relay == 0 && !relay_listeners.empty()) {
+            std::vector<int> not_for_relay = command_fds;
+            for (int fd : {askers, resolver_end})
+                if (fd >= 0) not_for_relay.push_back(fd);
+            relay = std::max(0, fork_relay(relay_listeners, relay_ports, relay_socket.c_str(), false, not_for_relay));
+        }
         if (resolver == 0 && resolving) {
             std::vector<int> not_for_resolver = command_fds;
-            not_for_resolver.push_back(askers);
+            if (askers >= 0) not_for_resolver.push_back(askers);
             resolver = std::max(0, fork_resolver(false, nullptr, not_for_resolver, resolver_end));
         }
     }
@@ -385,9 +389,9 @@ void finish_command(LiveCommand& c, std::vector<LiveCommand>& commands, Helpers&
         note(c.err, "oms: the command left processes running; they were killed when it ended\n");
     if (c.hits_before >= 0 && pids_limit_hits() > c.hits_before)
         note(c.err, "oms: the container's process limit refused forks while the command ran\n");
-    if (c.conn >= 0) {
+    if (c.conn >= 0) {  // never waits: lookup frames leave it room (lookup_reports.hpp)
         uint32_t code = static_cast<uint32_t>(exit_status(c.status));
-        (void)!write(c.conn, &code, sizeof code);
+        (void)!send(c.conn, &code, sizeof code, MSG_DONTWAIT | MSG_NOSIGNAL);
     }
     close_command(c);
     c.finished = true;
