@@ -39,49 +39,9 @@ done
 scratch=$(mktemp -d "$(realpath "${BENCH_DIR:-$build_dir}")/oms-bench-XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
-# A HOME with its own config and state (the scan cache lives in the state).
-make_home() {
-  mkdir -p "$1/.config" "$1/.local/state"
-}
-
-# `count` folders of three files each, 100 to a parent folder, below $1
-# (one mkdir and one touch for all: a process per folder took minutes).
-make_folders() {
-  local base=$1 count=$2 i
-  local folders=() files=()
-  for ((i = 0; i < count; ++i)); do
-    local folder=$base/group$((i / 100))/pkg$i
-    folders+=("$folder")
-    files+=("$folder/__init__.py" "$folder/core.py" "$folder/util.py")
-  done
-  printf '%s\0' "${folders[@]}" | xargs -0 mkdir -p
-  printf '%s\0' "${files[@]}" | xargs -0 touch
-}
-
-empty_home=$scratch/empty-home
-big_home=$scratch/big-home
-make_home "$empty_home"
-make_home "$big_home"
-make_folders "$big_home/.pyenv/versions/3.12.0/lib/python3.12/site-packages" 11000
-make_folders "$big_home/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/lib/rustlib" 3000
-make_folders "$big_home/.cargo/registry/index" 200
-mkdir -p "$big_home/.cargo/bin" "$big_home/.pyenv/shims" "$big_home/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/bin"
-
-small=$scratch/small
-mkdir -p "$small"
-echo 'fn main() {}' > "$small/main.rs"
-
-# The large worktree: 5,000 folders x 10 files, 5 of them keypair files.
-tree=$scratch/tree
-tree_folders=() tree_files=()
-for ((d = 0; d < 5000; d++)); do
-  folder=$tree/pkg$((d % 50))/mod$d
-  tree_folders+=("$folder")
-  for ((f = 0; f < 10; f++)); do tree_files+=("$folder/file$f.rs"); done
-done
-printf '%s\0' "${tree_folders[@]}" | xargs -0 mkdir -p
-printf '%s\0' "${tree_files[@]}" | xargs -0 touch
-for k in 7 400 999 2500 4999; do echo '[1,2,3]' > "$tree/pkg$((k % 50))/mod$k/file0-keypair.json"; done
+# The three settings' HOMEs and worktrees: empty_home, big_home, small, tree.
+source "$(dirname "$0")/synthetic-trees.sh"
+make_synthetic_trees "$scratch"
 
 # One oms command line per setting: the environment is given through env, so
 # every oms line pays for the same extra exec.

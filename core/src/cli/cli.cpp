@@ -4,6 +4,8 @@
 #include "oms/core/error.hpp"
 #include "oms/core/version.hpp"
 
+#include <oms/launch_phase.hpp>
+
 #include <boost/program_options/errors.hpp>
 #include <cstdio>
 #include <map>
@@ -70,6 +72,7 @@ int run_cli(int argc, char** argv) {
     spdlog::set_pattern("oms: %l: %v");
     spdlog::set_level(spdlog::level::warn);
     if (const char* level = std::getenv("OMS_LOG")) spdlog::set_level(spdlog::level::from_str(level));
+    spdlog::debug(launch_phase_mark("start"));
     try {
         return dispatch(Args(argv + 1, argv + argc));
     } catch (const UserError& e) {

@@ -118,6 +118,39 @@ TEST_CASE("exit status passes through; a signal death becomes 128+N") {
     CHECK(env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/true"}).exit_code == 0);
 }
 
+// The marks bench/launch-phases.sh reads (oms/launch_phase.hpp): at debug
+// level each once, in the order of a launch, with a time that never goes
+// back; at the default level, none (silence when nothing went wrong).
+TEST_CASE("with OMS_LOG=debug, oms run marks the phases of its launch in order; without it, nothing") {
+    OmsEnv env;
+    env.env["OMS_LOG"] = "debug";
+    const ProcessResult r = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/true"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const std::vector<std::string> order{"start", "plugins-loaded", "private-home", "policy",
+                                         "launch", "command-ended", "recorded"};
+    long long previous = 0;
+    size_t next = 0;
+    for (const std::string& line : lines(r.err)) {
+        const size_t at = line.find("phase ");
+        if (at == std::string::npos) continue;
+        std::istringstream mark(line.substr(at + 6));
+        std::string name, word;
+        long long time = 0;
+        mark >> name >> word >> time;
+        REQUIRE(next < order.size());
+        CHECK(name == order[next++]);
+        CHECK(word == "at");
+        CHECK(time >= previous);
+        previous = time;
+    }
+    CHECK(next == order.size());
+    env.env.erase("OMS_LOG");
+    const ProcessResult quiet = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/true"});
+    CHECK(quiet.exit_code == 0);
+    CHECK(quiet.err.find("phase ") == std::string::npos);
+}
+
 TEST_CASE("options after the command's first word are the command's, as with env and timeout") {
     OmsEnv env;
     write_file(env.worktree + "/visible.txt", "x\n");

@@ -10,6 +10,8 @@
 #include "scratch_home_links.hpp"
 #include "secret_scan.hpp"
 
+#include <oms/launch_phase.hpp>
+
 namespace oms::landlock {
 
 namespace {
@@ -90,6 +92,7 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
                                                       const oms::sdk::Policy& policy, oms_stdio stdio) {
     check_enforceable(context);
     Plan plan = build_plan(context, policy, options_);
+    host().log(OMS_LOG_DEBUG, launch_phase_mark("plan"));  // the keypair search's walks are in it
     // The trusted listener shares the host's network: only Landlock's port
     // filter limits it there, so without it (even best effort) it never runs.
     if (plan.trusted_listener && !features_.has_tcp())
@@ -107,7 +110,9 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
     spec.stdio[0] = stdio.in;
     spec.stdio[1] = stdio.out;
     spec.stdio[2] = stdio.err;
-    return launch(spec);
+    auto run = launch(spec);
+    host().log(OMS_LOG_DEBUG, launch_phase_mark("command-started"));  // the child set up, the command exec'd
+    return run;
 }
 
 }  // namespace oms::landlock
