@@ -1,5 +1,5 @@
 // The docker runner's command filter on the real kernel: the calls that reach
-// into another process and io_uring answer EPERM; calls next to them work.
+// into another process (pidfd_getfd too) and io_uring answer EPERM; calls next to them work.
 #include "filter_run.hpp"
 
 #include <errno.h>
@@ -12,11 +12,11 @@
 
 using namespace oms::test;
 
-TEST_CASE("docker runner filter: ptrace, process_vm_* and io_uring_* answer EPERM", "[seccomp]") {
+TEST_CASE("docker runner filter: ptrace, process_vm_*, pidfd_getfd and io_uring_* answer EPERM", "[seccomp]") {
     const Filter filter = filter_of(oms::seccomp::kDockerRunnerCommand);
     const Filter unfiltered{};
-    for (long nr : {SYS_ptrace, SYS_process_vm_readv, SYS_process_vm_writev, SYS_io_uring_setup, SYS_io_uring_enter,
-                    SYS_io_uring_register}) {
+    for (long nr : {SYS_ptrace, SYS_process_vm_readv, SYS_process_vm_writev, SYS_pidfd_getfd, SYS_io_uring_setup,
+                    SYS_io_uring_enter, SYS_io_uring_register}) {
         CAPTURE(nr);
         CHECK(run_under(filter, [nr] { return call_with_bad_arguments(nr); }).refused_with(EPERM));
         // Control: the kernel's own answer to these arguments is another one.

@@ -157,28 +157,61 @@ TEST_CASE("docker: a chosen network keeps Docker's resolver", "[docker][dns]") {
 // A warm container's commands share its resolver: a command that kills
 // every process it can (the resolver included) cannot take port 53 for
 // itself, and lookups are answered again at once, for it and the next one.
+namespace {
+
+// A warm command that sends `signal` to every process of the container it
+// may (all but PID 1, itself and its shell's parent) and prints "hit" for
+// each, runs `then`, and looks a name up until it is answered (at most 2 s):
+// "answered-after=N" tenths of a second.
+ProcessResult signal_every_process(const OmsUser& u, const std::string& signal, const std::string& then) {
+    return u.oms({"run", "--", "sh", "-c",
+        "for p in $(ls /proc | grep -E '^[0-9]+$'); do "
+        "  [ $p != 1 ] && [ $p != $$ ] && [ $p != $PPID ] && kill -" + signal + " $p 2>/dev/null && echo hit; done; " +
+        then +
+        "i=0; until nslookup example.com 2>&1 | grep -q NXDOMAIN || [ $i -ge 20 ]; do sleep 0.1; i=$((i+1)); done; "
+        "echo answered-after=$i"});
+}
+
+// The attack hit something, its own lookup was answered within 2 s, and so
+// is the next command's.
+void check_lookups_still_answered(const OmsUser& u, const ProcessResult& attack) {
+    INFO(attack.out << attack.err);
+    CHECK(attack.exit_code == 0);
+    CHECK_THAT(attack.out, Catch::Contains("hit"));
+    CHECK_THAT(attack.out, Catch::Contains("answered-after="));
+    CHECK(attack.out.find("answered-after=20") == std::string::npos);
+    ProcessResult next = u.oms({"run", "--", "sh", "-c", "nslookup example.com 2>&1"});
+    INFO(next.out << next.err);
+    CHECK_THAT(next.out, Catch::Contains("** server can't find example.com: NXDOMAIN"));
+}
+
+}  // namespace
+
 TEST_CASE("docker: a warm command that kills the resolver cannot take its port, and lookups keep working",
           "[docker][dns]") {
     require_daemon();
     OmsUser u(true);
-    ProcessResult attack = u.oms({"run", "--", "sh", "-c",
-        "for p in $(ls /proc | grep -E '^[0-9]+$'); do "
-        "  [ $p != 1 ] && [ $p != $$ ] && [ $p != $PPID ] && kill -9 $p 2>/dev/null && echo killed; done; "
+    ProcessResult attack = signal_every_process(u, "9",
         "nc -l -p 53 2>&1 & sleep 0.3; kill $! 2>/dev/null && echo took-53; "
-        "nc -l -p 5353 2>&1 & sleep 0.3; kill $! 2>/dev/null && echo took-5353; "
-        "i=0; until nslookup example.com 2>&1 | grep -q NXDOMAIN || [ $i -ge 20 ]; do sleep 0.1; i=$((i+1)); done; "
-        "echo answered-after=$i"});
+        "nc -l -p 5353 2>&1 & sleep 0.3; kill $! 2>/dev/null && echo took-5353; ");
     INFO(attack.out << attack.err);
-    CHECK(attack.exit_code == 0);
-    CHECK_THAT(attack.out, Catch::Contains("killed"));             // it did kill something
     CHECK_THAT(attack.out, Catch::Contains("Address already in use"));
     CHECK(attack.out.find("took-53\n") == std::string::npos);       // the runner still holds the port
     CHECK_THAT(attack.out, Catch::Contains("took-5353"));           // control: another port is free to take
-    CHECK_THAT(attack.out, Catch::Contains("answered-after="));
-    CHECK(attack.out.find("answered-after=20") == std::string::npos);  // answered within 2 s
-    ProcessResult next = u.oms({"run", "--", "sh", "-c", "nslookup example.com 2>&1"});
-    INFO(next.out << next.err);
-    CHECK_THAT(next.out, Catch::Contains("** server can't find example.com: NXDOMAIN"));
+    check_lookups_still_answered(u, attack);
+    u.oms({"task", "end"});
+}
+
+// A helper stopped (SIGSTOP: the command has the helpers' uid) would answer
+// nothing, for every later command of the task: the runner kills it and
+// starts it again, as when it is killed.
+TEST_CASE("docker: a warm command that stops the resolver and the relay does not stop lookups", "[docker][dns]") {
+    require_daemon();
+    OmsUser u(true);
+    ProcessResult attack = signal_every_process(u, "STOP", "");
+    check_lookups_still_answered(u, attack);
+    ProcessResult stopped = u.oms({"run", "--", "sh", "-c", "grep -l '^State:.*stopped' /proc/[0-9]*/status | wc -l"});
+    CHECK(stopped.out == "0\n");  // nothing of the container is left stopped
     u.oms({"task", "end"});
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
 
 #include <filesystem>
 #include <future>
@@ -214,5 +215,43 @@ TEST_CASE("docker: a stopped oms does not make a warm container wait", "[docker]
     CHECK(v.exit_code == 0);
     CHECK_THAT(v.out, Catch::Contains("victim-done"));
     CHECK_THAT(v.err, Catch::Contains("name lookups refused"));
+    u.oms({"task", "end"});
+}
+
+// Names whose asker is not found go to every running command, under a bound
+// of their own (runner_protocol.hpp): another command's flood of them cannot
+// use up a command's room for the names it asked itself.
+TEST_CASE("docker: another command's unfound lookups do not crowd out a command's own", "[docker][network][refusals]") {
+    require_daemon();
+    OmsUser u(true);
+    REQUIRE(u.oms({"run", "--", "true"}).exit_code == 0);  // the container, up before both start
+    const std::string probe = probe_in(u);
+    auto victim = std::async(std::launch::async, [&] {
+        return u.oms({"run", "--", "sh", "-c",
+                      "touch victim-started; i=0; until [ -e flood-done ] || [ $i -ge 600 ]; do sleep 0.05; "
+                      "i=$((i+1)); done; nslookup victim-own.test >/dev/null 2>&1; echo victim-done"});
+    });
+    if (!appears(u.worktree + "/victim-started")) {
+        const ProcessResult v = victim.get();
+        FAIL("the victim's command did not start: " << v.exit_code << "\n" << v.out << v.err);
+    }
+    const ProcessResult flood = u.oms({"run", "--", probe, "lookup-flood", "1000"});
+    INFO(flood.out << flood.err);
+    CHECK_THAT(flood.out, Catch::Contains("SENT 1000"));
+    write_file(u.worktree + "/flood-done", "");
+    const ProcessResult v = victim.get();
+    INFO(v.out << v.err);
+    CHECK_THAT(v.out, Catch::Contains("victim-done"));
+    // At most 100 of the flood's (fewer when the resolver's queue dropped some), and its own.
+    const std::string head = "oms: network: ";
+    const size_t at = v.err.find(head);
+    REQUIRE(at != std::string::npos);
+    const int refused = std::atoi(v.err.c_str() + at + head.size());
+    CHECK(refused >= 2);
+    CHECK(refused <= 101);
+    const ProcessResult last = u.oms({"explain", "--last"});  // the victim's: it ended last
+    INFO(last.out << last.err);
+    CHECK_THAT(last.out, Catch::Contains("refused: " + std::to_string(refused)));
+    CHECK_THAT(last.out, Catch::Contains("  victim-own.test  "));
     u.oms({"task", "end"});
 }

@@ -103,6 +103,10 @@ TEST_CASE("docker runner: the asker's socket is found by the address and port th
         second.bind_v4(kLoopbackOne, first.port());
         CHECK(asker_inode(udp_asker(first.port())) == 0);
     }
+    SECTION("a search past its deadline finds nothing") {
+        CHECK(asker_inode(udp_asker(port), 1) == 0);  // 1 us after the clock's start: long passed
+        CHECK(process_of(udp_asker(port), 1).pid == 0);
+    }
     SECTION("a port nobody holds finds nothing") {
         const uint16_t gone = [] {
             UdpSocket closed;

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,14 +17,25 @@ namespace oms::docker::runner {
 
 namespace {
 
+long monotonic_microseconds() {
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return long(now.tv_sec) * 1000000 + now.tv_nsec / 1000;
+}
+
+// Whether a deadline (microseconds, CLOCK_MONOTONIC; 0: none) has passed,
+// asked every so often inside the search's loops.
+bool passed(long deadline) { return deadline != 0 && monotonic_microseconds() >= deadline; }
+
 // Up to `limit` bytes of `path`; `whole` says whether the file ended first.
-std::string read_small_file(const std::string& path, size_t limit, bool* whole = nullptr) {
+std::string read_small_file(const std::string& path, size_t limit, bool* whole = nullptr, long deadline = 0) {
     const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return "";
     std::string text;
     char buffer[8192];
     ssize_t n = 0;
-    while (text.size() < limit && (n = read(fd, buffer, sizeof buffer)) > 0) text.append(buffer, size_t(n));
+    while (text.size() < limit && !passed(deadline) && (n = read(fd, buffer, sizeof buffer)) > 0)
+        text.append(buffer, size_t(n));
     close(fd);
     if (whole) *whole = n == 0;
     return text;
@@ -79,9 +91,10 @@ constexpr size_t kMaxTableBytes = 1u << 20;
 
 // The inodes of the sockets in one /proc/net table that can be the asker's,
 // added to `found`; false when the table was longer than is read.
-bool asker_inodes_in(const char* table, const dns_responder::Asker& asker, std::vector<unsigned long>& found) {
+bool asker_inodes_in(const char* table, const dns_responder::Asker& asker, std::vector<unsigned long>& found,
+                     long deadline) {
     bool whole = false;
-    const std::string text = read_small_file(table, kMaxTableBytes, &whole);
+    const std::string text = read_small_file(table, kMaxTableBytes, &whole, deadline);
     if (!whole) return false;
     size_t at = text.find('\n');  // the header line
     while (at != std::string::npos) {
@@ -104,14 +117,15 @@ bool asker_inodes_in(const char* table, const dns_responder::Asker& asker, std::
 // past this many, the asker counts as not found (and every command is told).
 constexpr int kMaxDescriptorsLooked = 20000;
 
-// The first process with a descriptor on socket `inode`.
-pid_t holder_of(unsigned long inode) {
-    const std::string wanted = "socket:[" + std::to_string(inode) + "]";
+// The first process with a descriptor on socket `inode`. A stat of the
+// descriptor's /proc link, not a readlink: the link of a file deep in a
+// tree of folders would make the kernel build a path thousands of names
+// long, for every descriptor.
+pid_t holder_of(unsigned long inode, long deadline) {
     DIR* proc = opendir("/proc");
     if (!proc) return 0;
     pid_t found = 0;
     int looked = 0;
-    char target[64];
     while (dirent* e = readdir(proc)) {
         if (found || looked >= kMaxDescriptorsLooked || e->d_name[0] < '1' || e->d_name[0] > '9') continue;
         const std::string fds = std::string("/proc/") + e->d_name + "/fd";
@@ -119,9 +133,12 @@ pid_t holder_of(unsigned long inode) {
         if (!dir) continue;  // gone, or not ours to read
         while (dirent* f = readdir(dir)) {
             if (f->d_name[0] == '.') continue;
-            if (++looked > kMaxDescriptorsLooked) break;
-            const ssize_t n = readlink((fds + "/" + f->d_name).c_str(), target, sizeof target - 1);
-            if (n > 0 && wanted.compare(0, std::string::npos, target, size_t(n)) == 0) {
+            if (++looked > kMaxDescriptorsLooked || (looked % 64 == 0 && passed(deadline))) {
+                looked = kMaxDescriptorsLooked;
+                break;
+            }
+            struct stat st;
+            if (fstatat(dirfd(dir), f->d_name, &st, 0) == 0 && S_ISSOCK(st.st_mode) && st.st_ino == inode) {
                 found = pid_t(std::atoi(e->d_name));
                 break;
             }
@@ -146,40 +163,31 @@ bool stat_of(pid_t pid, pid_t& parent, pid_t& session) {
 
 }  // namespace
 
-unsigned long asker_inode(const dns_responder::Asker& asker) {
+unsigned long asker_inode(const dns_responder::Asker& asker, long deadline) {
     static const char* const kTcp[] = {"/proc/net/tcp", "/proc/net/tcp6"};
     static const char* const kUdp[] = {"/proc/net/udp", "/proc/net/udp6"};
     std::vector<unsigned long> found;
     for (const char* table : asker.tcp ? kTcp : kUdp)
-        if (!asker_inodes_in(table, asker, found)) return 0;
+        if (!asker_inodes_in(table, asker, found, deadline)) return 0;
     return found.size() == 1 ? found.front() : 0;
 }
 
-AskerProcess process_of(const dns_responder::Asker& asker) {
+AskerProcess process_of(const dns_responder::Asker& asker, long deadline) {
     if (asker.port == 0) return {};
-    const unsigned long inode = asker_inode(asker);
+    const unsigned long inode = asker_inode(asker, deadline);
     AskerProcess found;
-    if (!inode || !(found.pid = holder_of(inode))) return {};
+    if (!inode || !(found.pid = holder_of(inode, deadline))) return {};
     pid_t parent = 0;
     if (!stat_of(found.pid, parent, found.session)) return {};
     return found;
 }
 
-namespace {
-
-long monotonic_microseconds() {
-    timespec now{};
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return long(now.tv_sec) * 1000000 + now.tv_nsec / 1000;
-}
-
-}  // namespace
-
 AskerProcess SearchBudget::process_of(const dns_responder::Asker& asker) {
     const long start = monotonic_microseconds();
     if (start - window_start_ >= 1000000) window_start_ = start, spent_ = 0;
     if (spent_ >= kMicrosecondsEachSecond) return {};
-    const AskerProcess found = runner::process_of(asker);
+    // The search stops where the budget ends, not only before it starts.
+    const AskerProcess found = runner::process_of(asker, start + (kMicrosecondsEachSecond - spent_));
     spent_ += monotonic_microseconds() - start;
     return found;
 }

@@ -23,17 +23,20 @@ struct AskerProcess {
 // The inode of the one socket in /proc/net's tables that can be the
 // asker's: bound to the address and port the resolver saw (a UDP socket
 // also on the unspecified address), its peer the resolver or, for UDP, none.
-// 0 when there is none, more than one, or a table too long to read whole:
-// the search never guesses.
-unsigned long asker_inode(const dns_responder::Asker& asker);
+// 0 when there is none, more than one, or a table too long to read whole
+// (or not read whole by `deadline`): the search never guesses.
+// `deadline`: microseconds of CLOCK_MONOTONIC past which the search gives
+// up (not found); 0 for none.
+unsigned long asker_inode(const dns_responder::Asker& asker, long deadline = 0);
 
 // The process holding the socket that asked, and its session.
-AskerProcess process_of(const dns_responder::Asker& asker);
+AskerProcess process_of(const dns_responder::Asker& asker, long deadline = 0);
 
 // How much of the resolver's time the searches may take. The resolver
 // answers every command of the container, and a command can make each
 // search long (many sockets, processes or descriptors); past this budget an
-// asker counts as not found, so the answers stay fast for every command.
+// asker counts as not found, so the answers stay fast for every command
+// (each search also stops where the budget ends).
 class SearchBudget {
 public:
     // The asker of this question, or not found when the last second's

@@ -64,10 +64,10 @@ bool leaves_room_for_status(int conn) {
 
 }  // namespace
 
-void tell_command(int conn, CommandLookups& told, const std::string& name) {
+void tell_command(int conn, CommandLookups& told, const std::string& name, bool traced) {
     if (!told.wanted || conn < 0 || name.empty() || name.size() > kMaxLookupName) return;
     if (!leaves_room_for_status(conn)) return;
-    if (told.sent.size() >= size_t(dns_responder::kMaxReports)) return;
+    if (traced ? told.sent.size() - told.untraced >= kMaxTracedLookups : told.untraced >= kMaxUntracedLookups) return;
     if (std::find(told.sent.begin(), told.sent.end(), name) != told.sent.end()) return;
     char frame[8 + kMaxLookupName];
     const uint32_t head[2] = {kLookupFrame, uint32_t(name.size())};
@@ -75,8 +75,10 @@ void tell_command(int conn, CommandLookups& told, const std::string& name) {
     std::memcpy(frame + sizeof head, name.data(), name.size());
     // A unix stream socket takes a frame this small whole or not at all.
     if (send(conn, frame, sizeof head + name.size(), MSG_DONTWAIT | MSG_NOSIGNAL) ==
-        ssize_t(sizeof head + name.size()))
+        ssize_t(sizeof head + name.size())) {
         told.sent.push_back(name);
+        if (!traced) ++told.untraced;
+    }
 }
 
 }  // namespace oms::docker::runner

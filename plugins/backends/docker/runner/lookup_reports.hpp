@@ -29,13 +29,15 @@ bool receive_asker_report(int fd, AskerReport& report);
 struct CommandLookups {
     bool wanted = false;  // its oms asked (kReportLookups)
     std::vector<std::string> sent;
+    size_t untraced = 0;  // of them, names whose asker was not found
 };
 
 // Sends `name` on `conn` as a lookup frame unless the command was told of it
-// already or has had its bound. A frame is dropped whole, never cut, when it
+// already or has had its bound for names `traced` to it, or for names whose
+// asker was not found (runner_protocol.hpp). A frame is dropped whole, never cut, when it
 // does not fit at once or when the frames oms has not read yet fill half the
 // socket's send buffer: the runner never waits for one command's oms, and
 // the command's status always fits.
-void tell_command(int conn, CommandLookups& told, const std::string& name);
+void tell_command(int conn, CommandLookups& told, const std::string& name, bool traced);
 
 }  // namespace oms::docker::runner

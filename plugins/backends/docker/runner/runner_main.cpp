@@ -357,11 +357,17 @@ struct Helpers {
 };
 
 // Reaps every ended child: a command's status is kept for its reply, a
-// helper is marked for a restart, a leftover is just gone.
+// helper is marked for a restart, a leftover is just gone. A helper that a
+// command stopped (SIGSTOP, of the same uid) is killed, so that it is
+// started again: stopped, it would answer no command of the task.
 void reap_children(std::vector<LiveCommand>& commands, Helpers& helpers) {
     int status = 0;
     pid_t pid;
-    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+    while ((pid = waitpid(-1, &status, WNOHANG | WUNTRACED)) > 0) {
+        if (WIFSTOPPED(status)) {
+            if (pid == helpers.relay || pid == helpers.resolver) kill(pid, SIGKILL);
+            continue;  // a stopped command or leftover has not ended
+        }
         for (LiveCommand& c : commands)
             if (c.pid == pid) c.ended = true, c.status = status;
         for (pid_t* helper : {&helpers.relay, &helpers.resolver})
@@ -429,11 +435,11 @@ void pass_on_lookups(int askers, std::vector<LiveCommand>& commands) {
     for (int i = 0; i < 256 && receive_asker_report(askers, report); ++i) {
         if (report.name.empty()) continue;
         if (LiveCommand* c = command_of(commands, report.asker)) {
-            tell_command(c->conn, c->lookups, report.name);
+            tell_command(c->conn, c->lookups, report.name, true);
             continue;
         }
         for (LiveCommand& c : commands)
-            if (!c.finished) tell_command(c.conn, c.lookups, report.name);
+            if (!c.finished) tell_command(c.conn, c.lookups, report.name, false);
     }
 }
 

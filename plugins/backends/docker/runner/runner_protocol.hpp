@@ -17,6 +17,7 @@
 // never kLookupFrame: it is below 256).
 // Closing the connection before the reply kills the command.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 namespace oms::docker::runner {
@@ -30,6 +31,11 @@ inline constexpr const char* kRelaySocketName = "relay.sock";
 inline constexpr const char* kReportLookups = "report-lookups";
 inline constexpr uint32_t kLookupFrame = 0x6f6d734c;  // "omsL"
 inline constexpr uint32_t kMaxLookupName = 253;
+// Lookup frames per command: names traced to it, and names whose asker was
+// not found (told to every command), each bound on its own, so that another
+// command's unfound names cannot use up this command's room for its own.
+inline constexpr size_t kMaxTracedLookups = 1000;
+inline constexpr size_t kMaxUntracedLookups = 100;
 
 // The container's resolver's refusals, served by a one-shot run's oms in the
 // socket folder: a datagram socket, one refusal_log line per datagram

@@ -3,6 +3,8 @@
 // socket, signals follow on the same connection, the exit status comes back.
 // Output never passes through oms: the command writes to its descriptors.
 #pragma once
+#include "../runner/runner_protocol.hpp"
+
 #include <oms/sdk.hpp>
 
 #include <cstdint>
@@ -31,7 +33,7 @@ public:
     void signal(int signal_number) override;
     int wait() override;
 
-    static constexpr int kMaxLookups = 1000;
+    static constexpr size_t kMaxLookups = runner::kMaxTracedLookups + runner::kMaxUntracedLookups;
 
 private:
     uint32_t read_word();
@@ -39,7 +41,7 @@ private:
 
     int connection_;
     int refusal_fd_ = -1;
-    int lookups_ = 0;
+    size_t lookups_ = 0;
 };
 
 }  // namespace oms::docker
