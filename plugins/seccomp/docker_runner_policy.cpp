@@ -1,8 +1,8 @@
 // The filter the docker runner stacks on Docker's profile for every command:
 // the calls that reach into another process of the same uid (the runner is
-// one, so are the other commands of the task; pidfd_getfd would take a
-// copy of another process's socket) and io_uring (a large kernel surface older default profiles leave
-// open).
+// one, so are the other commands of the task; pidfd_getfd would take a copy
+// of another process's socket) and io_uring (a large kernel surface older
+// default profiles leave open).
 #include <errno.h>
 
 #include "filter_context.hpp"

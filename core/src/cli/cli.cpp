@@ -2,9 +2,8 @@
 
 #include "oms/core/canaries.hpp"
 #include "oms/core/error.hpp"
+#include "oms/core/launch_phase_log.hpp"
 #include "oms/core/version.hpp"
-
-#include <oms/launch_phase.hpp>
 
 #include <boost/program_options/errors.hpp>
 #include <cstdio>
@@ -72,7 +71,7 @@ int run_cli(int argc, char** argv) {
     spdlog::set_pattern("oms: %l: %v");
     spdlog::set_level(spdlog::level::warn);
     if (const char* level = std::getenv("OMS_LOG")) spdlog::set_level(spdlog::level::from_str(level));
-    spdlog::debug(launch_phase_mark("start"));
+    log_launch_phase("start");
     try {
         return dispatch(Args(argv + 1, argv + argc));
     } catch (const UserError& e) {

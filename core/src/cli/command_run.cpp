@@ -8,6 +8,7 @@
 #include "oms/core/error.hpp"
 #include "oms/core/failure_hint.hpp"
 #include "oms/core/hidden_tool.hpp"
+#include "oms/core/launch_phase_log.hpp"
 #include "oms/core/launcher.hpp"
 #include "oms/core/paths.hpp"
 #include "oms/core/policy.hpp"
@@ -25,10 +26,7 @@
 #include "oms/core/utc_time.hpp"
 #include "oms/core/warn_once.hpp"
 
-#include <oms/launch_phase.hpp>
-
 #include <boost/program_options.hpp>
-#include <spdlog/spdlog.h>
 #include <cstdio>
 #include <ctime>
 
@@ -82,7 +80,7 @@ int command_run(const Args& all_args) {
     RunSession opened = open_run_session(options);
     const Session& session = *opened.session;
     const BackendChoice& backend = opened.backend;
-    spdlog::debug(launch_phase_mark("plugins-loaded"));
+    log_launch_phase("plugins-loaded");
     if (!backend.report.usable) {
         throw_if_config_error(session.config(), backend.record->id, backend.report.reason);
         throw UserError(kExitUnavailable, "backend '" + backend.record->id + "' (chosen by " + backend.chosen_by +
@@ -103,18 +101,18 @@ int command_run(const Args& all_args) {
     write_private_gitconfig(context.inputs().home, run_dir.home(), context.inputs().worktree);
     link_toolchains_into_private_home(context.inputs().home, run_dir.home());
     write_private_npmrc(run_dir.home());
-    spdlog::debug(launch_phase_mark("private-home"));
+    log_launch_phase("private-home");
     const EgressRules egress = egress_rules(session.config(), options.allow_hosts);
     Policy policy;
     assemble_policy(session.registry(), context, policy);
-    spdlog::debug(launch_phase_mark("policy"));
+    log_launch_phase("policy");
     confirm_trusted_surfpool(context.inputs().surfpool, context.inputs().argv, policy.env, context.inputs().worktree);
     warn_once(context.inputs().state_dir, backend.record->id, backend.report.warn_once);
     warn_lost_guarantees(backend, context.inputs());
     remember_repository(context.inputs().state_dir, context.inputs().worktree);  // before any command runs here
     write_run_about(run_dir.root_fd(), context.inputs().argv, backend.record->id, context.inputs().worktree);
     ViolationLog violations(context.inputs().refusal_log);
-    spdlog::debug(launch_phase_mark("launch"));
+    log_launch_phase("launch");
     int exit_code = 0;
     {
         // Lives exactly as long as the command: stopped before oms reports.
@@ -122,7 +120,7 @@ int command_run(const Args& all_args) {
         if (proxy) route_through_proxy(policy, proxy->port());
         exit_code = launch(backend, context, policy);
     }
-    spdlog::debug(launch_phase_mark("command-ended"));
+    log_launch_phase("command-ended");
     violations.add_backend_refusals(context.inputs().refusal_log);
     record_run(context, backend.record->id, egress, violations, exit_code);
     if (violations.count() > 0) std::fprintf(stderr, "%s\n", refusal_summary(violations).c_str());
@@ -140,7 +138,7 @@ int command_run(const Args& all_args) {
         const std::string line = failure_line(run);
         if (!line.empty()) std::fprintf(stderr, "%s\n", line.c_str());
     }
-    spdlog::debug(launch_phase_mark("recorded"));
+    log_launch_phase("recorded");
     return exit_code;
 }
 

@@ -8,6 +8,7 @@
 
 #include <oms/sdk.h>
 
+#include <chrono>
 #include <map>
 #include <thread>
 #include <string>
@@ -19,6 +20,10 @@ namespace oms::test::docker {
 // and exits 77 (CTest SKIP_RETURN_CODE), or fails the test when
 // OMS_REQUIRE_DOCKER=1 (CI), so a missing daemon never looks like a pass.
 void require_daemon();
+
+// Waits up to `limit` for `path` to exist (a marker a command writes in
+// the worktree); false when it never did.
+bool file_appears(const std::string& path, std::chrono::seconds limit);
 
 // The test image's ID (tests/docker/build-test-image.sh), built once per process.
 const std::string& test_image();

@@ -34,15 +34,6 @@ std::string content_or_empty(const std::string& path) {
     }
 }
 
-bool wait_for_file(const std::string& path, std::chrono::seconds limit) {
-    const auto deadline = Clock::now() + limit;
-    while (!exists(path)) {
-        if (Clock::now() > deadline) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return true;
-}
-
 // True once `path` (a counter a process keeps rewriting every 50 ms) stays
 // the same for half a second, before `limit` passes.
 bool ticks_stop(const std::string& path, std::chrono::seconds limit) {
@@ -75,7 +66,7 @@ TEST_CASE("docker escapes 5: a leftover dies with its command's status, even whi
         REQUIRE(task.run({"true"}).exit_code == 0);  // the container is up
         Outcome other;
         std::thread long_command([&] { other = task.sh("touch a-started; sleep 8; echo a-done"); });
-        REQUIRE(wait_for_file(task.worktree + "/a-started", std::chrono::seconds(30)));
+        REQUIRE(file_appears(task.worktree + "/a-started", std::chrono::seconds(30)));
         // The leftover also tries to stop the runner, as it stopped the old per-command handler.
         Outcome leaver = task.sh("kill -STOP 1 2>/dev/null; " + leave + " sleep 0.3; echo b-done");
         INFO(leaver.error << leaver.err);

@@ -31,6 +31,11 @@ bool has_line_starting(const std::string& out, const std::string& prefix) {
     return out.rfind(prefix, 0) == 0 || out.find("\n" + prefix) != std::string::npos;
 }
 
+// A shell loop that waits up to 30 s for `marker` in the command's folder.
+std::string shell_wait_for(const std::string& marker) {
+    return "i=0; until [ -e " + marker + " ] || [ $i -ge 600 ]; do sleep 0.05; i=$((i+1)); done; ";
+}
+
 // The static network probe in the worktree, where the container sees it.
 std::string probe_in(const OmsUser& u) {
     const std::string copy = u.worktree + "/net_probe";
@@ -136,19 +141,14 @@ TEST_CASE("docker: concurrent warm commands each get their own refused lookups",
     require_daemon();
     OmsUser u(true);
     REQUIRE(u.oms({"run", "--", "true"}).exit_code == 0);  // the container, up before both start
-    const std::string wait_for = "i=0; until [ -e %s ] || [ $i -ge 300 ]; do sleep 0.05; i=$((i+1)); done; ";
-    auto waiting = [&](const std::string& marker) {
-        std::string text = wait_for;
-        return text.replace(text.find("%s"), 2, marker);
-    };
     auto first = std::async(std::launch::async, [&] {
         return u.oms({"run", "--", "sh", "-c",
                       "nslookup first-only.test >/dev/null 2>&1; setsid nslookup first-setsid.test >/dev/null 2>&1; "
-                      "touch first-asked; " + waiting("second-asked") + "echo first-saw-second"});
+                      "touch first-asked; " + shell_wait_for("second-asked") + "echo first-saw-second"});
     });
     auto second = std::async(std::launch::async, [&] {
         return u.oms({"run", "--", "sh", "-c",
-                      waiting("first-asked") + "nslookup second-only.test >/dev/null 2>&1; touch second-asked"});
+                      shell_wait_for("first-asked") + "nslookup second-only.test >/dev/null 2>&1; touch second-asked"});
     });
     const ProcessResult a = first.get(), b = second.get();
     INFO(a.out << a.err << "\n---\n" << b.out << b.err);
@@ -161,17 +161,6 @@ TEST_CASE("docker: concurrent warm commands each get their own refused lookups",
     CHECK_THAT(b.err, !Catch::Contains("first-"));
     u.oms({"task", "end"});
 }
-
-namespace {
-
-// Waits up to 30 s for `path` to exist.
-bool appears(const std::string& path) {
-    for (int i = 0; i < 600; ++i, usleep(50000))
-        if (std::filesystem::exists(path)) return true;
-    return false;
-}
-
-}  // namespace
 
 // An oms that stops reading (here: stopped) while another command floods
 // the resolver with lookups whose asker is gone (told to every command):
@@ -187,11 +176,10 @@ TEST_CASE("docker: a stopped oms does not make a warm container wait", "[docker]
     const std::string pid_file = u.root / "victim.pid";
     auto victim = std::async(std::launch::async, [&] {
         return run_process({"/bin/sh", "-c", "echo $$ > " + pid_file + "; exec \"$0\" run -- sh -c \"$1\"", oms_binary(),
-                            "touch victim-started; i=0; until [ -e flood-done ] || [ $i -ge 600 ]; do sleep 0.05; "
-                            "i=$((i+1)); done; touch victim-ended; echo victim-done"},
+                            "touch victim-started; " + shell_wait_for("flood-done") + "touch victim-ended; echo victim-done"},
                            {u.environment(), std::nullopt, u.worktree, 180});
     });
-    if (!appears(u.worktree + "/victim-started")) {
+    if (!file_appears(u.worktree + "/victim-started", std::chrono::seconds(30))) {
         const ProcessResult v = victim.get();
         FAIL("the victim's command did not start: " << v.exit_code << "\n" << v.out << v.err);
     }
@@ -202,7 +190,7 @@ TEST_CASE("docker: a stopped oms does not make a warm container wait", "[docker]
     CHECK_THAT(flood.out, Catch::Contains("SENT 1000"));
     CHECK_THAT(flood.err, Catch::Contains("name lookups refused"));  // the flood's own run is told too
     write_file(u.worktree + "/flood-done", "");
-    const bool victim_ended = appears(u.worktree + "/victim-ended");
+    const bool victim_ended = file_appears(u.worktree + "/victim-ended", std::chrono::seconds(30));
     // The container still serves commands while the victim's oms stays stopped.
     const ProcessResult third = run_process({oms_binary(), "run", "--", "echo", "third-ran"},
                                             {u.environment(), std::nullopt, u.worktree, 30});
@@ -228,10 +216,10 @@ TEST_CASE("docker: another command's unfound lookups do not crowd out a command'
     const std::string probe = probe_in(u);
     auto victim = std::async(std::launch::async, [&] {
         return u.oms({"run", "--", "sh", "-c",
-                      "touch victim-started; i=0; until [ -e flood-done ] || [ $i -ge 600 ]; do sleep 0.05; "
-                      "i=$((i+1)); done; nslookup victim-own.test >/dev/null 2>&1; echo victim-done"});
+                      "touch victim-started; " + shell_wait_for("flood-done") +
+                          "nslookup victim-own.test >/dev/null 2>&1; echo victim-done"});
     });
-    if (!appears(u.worktree + "/victim-started")) {
+    if (!file_appears(u.worktree + "/victim-started", std::chrono::seconds(30))) {
         const ProcessResult v = victim.get();
         FAIL("the victim's command did not start: " << v.exit_code << "\n" << v.out << v.err);
     }

@@ -65,15 +65,6 @@ struct VerifyHome {
     }
 };
 
-// Waits up to 60 s for `path` to exist.
-bool appears(const std::string& path) {
-    for (int i = 0; i < 600; ++i) {
-        if (exists(path)) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return false;
-}
-
 // The check: README as it starts, then (once the host has changed the live
 // README and said so in the results folder) README again, a write to the
 // snapshot (as its owner would: chmod first), its Surfnet, results, exit 3.
@@ -118,7 +109,7 @@ TEST_CASE("docker verify: snapshot, its own Surfnet, no host port, results and e
             std::thread run([&] {
                 verify = h.oms({"verify", "--output", h.results, "--", "sh", "-c", check_script(port)});
             });
-            const bool started = appears(h.results + "/started");
+            const bool started = file_appears(h.results + "/started", std::chrono::seconds(60));
             write_file(h.worktree + "/README", "changed during the check\n");
             if (started) write_file(h.results + "/go", "");
             run.join();

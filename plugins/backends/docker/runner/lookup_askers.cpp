@@ -85,8 +85,8 @@ bool is_asker_socket(const Endpoint& local, const Endpoint& remote, const dns_re
     return (local.address == asker.address || local.address == 0) && (resolver_peer || no_peer);
 }
 
-// Per table, at most this much is read (about 7,000 sockets): a command
-// holding more makes its own lookups unfound, not every lookup slow.
+// Per table, at most this much is read (about 8,000 IPv4 or 6,000 IPv6
+// sockets): a command holding more makes lookups unfound, not slow.
 constexpr size_t kMaxTableBytes = 1u << 20;
 
 // The inodes of the sockets in one /proc/net table that can be the asker's,

@@ -1,13 +1,14 @@
 // Which command asked a name of the warm container's resolver. The resolver
-// serves every command of the container at once, and a datagram says only
-// the asking socket's port; the process holding that socket is found in
+// serves every command of the container at once, and a question says only
+// the asking socket's address and port; the process holding that socket is found in
 // /proc (the socket's inode in /proc/net/udp or tcp, then the process with a
 // descriptor on it), and its session names the command (each command is a
 // session of its own, led by the runner's child).
 //
-// A report only: a process that already closed its socket, or that hides
-// its descriptors (non-dumpable), is not found; the runner then tells every
-// running command (lookup_reports.hpp).
+// A report only: a process that already closed its socket, that hides its
+// descriptors (non-dumpable), or whose socket cannot be told from another,
+// is not found; the runner then tells every running command
+// (lookup_reports.hpp).
 #pragma once
 #include <oms/dns_responder.hpp>
 

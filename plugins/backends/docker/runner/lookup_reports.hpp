@@ -2,8 +2,8 @@
 // asked. The resolver (a child of the runner) finds the asking process
 // (lookup_askers.hpp) and sends it with the name over a datagram socket pair
 // to the runner; the runner gives the name to that command's oms as a lookup
-// frame on the command's connection (runner_protocol.hpp), once per name and
-// at most dns_responder::kMaxReports per command.
+// frame on the command's connection (runner_protocol.hpp), once per name,
+// within the bounds runner_protocol.hpp gives.
 #pragma once
 #include "lookup_askers.hpp"
 
@@ -33,11 +33,11 @@ struct CommandLookups {
 };
 
 // Sends `name` on `conn` as a lookup frame unless the command was told of it
-// already or has had its bound for names `traced` to it, or for names whose
-// asker was not found (runner_protocol.hpp). A frame is dropped whole, never cut, when it
-// does not fit at once or when the frames oms has not read yet fill half the
-// socket's send buffer: the runner never waits for one command's oms, and
-// the command's status always fits.
+// already or has had its bound: for names `traced` to it, or for names whose
+// asker was not found (runner_protocol.hpp). A frame is dropped whole, never
+// cut, when it does not fit at once or when the frames oms has not read yet
+// fill half the socket's send buffer: the runner never waits for one
+// command's oms, and the command's status always fits.
 void tell_command(int conn, CommandLookups& told, const std::string& name, bool traced);
 
 }  // namespace oms::docker::runner
