@@ -47,7 +47,25 @@ trap stop EXIT
 
 cd "$build"
 status=0
-ctest --output-on-failure -j2 --timeout 900 || status=$?
-"$here/tests/run-as-user.sh" "$build" --output-on-failure -j2 --timeout 900 || status=$?
-"$here/tests/run-sanitizers.sh" "$(dirname "$build")/$(basename "$build")-san" || status=$?
+# The failed tests of every pass, said again at the end: a log cut to its
+# last lines (a CI page) still names what failed in the first passes.
+failed_list="$build/Testing/Temporary/LastTestsFailed.log"
+failures=""
+note_failures() {
+    [ -s "$failed_list" ] || return 0
+    failures="$failures
+run-suite: failed as $1: $(tr '\n' ';' < "$failed_list")"
+}
+rm -f "$failed_list"
+ctest --output-on-failure -j2 --timeout 900 || { status=$?; note_failures root; }
+rm -f "$failed_list"
+"$here/tests/run-as-user.sh" "$build" --output-on-failure -j2 --timeout 900 || { status=$?; note_failures "an ordinary user"; }
+san="$(dirname "$build")/$(basename "$build")-san"
+rm -f "$san/Testing/Temporary/LastTestsFailed.log"
+if ! "$here/tests/run-sanitizers.sh" "$san"; then
+    status=1
+    failed_list="$san/Testing/Temporary/LastTestsFailed.log"
+    note_failures "root, with sanitizers"
+fi
+[ -z "$failures" ] || echo "$failures" >&2
 exit "$status"

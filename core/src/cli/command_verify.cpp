@@ -121,9 +121,9 @@ std::string make_output_dir(const std::string& wanted) {
     char stamp[32];
     std::time_t now = std::time(nullptr);
     std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", std::gmtime(&now));
-    std::string pattern = run_dir_base() + "/oms-verify-" + stamp + "-XXXXXX";
+    std::string pattern = temp_folder_base() + "/oms-verify-" + stamp + "-XXXXXX";
     if (mkdtemp(pattern.data()) == nullptr)
-        throw UserError(kExitSoftware, "oms verify: cannot create a results folder in " + run_dir_base());
+        throw UserError(kExitSoftware, "oms verify: cannot create a results folder in " + temp_folder_base());
     return pattern;
 }
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 
@@ -34,22 +35,52 @@ int lock_as_owner(int root) {
 
 }  // namespace
 
-std::string run_dir_base() {
+std::string temp_folder_base() {
     // The parent's TMPDIR, resolved: sandboxes compare canonical paths.
     return canonical_or_absolute(env_value("TMPDIR").value_or("/tmp"));
 }
 
+std::string run_dir_base() { return temp_folder_base() + "/" + kRunDirBasePrefix + std::to_string(geteuid()); }
+
+int open_run_dir_base() {
+    const std::string base = run_dir_base();
+    if (mkdir(base.c_str(), 0700) != 0 && errno != EEXIST) fail("cannot create the run folders' folder " + base);
+    // Not a link, and nobody else's: another user who made it first (or a
+    // command that left a link there) would get every run's private folder.
+    const int fd = open(base.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || st.st_uid != geteuid()) {
+        if (fd >= 0) close(fd);
+        fail("refusing to keep private run folders in " + base +
+             ": it is not a folder of yours (a link, or another user's); remove it, or set TMPDIR to a folder "
+             "of your own");
+    }
+    // Nobody else lists it or makes anything in it; anyone may pass through
+    // (each run folder in it is 0700): a container user other than oms's
+    // reaches the HOME mounted below it, and a container runtime gives a
+    // tmpfs over it the mode of the folder it covers.
+    if ((st.st_mode & 07777) != kRunDirBaseMode && fchmod(fd, kRunDirBaseMode) != 0) {
+        close(fd);
+        fail("cannot set the mode of the run folders' folder " + base);
+    }
+    return fd;
+}
+
 RunDir::RunDir() {
     std::string base = run_dir_base();
+    base_fd_ = open_run_dir_base();
     std::string pattern = base + "/" + kRunDirPrefix + "XXXXXX";
-    if (mkdtemp(pattern.data()) == nullptr) fail("cannot create a private run folder in " + base);
+    if (mkdtemp(pattern.data()) == nullptr) {
+        release();
+        fail("cannot create a private run folder in " + base);
+    }
     root_ = pattern;
     name_ = root_.substr(base.size() + 1);
     home_ = root_ + "/home";
     temp_ = root_ + "/tmp";
     refusals_ = root_ + "/" + kRunDirRefusalFile;
-    base_fd_ = open(base.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    root_fd_ = base_fd_ < 0 ? -1 : openat(base_fd_, name_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    // Through the folder checked above: the folder made must be in it.
+    root_fd_ = openat(base_fd_, name_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (root_fd_ < 0 || mkdirat(root_fd_, "home", 0700) != 0 || mkdirat(root_fd_, "tmp", 0700) != 0 ||
         !write_new_file_at(root_fd_, kRunDirRefusalFile, "") ||
         (owner_lock_ = lock_as_owner(root_fd_)) < 0) {

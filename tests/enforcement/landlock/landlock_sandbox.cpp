@@ -214,17 +214,28 @@ std::vector<std::string> oms_world_env(const World& world) {
     return environment_with(env);
 }
 
-RunOutcome run_in_oms(World& world, const std::string& script, const std::vector<std::string>& extra_env) {
+namespace {
+
+RunOutcome run_oms_in_world(World& world, const std::vector<std::string>& options, const std::string& script,
+                            const std::vector<std::string>& extra_env) {
     auto full_env = oms_world_env(world);
     full_env.insert(full_env.end(), extra_env.begin(), extra_env.end());
-    auto result = run_process({oms_binary(), "run", "--sandbox", "landlock", "--worktree", world.work, "--pinned",
-                               world.pinned, "--", "sh", "-c", script},
-                              {full_env, std::nullopt, world.work, 60});
-    RunOutcome outcome;
-    outcome.exit_code = result.exit_code;
-    outcome.out = result.out;
-    outcome.err = result.err;
-    return outcome;
+    std::vector<std::string> argv{oms_binary(), "run", "--sandbox", "landlock", "--worktree", world.work,
+                                  "--pinned", world.pinned};
+    argv.insert(argv.end(), options.begin(), options.end());
+    argv.insert(argv.end(), {"--", "sh", "-c", script});
+    auto result = run_process(argv, {full_env, std::nullopt, world.work, 60});
+    return RunOutcome{OMS_OK, "", result.exit_code, result.out, result.err};
+}
+
+}  // namespace
+
+RunOutcome run_in_oms(World& world, const std::string& script, const std::vector<std::string>& extra_env) {
+    return run_oms_in_world(world, {}, script, extra_env);
+}
+
+RunOutcome run_in_oms_with_rw(World& world, const std::string& read_write, const std::string& script) {
+    return run_oms_in_world(world, {"--rw", read_write}, script, {});
 }
 
 std::vector<Driver> drivers() {

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <thread>
 
+#include <unistd.h>
+
 using namespace oms::test;
 
 namespace {
@@ -31,8 +33,9 @@ TEST_CASE("oms explain --running shows a run going on and what it was refused so
     World w;
     const std::string runs = w.root / "runs";
     // An abandoned run folder: same name shape, refusals, but no oms holds its lock.
-    write_file(runs + "/oms-run-dead01/refusals", "refused\tresolver\tdead.test\t0\tabandoned\n");
-    write_file(runs + "/oms-run-dead01/.owner", "");
+    const std::string run_folders = runs + "/oms-runs-" + std::to_string(geteuid());
+    write_file(run_folders + "/oms-run-dead01/refusals", "refused\tresolver\tdead.test\t0\tabandoned\n");
+    write_file(run_folders + "/oms-run-dead01/.owner", "");
 
     auto idle = explain_running(w, runs);
     INFO(idle.out << idle.err);

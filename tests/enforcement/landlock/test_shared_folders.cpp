@@ -28,10 +28,7 @@ RunOutcome run_sharing(Driver driver, World& w, const std::string& shared, const
         for (const auto& root : extra_read_roots) options.extra_rules.emplace_back(OMS_RULE_READ_ALLOW_TREE, root);
         return run_in_plugin(w, script, options);
     }
-    auto result = run_process({oms_binary(), "run", "--sandbox", "landlock", "--worktree", w.work, "--pinned",
-                               w.pinned, "--rw", shared, "--", "sh", "-c", script},
-                              {oms_world_env(w), std::nullopt, w.work, 60});
-    return RunOutcome{OMS_OK, "", result.exit_code, result.out, result.err};
+    return run_in_oms_with_rw(w, shared, script);
 }
 
 }  // namespace

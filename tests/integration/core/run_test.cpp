@@ -404,6 +404,7 @@ TEST_CASE("the command dies with an oms killed with SIGKILL; its run folder is r
         std::string temp = env.root / "tmp";
         make_dirs(temp);
         env.env["TMPDIR"] = temp;
+        const std::string runs = temp + "/oms-runs-" + std::to_string(geteuid());  // made by the first run
         // Reports go to the worktree: landlock gives the command a private
         // /tmp, where this test's other folders live. Its pid is looked up
         // from the host side, since landlock runs it in its own PID namespace.
@@ -430,19 +431,19 @@ TEST_CASE("the command dies with an oms killed with SIGKILL; its run folder is r
         REQUIRE(wait_for_file(env.worktree + "/b"));
         std::string live = first_line(env.worktree + "/b");
         live = live.substr(0, live.rfind('/'));
-        std::string being_made = temp + "/oms-run-justmade";
+        std::string being_made = runs + "/oms-run-justmade";
         REQUIRE(mkdir(being_made.c_str(), 0700) == 0);
         // D: a FIFO where the lock should be (a command can write the temp
         // folder): opening it must not hang the sweep. E: a link named like a
         // run folder, pointing at an unlocked one outside: never followed.
-        std::string fifo_folder = temp + "/oms-run-fifo";
+        std::string fifo_folder = runs + "/oms-run-fifo";
         REQUIRE(mkdir(fifo_folder.c_str(), 0700) == 0);
         REQUIRE(mkfifo((fifo_folder + "/.owner").c_str(), 0600) == 0);
         std::string elsewhere = env.root / "elsewhere";
         REQUIRE(mkdir(elsewhere.c_str(), 0700) == 0);
         write_file(elsewhere + "/.owner", "");
         write_file(elsewhere + "/precious", "keep me\n");
-        REQUIRE(symlink(elsewhere.c_str(), (temp + "/oms-run-link").c_str()) == 0);
+        REQUIRE(symlink(elsewhere.c_str(), (runs + "/oms-run-link").c_str()) == 0);
         std::remove((env.state_home + "/oms/last-run-dir-sweep").c_str());  // the sweep is due
 
         ProcessOptions patience;

@@ -18,15 +18,6 @@
 
 namespace oms::test::docker {
 
-bool file_appears(const std::string& path, std::chrono::seconds limit) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (!std::filesystem::exists(path)) {
-        if (std::chrono::steady_clock::now() > deadline) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return true;
-}
-
 namespace {
 
 std::string env_or(const char* name, const std::string& fallback) {

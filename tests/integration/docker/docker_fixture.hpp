@@ -3,6 +3,7 @@
 // HOME holding secrets), the plugin loaded with dlopen, and commands run with
 // their output captured in files.
 #pragma once
+#include "file_wait.hpp"
 #include "plugin_harness.hpp"
 #include "temp_dir.hpp"
 
@@ -21,9 +22,7 @@ namespace oms::test::docker {
 // OMS_REQUIRE_DOCKER=1 (CI), so a missing daemon never looks like a pass.
 void require_daemon();
 
-// Waits up to `limit` for `path` to exist (a marker a command writes in
-// the worktree); false when it never did.
-bool file_appears(const std::string& path, std::chrono::seconds limit);
+using oms::test::file_appears;  // file_wait.hpp: markers a command writes in the worktree
 
 // The test image's ID (tests/docker/build-test-image.sh), built once per process.
 const std::string& test_image();

@@ -11,9 +11,12 @@
 #include "oms_user.hpp"
 
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 using namespace oms::test;
@@ -334,4 +337,49 @@ TEST_CASE("docker: with HOME denied by the policy, commands run without one", "[
         CHECK(r.err.find("not started") == std::string::npos);
     }
     u.oms({"task", "end"});
+}
+
+TEST_CASE("docker: with TMPDIR in a --rw mount, a command reaches no run's private folder but its own",
+          "[docker][home][run-folders]") {
+    require_daemon();
+    for (bool warm : {false, true}) {
+        INFO((warm ? "warm" : "one-shot"));
+        OmsUser u(warm);
+        // The user's TMPDIR, which holds every run's folder, is a folder the
+        // command may write (a --rw mount): it can be opened, nothing in the
+        // run folders' folder can.
+        const std::string tmpdir = u.root / "tmpdir";
+        std::filesystem::create_directories(tmpdir);
+        chmod(tmpdir.c_str(), 01777);  // the container's user writes there too
+        const auto oms = [&](const std::vector<std::string>& args) {
+            std::vector<std::string> argv{oms_binary()};
+            argv.insert(argv.end(), args.begin(), args.end());
+            auto env = u.environment();
+            env.push_back("TMPDIR=" + tmpdir);
+            return run_process(argv, {env, std::nullopt, u.worktree, 300});
+        };
+        REQUIRE(oms({"run", "--", "true"}).exit_code == 0);  // makes the run folders' folder
+        const std::string base = tmpdir + "/oms-runs-" + std::to_string(geteuid());
+        // Another run's folder, as the core makes them.
+        std::string other = base + "/oms-run-XXXXXX";
+        REQUIRE(mkdtemp(other.data()) != nullptr);
+        write_file(other + "/home/.gitconfig", "[user]\n\tname = other run\n");
+        const ProcessResult r = oms(
+            {"run", "--rw", tmpdir, "--", "sh", "-c",
+             "ls " + base + " >/dev/null 2>&1 && echo LISTED || echo NOT-LISTED; "
+             "cat " + other + "/home/.gitconfig 2>/dev/null || echo NOT-READ; "
+             "echo '[alias] st = !evil' >> " + other + "/home/.gitconfig 2>/dev/null && echo WROTE || echo NOT-WRITTEN; "
+             "test -s \"$HOME/.gitconfig\" && echo OWN-HOME-OK; echo host > " + tmpdir + "/written && echo RW-OK"});
+        INFO(r.out << r.err);
+        CHECK(r.exit_code == 0);
+        CHECK_THAT(r.out, Catch::Contains("NOT-LISTED"));
+        CHECK_THAT(r.out, Catch::Contains("NOT-READ"));
+        CHECK_THAT(r.out, Catch::Contains("NOT-WRITTEN"));
+        CHECK(read_file(other + "/home/.gitconfig") == "[user]\n\tname = other run\n");
+        // Positive controls: its own HOME is there, and the --rw folder is the host's.
+        CHECK_THAT(r.out, Catch::Contains("OWN-HOME-OK"));
+        CHECK_THAT(r.out, Catch::Contains("RW-OK"));
+        CHECK(read_file(tmpdir + "/written") == "host\n");
+        oms({"task", "end"});
+    }
 }

@@ -277,6 +277,36 @@ TEST_CASE("plan: read-only and read-write mounts, with denied paths inside them 
     CHECK(mounts == expected);
 }
 
+TEST_CASE("plan: the run folders' folder in a read-write mount is covered whole, passable to this run's HOME") {
+    Fixture f;
+    const std::string tmpdir = f.root / "tmpdir", base = tmpdir + "/oms-runs-7";
+    write_file(base + "/oms-run-abc/home/.gitconfig", "[user]\n");
+    write_file(base + "/oms-run-zzz/home/.gitconfig", "[user]\n\tname = another run\n");
+    write_file(base + "/oms-run-zzz/home/wallet-keypair.json", "[1]\n");  // hidden with the rest, not searched
+    f.in.private_home = base + "/oms-run-abc/home";
+    f.in.temp_dir = base + "/oms-run-abc/tmp";
+    f.in.read_write = {tmpdir};
+    f.in.rules = {{OMS_RULE_READ_DENY_SUFFIX, "-keypair.json"}};
+    const ContainerPlan plan = f.plan();
+    CHECK(policy_mounts(plan.flags) ==
+          Args{"--mount=type=bind,source=" + f.wt + ",target=" + f.wt,
+               "--mount=type=bind,source=" + tmpdir + ",target=" + tmpdir,
+               "--mount=type=tmpfs,target=" + base + ",tmpfs-size=4k,tmpfs-mode=0711"});
+    // Control: with TMPDIR outside every mount, nothing covers it.
+    f.in.read_write = {};
+    for (const std::string& flag : f.plan().flags) CHECK(flag.find("target=" + base) == std::string::npos);
+}
+
+TEST_CASE("plan: the host's /tmp as a read-write mount is the host's, with no tmpfs over it") {
+    Fixture f;
+    const Args plain = f.plan().flags;  // control: the container's own /tmp
+    CHECK(std::count(plain.begin(), plain.end(), "--tmpfs=/tmp:rw,exec,nosuid,nodev,size=512m,mode=1777") == 1);
+    f.in.read_write = {"/tmp"};
+    const Args flags = f.plan().flags;
+    CHECK(std::count(flags.begin(), flags.end(), "--tmpfs=/tmp:rw,exec,nosuid,nodev,size=512m,mode=1777") == 0);
+    CHECK(std::count(flags.begin(), flags.end(), "--mount=type=bind,source=/tmp,target=/tmp") == 1);
+}
+
 TEST_CASE("plan: a secret file that is also a READ_DENY is masked once (twice stops docker: duplicate mount point)") {
     Fixture f;
     write_file(f.wt + "/both-keypair.json", "[4]\n");

@@ -246,8 +246,10 @@ TEST_CASE("a read allow naming exactly a keypair-named file exempts it; a read d
 
 TEST_CASE("other runs' folders in the shared temp folder are closed, this run's is open", "[seatbelt][meaning][run]") {
     // Seatbelt lets every command write the system temp folders, and every
-    // run's folder lies in the caller's TMPDIR there.
-    const std::string base = "/private/var/folders/zz/abc/T";
+    // run's folder lies in the user's folder of run folders in the caller's
+    // TMPDIR there.
+    const std::string temp = "/private/var/folders/zz/abc/T";
+    const std::string base = temp + "/oms-runs-501";
     const std::string own = base + "/oms-run-abc123";
     const std::string other = base + "/oms-run-zzz999";
     PolicyBuilder policy;
@@ -272,9 +274,12 @@ TEST_CASE("other runs' folders in the shared temp folder are closed, this run's 
         {"file-read-data", other + "/tmp/secret.txt", deny, "another run's TMPDIR, read"},
         {"file-write-unlink", other + "/tmp", deny, "moving another run's TMPDIR"},
         {"file-write-create", base + "/oms-run-squat", deny, "a run folder's name taken for the next run"},
-        {"file-write-data", "/var/folders/zz/abc/T/oms-run-zzz999/home/x", deny, "the /var spelling"},
-        {"file-write-data", base + "/tool.tmp", allow, "the rest of the shared temp folder"},
-        {"file-read-data", base + "/tool.tmp", allow, "the rest of the shared temp folder, read"},
+        {"file-write-data", "/var/folders/zz/abc/T/oms-runs-501/oms-run-zzz999/home/x", deny, "the /var spelling"},
+        {"file-write-unlink", base, deny, "moving the run folders' folder away, running runs' folders with it"},
+        {"file-write-unlink", "/var/folders/zz/abc/T/oms-runs-501", deny, "the same, in the /var spelling"},
+        {"file-write-data", temp + "/tool.tmp", allow, "the rest of the shared temp folder"},
+        {"file-read-data", temp + "/tool.tmp", allow, "the rest of the shared temp folder, read"},
+        {"file-read-metadata", base, allow, "the run folders' folder can be passed through"},
         {"file-write-data", "/private/tmp/x", allow, "the other system temp folder"},
         {"file-read-data", own + "/tmp/x-keypair.json", deny, "keypairs stay denied in this run's folder"},
         {"file-write-data", own + "/tmp/clone/.git/config", deny, "a .git stays read-only in this run's folder"},
@@ -284,6 +289,7 @@ TEST_CASE("other runs' folders in the shared temp folder are closed, this run's 
     const auto without = evaluate(oms::seatbelt::render_profile(rules_of(policy), resolver));
     CHECK(without.decide({"file-write-data", other + "/home/.gitconfig"}) == allow);
     CHECK(without.decide({"file-read-data", other + "/tmp/secret.txt"}) == allow);
+    CHECK(without.decide({"file-write-unlink", base}) == allow);
 }
 
 TEST_CASE("the run folder is known only when HOME and TMPDIR share a folder named like one", "[seatbelt][run]") {

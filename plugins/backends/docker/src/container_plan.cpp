@@ -9,6 +9,7 @@
 #include "secret_scan.hpp"
 
 #include <oms/path.hpp>
+#include <oms/run_folder.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -76,8 +77,16 @@ void add_hardening(const Settings& s, const std::string& user, std::vector<std::
                        "--memory-swap=" + s.memory, "--cpus=" + s.cpus});
 }
 
+// The host's /tmp when the user made it (or a folder holding it) a --rw
+// mount: a tmpfs over it would hide what the user asked for.
+bool host_tmp_chosen(const RunInputs& in) {
+    for (const std::string& rw : in.read_write)
+        if (sdk::path::is_inside("/tmp", rw)) return true;
+    return false;
+}
+
 void add_tmpfs(const Settings& s, const std::string& user, const RunInputs& in, Mode mode, ContainerPlan& plan) {
-    plan.flags.push_back(tmpfs("/tmp", s.tmpfs_size, "1777", ""));
+    if (!host_tmp_chosen(in)) plan.flags.push_back(tmpfs("/tmp", s.tmpfs_size, "1777", ""));
     if (mode == Mode::Warm) {
         plan.flags.push_back(tmpfs(kWarmHome, s.tmpfs_size, "0700", user));
         return;
@@ -152,6 +161,9 @@ void add_writable_mounts(const RunInputs& in, const std::vector<std::string>& na
 struct MaskedPath {
     std::string path;
     PathKind kind;
+    // Passable (x for all) rather than closed: this run's HOME and TMPDIR
+    // are mounts below it, which the command's user must reach.
+    bool passable = false;
 };
 
 // Each is found from its mount root without following links.
@@ -163,6 +175,19 @@ std::vector<MaskedPath> masked_paths(const RunInputs& in, const std::vector<std:
         const PathKind kind = link_free_kind(*root, p, "denied path");
         if (kind != PathKind::Missing) masked.push_back({p, kind});
     }
+    // The folder of every run's private folder, when a mount shows it (a
+    // worktree or --rw folder holding TMPDIR): hidden whole, so a command
+    // reaches no other run's folder, not even one that starts later. This
+    // run's HOME and TMPDIR are tmpfs mounts of their own inside it.
+    // A host that keeps run folders in a folder the user mounts (the ABI's
+    // older layout: TMPDIR itself) gets no cover, which would hide that mount.
+    const auto run = sdk::run_folder_of(in.private_home, in.temp_dir);
+    const bool holds_a_mount = std::any_of(visible.begin(), visible.end(), [&](const std::string& root) {
+        return sdk::path::is_inside(root, run.base);
+    });
+    if (const std::string* root = run.known() && !holds_a_mount ? containing_root(run.base, visible) : nullptr)
+        if (link_free_kind(*root, run.base, "run folders' folder") == PathKind::Directory)
+            masked.push_back({run.base, PathKind::Directory, true});
     return masked;
 }
 
@@ -204,7 +229,8 @@ void add_masks(const RunInputs& in, const std::vector<std::string>& visible, con
                const ScanResult& scan, ContainerPlan& plan) {
     refuse_linked_secrets(scan.linked);
     refuse_keypair_links(scan.keypair_links);
-    for (const MaskedPath& m : masked) plan.flags.push_back(mask(m.path, m.kind));
+    for (const MaskedPath& m : masked)
+        plan.flags.push_back(m.passable ? tmpfs_mount_flag(m.path, "tmpfs-size=4k,tmpfs-mode=0711") : mask(m.path, m.kind));
     for (const std::string& file : scan.matches) {
         const std::string* root = containing_root(file, visible);
         if (root) link_free_kind(*root, file, "secret file");

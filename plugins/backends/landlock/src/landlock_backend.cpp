@@ -11,6 +11,7 @@
 #include "secret_scan.hpp"
 
 #include <oms/launch_phase.hpp>
+#include <oms/run_folder.hpp>
 
 namespace oms::landlock {
 
@@ -105,7 +106,9 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
     for (const auto& line : link_scratch_trees_into_private_home(std::string(context.home()),
                                                                  std::string(context.private_home()), plan.scratch_trees))
         host().log(OMS_LOG_WARN, line);
-    MaskSources masks;  // lives until the child has exec'd (its mounts are made by then)
+    const auto run_folder = sdk::run_folder_of(context.private_home(), context.temp_dir());
+    // Lives until the child has exec'd (its mounts are made by then).
+    MaskSources masks(run_folder.known() ? run_folder.own : "/tmp");
     ChildSpec spec = make_child_spec(plan, features_, seccomp_for(plan), masks);
     spec.stdio[0] = stdio.in;
     spec.stdio[1] = stdio.out;

@@ -250,8 +250,13 @@ void write_writes(ProfileWriter& out, const std::vector<Rule>& rules, const RunF
         for (const Rule& rule : of_kind(rules, OMS_RULE_WRITE_ALLOW_TREE))
             if (sdk::path::is_inside(std::string(rule.value), run.own)) own.push_back(rule);
         out.comment("Writes: close every run's folder in the shared temp folder (and names for the next");
-        out.comment("run), then allow the write roots in this run's folder again.");
-        out.rule("deny", "file-write*", others);
+        out.comment("run) and that folder itself (moved away, it would take running runs' folders out of");
+        out.comment("these rules), then allow the write roots in this run's folder again.");
+        auto closed = others;
+        for (const auto& base : out.path_filters({Rule{OMS_RULE_WRITE_DENY, run.base, 0, "the run folders' folder"}},
+                                                 "RUN_BASE", "literal"))
+            closed.push_back(base);
+        out.rule("deny", "file-write*", closed);
         out.rule("allow", "file-write*", out.path_filters(own, "WRITE_ALLOW_TREE", "subpath"));
     }
     out.rule("deny", "file-write*", out.path_filters(of_kind(rules, OMS_RULE_WRITE_DENY), "WRITE_DENY", "subpath"));
@@ -342,20 +347,6 @@ void write_outside_actions(ProfileWriter& out) {
 }
 
 }  // namespace
-
-RunFolder run_folder_of(std::string_view private_home, std::string_view temp_dir) {
-    const auto parent = [](std::string_view path) {
-        const size_t slash = path.rfind('/');
-        return slash == std::string_view::npos || slash == 0 ? std::string_view() : path.substr(0, slash);
-    };
-    const std::string_view own = parent(private_home);
-    const std::string_view base = parent(own);
-    const std::string_view name = own.substr(base.size() + (base.empty() ? 0 : 1));
-    if (own.empty() || base.empty() || own[0] != '/' || parent(temp_dir) != own ||
-        name.rfind(OMS_RUN_DIR_PREFIX, 0) != 0)
-        return {};
-    return RunFolder{std::string(own), std::string(base)};
-}
 
 Profile render_profile(const std::vector<Rule>& rules, const PathResolver& resolve, const RunFolder& run) {
     for (const Rule& rule : rules) validate(rule);

@@ -10,6 +10,7 @@
 #pragma once
 #include "path_spellings.hpp"
 
+#include <oms/run_folder.hpp>
 #include <oms/sdk.hpp>
 
 #include <string>
@@ -30,18 +31,12 @@ struct Profile {
     std::vector<std::string> limits;          // policy parts the profile cannot express exactly
 };
 
-// This run's folder (<base>/oms-run-XXXXXX, holding the private HOME and
-// TMPDIR) and the folder every run's folder lies in. The system temp folders
-// Seatbelt lets every command write hold <base>, so without more the command
-// of one run could read and write the folders of every other run.
-struct RunFolder {
-    std::string own;   // empty: the run's folder is unknown, no rule is added
-    std::string base;
-};
-
-// The run folder of `context`, when its private HOME and TMPDIR lie in one
-// folder named OMS_RUN_DIR_PREFIX...; otherwise an empty one.
-RunFolder run_folder_of(std::string_view private_home, std::string_view temp_dir);
+// This run's folder and the folder every run's folder lies in
+// (oms/run_folder.hpp). The system temp folders Seatbelt lets every command
+// write hold <base>, so without more the command of one run could read and
+// write the folders of every other run.
+using oms::sdk::RunFolder;
+using oms::sdk::run_folder_of;
 
 // Throws oms::sdk::Error(OMS_ERR_INVALID) for a malformed rule (relative or
 // empty path, NUL byte, port out of range) and OMS_ERR_UNSUPPORTED for a rule

@@ -20,9 +20,9 @@ namespace {
 
 }  // namespace
 
-MaskSources::MaskSources() {
-    char pattern[] = "/tmp/oms-landlock-XXXXXX";
-    if (!mkdtemp(pattern)) fail("/tmp/oms-landlock-*");
+MaskSources::MaskSources(const std::string& parent) {
+    std::string pattern = parent + "/oms-landlock-XXXXXX";
+    if (!mkdtemp(pattern.data())) fail(parent + "/oms-landlock-*");
     base_ = pattern;
     folder_path_ = base_ + "/empty-folder";
     file_path_ = base_ + "/empty-file";

@@ -1,8 +1,11 @@
 // The empty folder and empty file mounted over hidden paths, and the
-// sandbox's resolv.conf (see dns_responder.hpp), made fresh for each spawn. /tmp is a write root, so a sandboxed command could try to swap
-// them (say for a symlink to ~/.ssh) before a mount is made: the child opens
-// them without following symlinks and checks device and inode against the
-// ones recorded here before mounting.
+// sandbox's resolv.conf (see dns_responder.hpp), made fresh for each spawn,
+// in the run's own folder (oms/run_folder.hpp), which no command sees; in
+// /tmp when the host gives no such folder. A command that can write there
+// (another run's, with /tmp as a write root) could try to swap them (say
+// for a symlink to ~/.ssh) before a mount is made: the child opens them
+// without following symlinks and checks device and inode against the ones
+// recorded here before mounting.
 #pragma once
 #include <string>
 
@@ -10,7 +13,7 @@ namespace oms::landlock {
 
 class MaskSources {
 public:
-    MaskSources();  // throws oms::sdk::Error on failure
+    explicit MaskSources(const std::string& parent);  // throws oms::sdk::Error on failure
     ~MaskSources();  // unlinks them; mounts made from them keep the inodes
     MaskSources(const MaskSources&) = delete;
     MaskSources& operator=(const MaskSources&) = delete;

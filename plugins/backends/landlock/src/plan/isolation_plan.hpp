@@ -2,7 +2,8 @@
 //  - writable_mounts: the outermost write roots. The child clones them, makes
 //    the whole tree read-only (chmod, chown, utimes, xattrs fail with EROFS
 //    outside them: Landlock has no right for those) and puts the clones back.
-//  - private_temps: /tmp and /var/tmp, each covered by a fresh tmpfs that dies
+//  - private_temps: /tmp and /var/tmp (and the folder of every run's private
+//    folder, when neither covers it), each covered by a fresh tmpfs that dies
 //    with the run, so nothing a run leaves there reaches a later run, and a
 //    rename out of a write root into them crosses file systems (a copy,
 //    which reads a masked keypair as the empty file it is).
@@ -19,6 +20,13 @@ namespace oms::landlock {
 // Fills the fields above and drops the rules and mounts planned for host
 // entries of the temp folders that the private ones no longer show.
 void plan_isolation(Plan& plan, const oms::sdk::Context& context, const oms::sdk::Policy& policy);
+
+// The folder every run's private folder lies in (oms/run_folder.hpp), which
+// the child covers with a private temp of its own unless one covers it
+// already; empty when the context's folders are not laid out that way, or
+// the folder is reached through a link (a run's own HOME is bound back by
+// its real path). The keypair search leaves it out: nothing in it is seen.
+std::string run_folders_to_cover(const oms::sdk::Context& context);
 
 // True when this kernel lists the overlay file system.
 bool overlay_available();

@@ -1,0 +1,62 @@
+// Every run's private folder (its HOME and TMPDIR) lies in one folder of
+// the user's, oms-runs-UID in TMPDIR. A command whose sandbox shows that
+// folder (the user made /tmp a write root) must still reach no other run's
+// folder: not one that was there at its start, not one that starts later.
+// Otherwise it could plant a git alias or an npm script in the private HOME
+// of a concurrent run, which may have rights this one lacks.
+#include "file_wait.hpp"
+#include "isolation_support.hpp"
+
+#include <unistd.h>
+
+#include <future>
+
+using namespace oms::test;
+
+TEST_CASE("with /tmp writable, a command reaches no other run's private folder, not even a later one",
+          "[landlock][isolation][run-folders]") {
+    require_landlock();
+    World w;
+    const std::string mark = unique_mark(w.work + "/mark");
+    const std::string host_file = "/tmp/" + unique_mark("oms-test-run-folders");
+    // The attacker starts first, so the victim's folder is made after its
+    // sandbox was set up; it then tries the victim's HOME by its real path.
+    auto attacker = std::async(std::launch::async, [&] {
+        return run_in_oms_with_rw(
+            w, "/tmp",
+            "echo started > '" + mark + ".a'; " + shell_wait_for(mark + ".b-home") + "victim=$(cat '" + mark +
+                ".b-home'); "
+                "ls \"$(dirname \"$victim\")\" >/dev/null 2>&1 && echo SAW-FOLDER || echo NO-FOLDER; "
+                "echo \"RUNS-SEEN $(ls \"$(dirname \"$(dirname \"$victim\")\")\" | grep -c oms-run-)\"; "
+                "printf '[alias]\\n\\tst = !touch planted-by-alias\\n' >> \"$victim/.gitconfig\" "
+                "2>/dev/null && echo WROTE || echo NOT-WRITTEN; "
+                "echo x > \"$victim/planted\" 2>/dev/null && echo PLANTED || echo NOT-PLANTED; "
+                "echo mine > \"$HOME/own\" && cat \"$HOME/own\"; "
+                "echo host > '" +
+                host_file +
+                "' && echo HOST-TMP-OK; "
+                "echo done > '" +
+                mark + ".a-done'");
+    });
+    REQUIRE(file_appears(mark + ".a", std::chrono::seconds(30)));
+    const RunOutcome victim =
+        run_in_oms_with_rw(w, "/tmp",
+                           "echo \"$HOME\" > '" + mark + ".b-home'; " + shell_wait_for(mark + ".a-done") +
+                               "ls -A \"$HOME\" | grep -c planted; "
+                               "grep -c planted-by-alias \"$HOME/.gitconfig\"; echo VICTIM-END");
+    const RunOutcome a = attacker.get();
+    INFO("attacker: " << a.out << a.err << "\nvictim: " << victim.out << victim.err);
+    REQUIRE(a.exit_code == 0);
+    REQUIRE(victim.exit_code == 0);
+    CHECK_THAT(a.out, Catch::Contains("NO-FOLDER"));
+    CHECK_THAT(a.out, Catch::Contains("RUNS-SEEN 1\n"));  // its own folder, no other
+    CHECK_THAT(a.out, Catch::Contains("NOT-WRITTEN"));
+    CHECK_THAT(a.out, Catch::Contains("NOT-PLANTED"));
+    // The victim's own view: nothing planted, its git config untouched.
+    CHECK_THAT(victim.out, Catch::StartsWith("0\n0\nVICTIM-END"));
+    // Positive controls: the attacker's own HOME works, and /tmp is the host's.
+    CHECK_THAT(a.out, Catch::Contains("mine\n"));
+    CHECK_THAT(a.out, Catch::Contains("HOST-TMP-OK"));
+    CHECK(exists(host_file));
+    unlink(host_file.c_str());
+}
