@@ -40,7 +40,12 @@ std::string temp_folder_base() {
     return canonical_or_absolute(env_value("TMPDIR").value_or("/tmp"));
 }
 
-std::string run_dir_base() { return temp_folder_base() + "/" + kRunDirBasePrefix + std::to_string(geteuid()); }
+std::string run_dir_base() {
+    // Not TMPDIR: runs started with different ones would each hide only
+    // their own base, and a TMPDIR below a folder a command can write could
+    // be renamed or linked away (commands cannot rename /tmp).
+    return canonical_or_absolute("/tmp") + "/" + kRunDirBasePrefix + std::to_string(geteuid());
+}
 
 int open_run_dir_base() {
     const std::string base = run_dir_base();
@@ -52,8 +57,8 @@ int open_run_dir_base() {
     if (fd < 0 || fstat(fd, &st) != 0 || st.st_uid != geteuid()) {
         if (fd >= 0) close(fd);
         fail("refusing to keep private run folders in " + base +
-             ": it is not a folder of yours (a link, or another user's); remove it, or set TMPDIR to a folder "
-             "of your own");
+             ": it is not a folder of yours (a link, or another user's); it must be removed (by its owner, or "
+             "root) before oms can run");
     }
     // Nobody else lists it or makes anything in it; anyone may pass through
     // (each run folder in it is 0700): a container user other than oms's

@@ -43,15 +43,22 @@ int claim_abandoned(int folder, const struct stat& info) {
 }  // namespace
 
 int sweep_abandoned_run_dirs(const std::string& base_path) {
-    int base = open(base_path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    // Never through a link, and only a folder of ours: another user could
+    // have put either at the path, leading to folders of ours elsewhere.
+    int base = open(base_path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (base < 0) return 0;
+    struct stat base_info {};
+    if (fstat(base, &base_info) != 0 || base_info.st_uid != geteuid()) {
+        close(base);
+        return 0;
+    }
     int removed = 0;
     const size_t prefix = std::strlen(kRunDirPrefix);
     for (const auto& name : folder_entries(base)) {
         if (name.compare(0, prefix, kRunDirPrefix) != 0) continue;
         struct stat info {};
         // Ours only; owner rights given back (its command may have taken them).
-        int folder = open_subfolder(base, name.c_str(), getuid(), info);
+        int folder = open_subfolder(base, name.c_str(), geteuid(), info);
         if (folder < 0) continue;
         int lock = claim_abandoned(folder, info);
         if (lock != -1) {

@@ -173,12 +173,12 @@ typedef struct oms_host_api {
 /* The name every run's folder starts with: private_home and temp_dir are the
  * folders home/ and tmp/ of one folder <base>/OMS_RUN_DIR_PREFIX<6 characters>,
  * and every run of a user has its folder in the same <base>: a folder of
- * the user's own that holds nothing else (oms-runs-UID in the caller's
- * TMPDIR; oms 0.1.0 used TMPDIR itself). A backend whose commands could
- * see <base> (it lies in the system temp folders a command may write, or
- * below a folder the user mounts) keeps each command out of every other
- * run's folder, those that start later too: by this name, or by hiding
- * <base> whole but for this run's home/ and tmp/ (oms/run_folder.hpp).
+ * the user's own that holds nothing else (/tmp/oms-runs-UID, whatever the
+ * caller's TMPDIR; oms 0.1.0 used TMPDIR itself). A backend whose commands
+ * could see <base> (it lies in the system temp folder a command may write)
+ * keeps each command out of every other run's folder, those that start
+ * later too: by this name, or by hiding <base> whole but for this run's
+ * home/ and tmp/, and the other users' bases beside it (oms/run_folder.hpp).
  * Stable across 1.x. */
 #define OMS_RUN_DIR_PREFIX "oms-run-"
 

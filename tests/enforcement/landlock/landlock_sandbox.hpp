@@ -100,7 +100,8 @@ std::vector<std::string> oms_world_env(const World& world);
 // --pinned <pinned> -- sh -c <script>` with HOME set to the fake home.
 RunOutcome run_in_oms(World& world, const std::string& script, const std::vector<std::string>& extra_env = {});
 // The same with `--rw <read_write>` too.
-RunOutcome run_in_oms_with_rw(World& world, const std::string& read_write, const std::string& script);
+RunOutcome run_in_oms_with_rw(World& world, const std::string& read_write, const std::string& script,
+                              const std::vector<std::string>& extra_env = {});
 // True when the built oms has `run` and the default policy plugins.
 bool oms_run_available();
 

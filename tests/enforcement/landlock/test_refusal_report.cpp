@@ -13,6 +13,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include <unistd.h>
@@ -135,25 +137,25 @@ TEST_CASE("refusals: written to the run folder's file while the run lasts, gone 
     require_landlock();
     REQUIRE(oms_run_available());
     World w;
-    const std::string runs = w.root / "runs";
-    std::filesystem::create_directories(runs);
-    const std::string run_folders = runs + "/oms-runs-" + std::to_string(geteuid());
+    // The user's one folder of run folders, shared with other tests' runs.
+    const std::string run_folders = "/tmp/oms-runs-" + std::to_string(geteuid());
     // The command looks a name up, then waits for the test to say it may end.
     RunOutcome r;
     std::thread run([&] {
         r = run_in_oms(w,
                        "getent hosts live.test; i=0; while [ ! -e done ] && [ $i -lt 300 ]; do sleep 0.1; "
-                       "i=$((i+1)); done; echo waited=$i",
-                       {"TMPDIR=" + runs});
+                       "i=$((i+1)); done; echo waited=$i");
     });
-    std::string seen;
+    std::string seen, folder;
     for (int i = 0; i < 200 && seen.empty(); ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        std::error_code not_yet;  // the folder of the run folders is made by the run
-        for (auto& entry : std::filesystem::directory_iterator(run_folders, not_yet)) {
-            const std::string file = entry.path().string() + "/refusals";
-            if (std::filesystem::exists(file) && read_file(file).find("live.test") != std::string::npos)
-                seen = read_file(file);
+        std::error_code error;  // other runs' folders come and go meanwhile
+        for (std::filesystem::directory_iterator it(run_folders, error), end; !error && it != end;
+             it.increment(error)) {
+            std::ifstream file(it->path().string() + "/refusals");
+            std::stringstream text;
+            text << file.rdbuf();
+            if (text.str().find("live.test") != std::string::npos) seen = text.str(), folder = it->path().string();
         }
     }
     write_file(w.work + "/done", "");
@@ -164,7 +166,8 @@ TEST_CASE("refusals: written to the run folder's file while the run lasts, gone 
     CHECK(lines_starting(r.out, "waited=").size() == 1);
     CHECK(lines_starting(r.out, "waited=300").empty());  // it was still running when the line was read
     CHECK_THAT(r.err, Catch::Contains("1 name lookup refused: live.test"));
-    CHECK(std::filesystem::is_empty(run_folders));  // the run folder, and its file, are gone
+    REQUIRE_FALSE(folder.empty());
+    CHECK_FALSE(std::filesystem::exists(folder));  // the run folder, and its file, are gone
 }
 
 TEST_CASE("refusals: a UDP datagram to a loopback port where nothing listens is reported; one a server takes is not",

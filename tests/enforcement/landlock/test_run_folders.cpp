@@ -16,47 +16,69 @@ using namespace oms::test;
 TEST_CASE("with /tmp writable, a command reaches no other run's private folder, not even a later one",
           "[landlock][isolation][run-folders]") {
     require_landlock();
+    // Also when the attacker's TMPDIR is another folder: the run folders'
+    // place does not follow it (each run would hide only its own).
+    for (const bool own_tmpdir : {false, true}) {
+        INFO((own_tmpdir ? "the attacker has a TMPDIR of its own" : "one TMPDIR"));
+        World w;
+        const std::string elsewhere = w.root / "elsewhere";
+        make_dirs(elsewhere);
+        const std::vector<std::string> attacker_env{own_tmpdir ? "TMPDIR=" + elsewhere : "OMS_TEST_NOTHING=1"};
+        const std::string mark = unique_mark(w.work + "/mark");
+        const std::string host_file = "/tmp/" + unique_mark("oms-test-run-folders");
+        // The attacker starts first, so the victim's folder is made after its
+        // sandbox was set up; it then tries the victim's HOME by its real path.
+        auto attacker = std::async(std::launch::async, [&] {
+            return run_in_oms_with_rw(
+                w, "/tmp",
+                "echo started > '" + mark + ".a'; " + shell_wait_for(mark + ".b-home") + "victim=$(cat '" + mark +
+                    ".b-home'); "
+                    "ls \"$(dirname \"$victim\")\" >/dev/null 2>&1 && echo SAW-FOLDER || echo NO-FOLDER; "
+                    "echo \"RUNS-SEEN $(ls \"$(dirname \"$(dirname \"$victim\")\")\" | grep -c oms-run-)\"; "
+                    "printf '[alias]\\n\\tst = !touch planted-by-alias\\n' >> \"$victim/.gitconfig\" "
+                    "2>/dev/null && echo WROTE || echo NOT-WRITTEN; "
+                    "echo x > \"$victim/planted\" 2>/dev/null && echo PLANTED || echo NOT-PLANTED; "
+                    "echo mine > \"$HOME/own\" && cat \"$HOME/own\"; "
+                    "echo host > '" +
+                    host_file +
+                    "' && echo HOST-TMP-OK; "
+                    "echo done > '" +
+                    mark + ".a-done'",
+                attacker_env);
+        });
+        REQUIRE(file_appears(mark + ".a", std::chrono::seconds(30)));
+        const RunOutcome victim =
+            run_in_oms_with_rw(w, "/tmp",
+                               "echo \"$HOME\" > '" + mark + ".b-home'; " + shell_wait_for(mark + ".a-done") +
+                                   "ls -A \"$HOME\" | grep -c planted; "
+                                   "grep -c planted-by-alias \"$HOME/.gitconfig\"; echo VICTIM-END");
+        const RunOutcome a = attacker.get();
+        INFO("attacker: " << a.out << a.err << "\nvictim: " << victim.out << victim.err);
+        REQUIRE(a.exit_code == 0);
+        REQUIRE(victim.exit_code == 0);
+        CHECK_THAT(a.out, Catch::Contains("NO-FOLDER"));
+        CHECK_THAT(a.out, Catch::Contains("RUNS-SEEN 1\n"));  // its own folder, no other
+        CHECK_THAT(a.out, Catch::Contains("NOT-WRITTEN"));
+        CHECK_THAT(a.out, Catch::Contains("NOT-PLANTED"));
+        // The victim's own view: nothing planted, its git config untouched.
+        CHECK_THAT(victim.out, Catch::StartsWith("0\n0\nVICTIM-END"));
+        // Positive controls: the attacker's own HOME works, and /tmp is the host's.
+        CHECK_THAT(a.out, Catch::Contains("mine\n"));
+        CHECK_THAT(a.out, Catch::Contains("HOST-TMP-OK"));
+        CHECK(exists(host_file));
+        unlink(host_file.c_str());
+    }
+}
+
+TEST_CASE("the run folders' folder as a --rw folder is refused, naming it", "[landlock][run-folders]") {
+    require_landlock();
     World w;
-    const std::string mark = unique_mark(w.work + "/mark");
-    const std::string host_file = "/tmp/" + unique_mark("oms-test-run-folders");
-    // The attacker starts first, so the victim's folder is made after its
-    // sandbox was set up; it then tries the victim's HOME by its real path.
-    auto attacker = std::async(std::launch::async, [&] {
-        return run_in_oms_with_rw(
-            w, "/tmp",
-            "echo started > '" + mark + ".a'; " + shell_wait_for(mark + ".b-home") + "victim=$(cat '" + mark +
-                ".b-home'); "
-                "ls \"$(dirname \"$victim\")\" >/dev/null 2>&1 && echo SAW-FOLDER || echo NO-FOLDER; "
-                "echo \"RUNS-SEEN $(ls \"$(dirname \"$(dirname \"$victim\")\")\" | grep -c oms-run-)\"; "
-                "printf '[alias]\\n\\tst = !touch planted-by-alias\\n' >> \"$victim/.gitconfig\" "
-                "2>/dev/null && echo WROTE || echo NOT-WRITTEN; "
-                "echo x > \"$victim/planted\" 2>/dev/null && echo PLANTED || echo NOT-PLANTED; "
-                "echo mine > \"$HOME/own\" && cat \"$HOME/own\"; "
-                "echo host > '" +
-                host_file +
-                "' && echo HOST-TMP-OK; "
-                "echo done > '" +
-                mark + ".a-done'");
-    });
-    REQUIRE(file_appears(mark + ".a", std::chrono::seconds(30)));
-    const RunOutcome victim =
-        run_in_oms_with_rw(w, "/tmp",
-                           "echo \"$HOME\" > '" + mark + ".b-home'; " + shell_wait_for(mark + ".a-done") +
-                               "ls -A \"$HOME\" | grep -c planted; "
-                               "grep -c planted-by-alias \"$HOME/.gitconfig\"; echo VICTIM-END");
-    const RunOutcome a = attacker.get();
-    INFO("attacker: " << a.out << a.err << "\nvictim: " << victim.out << victim.err);
-    REQUIRE(a.exit_code == 0);
-    REQUIRE(victim.exit_code == 0);
-    CHECK_THAT(a.out, Catch::Contains("NO-FOLDER"));
-    CHECK_THAT(a.out, Catch::Contains("RUNS-SEEN 1\n"));  // its own folder, no other
-    CHECK_THAT(a.out, Catch::Contains("NOT-WRITTEN"));
-    CHECK_THAT(a.out, Catch::Contains("NOT-PLANTED"));
-    // The victim's own view: nothing planted, its git config untouched.
-    CHECK_THAT(victim.out, Catch::StartsWith("0\n0\nVICTIM-END"));
-    // Positive controls: the attacker's own HOME works, and /tmp is the host's.
-    CHECK_THAT(a.out, Catch::Contains("mine\n"));
-    CHECK_THAT(a.out, Catch::Contains("HOST-TMP-OK"));
-    CHECK(exists(host_file));
-    unlink(host_file.c_str());
+    REQUIRE(run_in_oms(w, "true").exit_code == 0);  // the user's run folders' folder exists
+    const std::string base = "/tmp/oms-runs-" + std::to_string(geteuid());
+    const RunOutcome r = run_in_oms_with_rw(w, base, "echo RAN");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code != 0);
+    CHECK(r.out.find("RAN") == std::string::npos);
+    CHECK_THAT(r.err, Catch::Contains(base + " is " + base + ", where oms keeps the runs' private folders"));
+    CHECK(run_in_oms_with_rw(w, w.outside, "echo RAN").out == "RAN\n");  // positive control: another --rw folder
 }

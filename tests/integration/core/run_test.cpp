@@ -401,10 +401,10 @@ TEST_CASE("the command dies with an oms killed with SIGKILL; its run folder is r
             WARN("landlock cannot run on this kernel: its half of this test is skipped");
             continue;
         }
-        std::string temp = env.root / "tmp";
-        make_dirs(temp);
-        env.env["TMPDIR"] = temp;
-        const std::string runs = temp + "/oms-runs-" + std::to_string(geteuid());  // made by the first run
+        // The user's one folder of run folders (made by the first run), which
+        // other tests' runs share: what is planted there is removed at the end.
+        const std::string runs = "/tmp/oms-runs-" + std::to_string(geteuid());
+        const std::string mark = std::to_string(getpid());
         // Reports go to the worktree: landlock gives the command a private
         // /tmp, where this test's other folders live. Its pid is looked up
         // from the host side, since landlock runs it in its own PID namespace.
@@ -431,19 +431,19 @@ TEST_CASE("the command dies with an oms killed with SIGKILL; its run folder is r
         REQUIRE(wait_for_file(env.worktree + "/b"));
         std::string live = first_line(env.worktree + "/b");
         live = live.substr(0, live.rfind('/'));
-        std::string being_made = runs + "/oms-run-justmade";
+        std::string being_made = runs + "/oms-run-justmade" + mark;
         REQUIRE(mkdir(being_made.c_str(), 0700) == 0);
         // D: a FIFO where the lock should be (a command can write the temp
         // folder): opening it must not hang the sweep. E: a link named like a
         // run folder, pointing at an unlocked one outside: never followed.
-        std::string fifo_folder = runs + "/oms-run-fifo";
+        std::string fifo_folder = runs + "/oms-run-fifo" + mark;
         REQUIRE(mkdir(fifo_folder.c_str(), 0700) == 0);
         REQUIRE(mkfifo((fifo_folder + "/.owner").c_str(), 0600) == 0);
         std::string elsewhere = env.root / "elsewhere";
         REQUIRE(mkdir(elsewhere.c_str(), 0700) == 0);
         write_file(elsewhere + "/.owner", "");
         write_file(elsewhere + "/precious", "keep me\n");
-        REQUIRE(symlink(elsewhere.c_str(), (runs + "/oms-run-link").c_str()) == 0);
+        REQUIRE(symlink(elsewhere.c_str(), (runs + "/oms-run-link" + mark).c_str()) == 0);
         std::remove((env.state_home + "/oms/last-run-dir-sweep").c_str());  // the sweep is due
 
         ProcessOptions patience;
@@ -459,6 +459,9 @@ TEST_CASE("the command dies with an oms killed with SIGKILL; its run folder is r
         kill(alive, SIGTERM);
         waitpid(alive, nullptr, 0);
         CHECK_FALSE(exists(live));
+        std::filesystem::remove_all(being_made);
+        std::filesystem::remove_all(fifo_folder);
+        std::filesystem::remove(runs + "/oms-run-link" + mark);
     }
 }
 

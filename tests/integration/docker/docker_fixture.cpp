@@ -223,6 +223,10 @@ PolicyBuilder Task::policy() const {
     p.add(OMS_RULE_WRITE_DENY, worktree + "/.git");
     p.add(OMS_RULE_WRITE_DENY_NAME, ".git");
     for (auto& pin : pinned) p.add(OMS_RULE_WRITE_DENY, pin);
+    // The --ro and --rw folders, opened as the policy plugins open them (the
+    // backend mounts only the folders a rule opened).
+    for (auto& folder : read_only) p.add(OMS_RULE_READ_ALLOW_TREE, folder);
+    for (auto& folder : read_write) p.add(OMS_RULE_WRITE_ALLOW_TREE, folder);
     for (auto& name : {"PATH", "HOME", "TMPDIR", "LANG"}) p.add(OMS_RULE_ENV_PASS, name);
     for (auto& rule : extra_rules) p.add(rule.kind, rule.value, rule.number);
     p.env = env;

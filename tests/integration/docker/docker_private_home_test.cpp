@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <sstream>
 
 using namespace oms::test;
@@ -339,47 +340,69 @@ TEST_CASE("docker: with HOME denied by the policy, commands run without one", "[
     u.oms({"task", "end"});
 }
 
-TEST_CASE("docker: with TMPDIR in a --rw mount, a command reaches no run's private folder but its own",
+// A user whose HOME (and config, manifest, worktree) lies outside /tmp, as
+// a real user's does, so that /tmp can be a --rw mount: made in /var/tmp
+// (not in the build tree: that lies in a repository, whose top would be
+// taken for the worktree).
+std::unique_ptr<OmsUser> user_outside_tmp(bool warm) {
+    const char* before = std::getenv("TMPDIR");
+    const std::string restore = before ? before : "";
+    setenv("TMPDIR", "/var/tmp", 1);
+    auto user = std::make_unique<OmsUser>(warm);
+    if (before) setenv("TMPDIR", restore.c_str(), 1);
+    else unsetenv("TMPDIR");
+    return user;
+}
+
+TEST_CASE("docker: with the host's /tmp as a --rw mount, a command reaches no run's private folder but its own",
           "[docker][home][run-folders]") {
     require_daemon();
     for (bool warm : {false, true}) {
         INFO((warm ? "warm" : "one-shot"));
-        OmsUser u(warm);
-        // The user's TMPDIR, which holds every run's folder, is a folder the
-        // command may write (a --rw mount): it can be opened, nothing in the
-        // run folders' folder can.
-        const std::string tmpdir = u.root / "tmpdir";
-        std::filesystem::create_directories(tmpdir);
-        chmod(tmpdir.c_str(), 01777);  // the container's user writes there too
-        const auto oms = [&](const std::vector<std::string>& args) {
-            std::vector<std::string> argv{oms_binary()};
-            argv.insert(argv.end(), args.begin(), args.end());
-            auto env = u.environment();
-            env.push_back("TMPDIR=" + tmpdir);
-            return run_process(argv, {env, std::nullopt, u.worktree, 300});
-        };
-        REQUIRE(oms({"run", "--", "true"}).exit_code == 0);  // makes the run folders' folder
-        const std::string base = tmpdir + "/oms-runs-" + std::to_string(geteuid());
-        // Another run's folder, as the core makes them.
+        const auto user = user_outside_tmp(warm);
+        const OmsUser& u = *user;
+        // Every run folder of the user lies in /tmp/oms-runs-UID (made by a
+        // first run). Another run's folder, as the core makes them:
+        REQUIRE(u.oms({"run", "--", "true"}).exit_code == 0);
+        const std::string base = "/tmp/oms-runs-" + std::to_string(geteuid());
         std::string other = base + "/oms-run-XXXXXX";
         REQUIRE(mkdtemp(other.data()) != nullptr);
         write_file(other + "/home/.gitconfig", "[user]\n\tname = other run\n");
-        const ProcessResult r = oms(
-            {"run", "--rw", tmpdir, "--", "sh", "-c",
+        const std::string host_file = "/tmp/oms-docker-run-folders-" + std::to_string(getpid());
+        const ProcessResult r = u.oms(
+            {"run", "--rw", "/tmp", "--", "sh", "-c",
              "ls " + base + " >/dev/null 2>&1 && echo LISTED || echo NOT-LISTED; "
              "cat " + other + "/home/.gitconfig 2>/dev/null || echo NOT-READ; "
              "echo '[alias] st = !evil' >> " + other + "/home/.gitconfig 2>/dev/null && echo WROTE || echo NOT-WRITTEN; "
-             "test -s \"$HOME/.gitconfig\" && echo OWN-HOME-OK; echo host > " + tmpdir + "/written && echo RW-OK"});
+             "test -s \"$HOME/.gitconfig\" && echo OWN-HOME-OK; echo host > " + host_file + " && echo HOST-TMP-OK"});
         INFO(r.out << r.err);
         CHECK(r.exit_code == 0);
         CHECK_THAT(r.out, Catch::Contains("NOT-LISTED"));
         CHECK_THAT(r.out, Catch::Contains("NOT-READ"));
         CHECK_THAT(r.out, Catch::Contains("NOT-WRITTEN"));
         CHECK(read_file(other + "/home/.gitconfig") == "[user]\n\tname = other run\n");
-        // Positive controls: its own HOME is there, and the --rw folder is the host's.
+        // Positive controls: its own HOME is there, and /tmp is the host's.
         CHECK_THAT(r.out, Catch::Contains("OWN-HOME-OK"));
-        CHECK_THAT(r.out, Catch::Contains("RW-OK"));
-        CHECK(read_file(tmpdir + "/written") == "host\n");
-        oms({"task", "end"});
+        CHECK_THAT(r.out, Catch::Contains("HOST-TMP-OK"));
+        CHECK(read_file(host_file) == "host\n");
+        std::filesystem::remove_all(other);
+        std::filesystem::remove(host_file);
+        u.oms({"task", "end"});
     }
+}
+
+TEST_CASE("docker: a --ro folder holding HOME is not mounted, another --ro folder is", "[docker][home]") {
+    require_daemon();
+    OmsUser u(false);
+    write_file(u.home + "/.secret-token", "SECRET-IN-HOME-5c1e\n");
+    write_file(u.root / "data/table.csv", "1,2\n");
+    const ProcessResult r = u.oms({"run", "--ro", u.root.path(), "--ro", u.root / "data", "--", "sh", "-c",
+                                   "cat " + u.home + "/.secret-token 2>/dev/null || echo NOT-READ; cat " +
+                                       (u.root / "data/table.csv")});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.err, Catch::Contains("is not opened: it holds HOME"));
+    CHECK_THAT(r.out, Catch::Contains("NOT-READ"));
+    CHECK_THAT(r.out, !Catch::Contains("SECRET-IN-HOME-5c1e"));
+    CHECK_THAT(r.out, Catch::Contains("1,2"));  // positive control: the folder the policy opened
 }

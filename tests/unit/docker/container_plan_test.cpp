@@ -277,12 +277,13 @@ TEST_CASE("plan: read-only and read-write mounts, with denied paths inside them 
     CHECK(mounts == expected);
 }
 
-TEST_CASE("plan: the run folders' folder in a read-write mount is covered whole, passable to this run's HOME") {
+TEST_CASE("plan: the run folders' folders in a read-write mount are covered whole, this run's passable to its HOME") {
     Fixture f;
     const std::string tmpdir = f.root / "tmpdir", base = tmpdir + "/oms-runs-7";
     write_file(base + "/oms-run-abc/home/.gitconfig", "[user]\n");
     write_file(base + "/oms-run-zzz/home/.gitconfig", "[user]\n\tname = another run\n");
     write_file(base + "/oms-run-zzz/home/wallet-keypair.json", "[1]\n");  // hidden with the rest, not searched
+    write_file(tmpdir + "/oms-runs-8/oms-run-usr/home/.gitconfig", "[user]\n");  // another user's, closed
     f.in.private_home = base + "/oms-run-abc/home";
     f.in.temp_dir = base + "/oms-run-abc/tmp";
     f.in.read_write = {tmpdir};
@@ -291,7 +292,8 @@ TEST_CASE("plan: the run folders' folder in a read-write mount is covered whole,
     CHECK(policy_mounts(plan.flags) ==
           Args{"--mount=type=bind,source=" + f.wt + ",target=" + f.wt,
                "--mount=type=bind,source=" + tmpdir + ",target=" + tmpdir,
-               "--mount=type=tmpfs,target=" + base + ",tmpfs-size=4k,tmpfs-mode=0711"});
+               "--mount=type=tmpfs,target=" + base + ",tmpfs-size=4k,tmpfs-mode=0711",
+               "--mount=type=tmpfs,target=" + tmpdir + "/oms-runs-8,tmpfs-size=4k,tmpfs-mode=0500"});
     // Control: with TMPDIR outside every mount, nothing covers it.
     f.in.read_write = {};
     for (const std::string& flag : f.plan().flags) CHECK(flag.find("target=" + base) == std::string::npos);

@@ -1,4 +1,4 @@
-// The per-run private folder: <tmp>/oms-runs-UID/oms-run-XXXXXX with home/ (the command's
+// The per-run private folder: /tmp/oms-runs-UID/oms-run-XXXXXX with home/ (the command's
 // HOME) and tmp/ (its TMPDIR), all 0700, and the empty file refusals (0600,
 // where the backend and oms's proxy append what they refused while the run
 // lasts: oms/refusal_log.hpp), removed when the object dies,
@@ -15,16 +15,16 @@ constexpr const char* kRunDirPrefix = OMS_RUN_DIR_PREFIX;  // part of the plugin
 constexpr const char* kRunDirOwnerFile = ".owner";
 constexpr const char* kRunDirRefusalFile = "refusals";
 
-// Every run folder of a user lies in one folder of its own, oms-runs-UID in
-// the parent's TMPDIR, holding nothing else: a backend that would show it
+// Every run folder of a user lies in one folder of its own, /tmp/oms-runs-UID
+// whatever TMPDIR says, holding nothing else: a backend that would show it
 // to a command hides it whole but for the run's own folder
 // (oms/run_folder.hpp), which covers the runs that start later too.
 constexpr const char* kRunDirBasePrefix = "oms-runs-";
 constexpr unsigned kRunDirBaseMode = 0711;
 
-// The parent's TMPDIR (else /tmp), canonical.
+// The parent's TMPDIR (else /tmp), canonical: where oms verify's results go.
 std::string temp_folder_base();
-// Where run folders are made: temp_folder_base()/oms-runs-UID.
+// Where run folders are made: /tmp/oms-runs-UID (canonical /tmp).
 std::string run_dir_base();
 // That folder, made when missing (mode kRunDirBaseMode, set again when
 // changed) and opened; throws UserError when it is a link or another user's.

@@ -77,11 +77,12 @@ void add_hardening(const Settings& s, const std::string& user, std::vector<std::
                        "--memory-swap=" + s.memory, "--cpus=" + s.cpus});
 }
 
-// The host's /tmp when the user made it (or a folder holding it) a --rw
-// mount: a tmpfs over it would hide what the user asked for.
+// The host's /tmp when the user made it (or a folder holding it) a --rw or
+// --ro mount: a tmpfs over it would hide what the user asked for.
 bool host_tmp_chosen(const RunInputs& in) {
-    for (const std::string& rw : in.read_write)
-        if (sdk::path::is_inside("/tmp", rw)) return true;
+    for (const auto* mounts : {&in.read_write, &in.read_only})
+        for (const std::string& mount : *mounts)
+            if (sdk::path::is_inside("/tmp", mount)) return true;
     return false;
 }
 
@@ -175,19 +176,24 @@ std::vector<MaskedPath> masked_paths(const RunInputs& in, const std::vector<std:
         const PathKind kind = link_free_kind(*root, p, "denied path");
         if (kind != PathKind::Missing) masked.push_back({p, kind});
     }
-    // The folder of every run's private folder, when a mount shows it (a
-    // worktree or --rw folder holding TMPDIR): hidden whole, so a command
-    // reaches no other run's folder, not even one that starts later. This
-    // run's HOME and TMPDIR are tmpfs mounts of their own inside it.
-    // A host that keeps run folders in a folder the user mounts (the ABI's
-    // older layout: TMPDIR itself) gets no cover, which would hide that mount.
+    // The folders of the runs' private folders (this user's and the other
+    // users' beside it), when a mount shows them (--rw /tmp): hidden whole,
+    // so a command reaches no other run's folder, not even one that starts
+    // later. This run's HOME and TMPDIR are tmpfs mounts of their own inside
+    // its base, which stays passable to reach them.
     const auto run = sdk::run_folder_of(in.private_home, in.temp_dir);
-    const bool holds_a_mount = std::any_of(visible.begin(), visible.end(), [&](const std::string& root) {
-        return sdk::path::is_inside(root, run.base);
-    });
-    if (const std::string* root = run.known() && !holds_a_mount ? containing_root(run.base, visible) : nullptr)
-        if (link_free_kind(*root, run.base, "run folders' folder") == PathKind::Directory)
-            masked.push_back({run.base, PathKind::Directory, true});
+    for (const std::string& base : sdk::run_folder_bases(run)) {
+        // The folder itself as a mount would show every run's; a folder
+        // below it (oms verify's snapshot) is mounted on top of the cover.
+        for (const std::string& root : visible)
+            if (root == base)
+                throw sdk::Error(OMS_ERR_INVALID, "docker: " + root + " is " + base +
+                                                      ", where oms keeps the runs' private folders, which no "
+                                                      "command sees; nothing ran. Choose another folder");
+        if (const std::string* root = containing_root(base, visible))
+            if (link_free_kind(*root, base, "run folders' folder") == PathKind::Directory)
+                masked.push_back({base, PathKind::Directory, base == run.base});
+    }
     return masked;
 }
 

@@ -1,5 +1,7 @@
 #include "run_inputs.hpp"
 
+#include <cstdlib>
+
 namespace oms::docker {
 
 namespace {
@@ -13,6 +15,31 @@ bool rendered_kind(oms_rule_kind kind) {
            kind == OMS_RULE_WRITE_DENY_NAME;
 }
 
+std::string resolved(const std::string& path) {
+    char* real = realpath(path.c_str(), nullptr);
+    if (!real) return path;
+    std::string out = real;
+    free(real);
+    return out;
+}
+
+// The --ro or --rw mounts the policy opened (a rule of `kind` names each);
+// the others were refused by it (one holding HOME, say, whose secrets a
+// bind would show) and are not mounted at all.
+std::vector<std::string> opened(const std::vector<std::string_view>& mounts, const sdk::Policy& policy,
+                                oms_rule_kind kind) {
+    std::vector<std::string> out;
+    for (auto mount : mounts) {
+        const std::string real = resolved(std::string(mount));
+        for (const sdk::Rule& rule : policy.rules())
+            if (rule.kind == kind && (rule.value == mount || resolved(std::string(rule.value)) == real)) {
+                out.emplace_back(mount);
+                break;
+            }
+    }
+    return out;
+}
+
 }  // namespace
 
 RunInputs inputs_from(const sdk::Context& context, const sdk::Policy& policy) {
@@ -24,8 +51,8 @@ RunInputs inputs_from(const sdk::Context& context, const sdk::Policy& policy) {
     in.temp_dir = context.temp_dir();
     in.state_dir = context.state_dir();
     in.refusal_log = context.refusal_log();
-    in.read_only = owned(context.read_only());
-    in.read_write = owned(context.read_write());
+    in.read_only = opened(context.read_only(), policy, OMS_RULE_READ_ALLOW_TREE);
+    in.read_write = opened(context.read_write(), policy, OMS_RULE_WRITE_ALLOW_TREE);
     in.pinned = owned(context.pinned());
     for (const sdk::Rule& rule : policy.rules()) {
         if (rendered_kind(rule.kind)) in.rules.push_back(PathRule{rule.kind, std::string(rule.value)});

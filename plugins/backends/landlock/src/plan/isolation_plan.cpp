@@ -37,12 +37,12 @@ void plan_private_temps(Plan& plan, const oms::sdk::Context& context) {
             std::find(plan.private_temps.begin(), plan.private_temps.end(), *real) == plan.private_temps.end())
             plan.private_temps.push_back(*real);
     }
-    // The folder of every run's private folder, when no private temp covers
-    // it already (the user chose /tmp, or TMPDIR lies elsewhere): covered the
-    // same way, so the command reaches no other run's folder, not even one
-    // that starts later; the run's own HOME and TMPDIR are bound back.
-    const std::string base = run_folders_to_cover(context);
-    if (!base.empty() && !sdk::path::is_inside_any(base, plan.private_temps)) plan.private_temps.push_back(base);
+    // The folders of every run's private folder, when no private temp covers
+    // them already (the user chose /tmp): covered the same way, so the
+    // command reaches no other run's folder, not even one that starts later;
+    // the run's own HOME and TMPDIR are bound back.
+    for (const auto& base : run_folders_to_cover(context))
+        if (!sdk::path::is_inside_any(base, plan.private_temps)) plan.private_temps.push_back(base);
 }
 
 void plan_writable_mounts(Plan& plan, const oms::sdk::Policy& policy) {
@@ -118,20 +118,27 @@ void plan_scratch_trees(Plan& plan, const oms::sdk::Policy& policy) {
 
 }  // namespace
 
-std::string run_folders_to_cover(const oms::sdk::Context& context) {
+std::vector<std::string> run_folders_to_cover(const oms::sdk::Context& context) {
     const auto run = sdk::run_folder_of(context.private_home(), context.temp_dir());
-    if (!run.known()) return "";
-    auto real = real_path_without_links(run.base);
-    if (!real || *real != run.base || kind_of(*real) != Kind::folder) return "";
-    // A host that keeps run folders in a folder the user works in (the
-    // ABI's older layout: TMPDIR itself) gets no cover, which would hide it.
+    std::vector<std::string> bases;
+    for (const auto& base : sdk::run_folder_bases(run)) {
+        auto real = real_path_without_links(base);
+        if (real && *real == base) bases.push_back(base);
+    }
+    // The folder itself as a worktree or --rw folder would show every run's.
+    // A folder below it (oms's own: doctor --probe's stage, oms verify's
+    // snapshot) is bound back on top of the cover, as the run's HOME is.
     std::vector<std::string> chosen{std::string(context.worktree())};
     for (auto mount : context.read_write()) chosen.emplace_back(mount);
     for (const auto& path : chosen) {
-        auto chosen_real = path.empty() ? std::nullopt : real_path_without_links(path);
-        if (chosen_real && sdk::path::is_inside(*chosen_real, *real)) return "";
+        auto real = path.empty() ? std::nullopt : real_path_without_links(path);
+        for (const auto& base : bases)
+            if (real && *real == base)
+                throw sdk::Error(OMS_ERR_INVALID, "landlock: " + path + " is " + base +
+                                                      ", where oms keeps the runs' private folders, which no "
+                                                      "command sees; nothing ran. Choose another folder");
     }
-    return *real;
+    return bases;
 }
 
 bool overlay_available() {

@@ -2,8 +2,8 @@
 //  - writable_mounts: the outermost write roots. The child clones them, makes
 //    the whole tree read-only (chmod, chown, utimes, xattrs fail with EROFS
 //    outside them: Landlock has no right for those) and puts the clones back.
-//  - private_temps: /tmp and /var/tmp (and the folder of every run's private
-//    folder, when neither covers it), each covered by a fresh tmpfs that dies
+//  - private_temps: /tmp and /var/tmp (and the folders of the runs' private
+//    folders, when neither covers them), each covered by a fresh tmpfs that dies
 //    with the run, so nothing a run leaves there reaches a later run, and a
 //    rename out of a write root into them crosses file systems (a copy,
 //    which reads a masked keypair as the empty file it is).
@@ -21,12 +21,13 @@ namespace oms::landlock {
 // entries of the temp folders that the private ones no longer show.
 void plan_isolation(Plan& plan, const oms::sdk::Context& context, const oms::sdk::Policy& policy);
 
-// The folder every run's private folder lies in (oms/run_folder.hpp), which
-// the child covers with a private temp of its own unless one covers it
-// already; empty when the context's folders are not laid out that way, or
-// the folder is reached through a link (a run's own HOME is bound back by
-// its real path). The keypair search leaves it out: nothing in it is seen.
-std::string run_folders_to_cover(const oms::sdk::Context& context);
+// The folders the runs' private folders lie in (oms/run_folder.hpp: this
+// user's and the other users' beside it), which the child covers with a
+// private temp each unless one covers them already; empty when the
+// context's folders are not laid out that way. The keypair search leaves
+// them out: nothing in them is seen. Throws when the worktree or a --rw
+// folder is one of them.
+std::vector<std::string> run_folders_to_cover(const oms::sdk::Context& context);
 
 // True when this kernel lists the overlay file system.
 bool overlay_available();

@@ -284,10 +284,9 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
                      values_of(policy, OMS_RULE_WRITE_DENY_NAME), true};
     // Links too: one a command left in a write root there (a Cargo cache)
     // may lead into an install folder, as a worktree link may.
-    // The other runs' folders are covered, never seen (isolation_plan.hpp);
-    // they come and go while a walk of the temp folder holding them runs.
-    const std::string run_folders = run_folders_to_cover(context);
-    if (!run_folders.empty()) full.skip.push_back(run_folders);
+    // The runs' folders are covered, never seen (isolation_plan.hpp); they
+    // come and go while a walk of the temp folder holding them runs.
+    for (const auto& run_folders : run_folders_to_cover(context)) full.skip.push_back(run_folders);
     ScanRequest others{{}, full.suffixes, full.skip, {}, true};
     others.skip.push_back(worktree);
     for (const auto& shared : shared_folders_outside_home(context, worktree, home)) {
