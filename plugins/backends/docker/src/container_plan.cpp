@@ -11,6 +11,8 @@
 #include <oms/path.hpp>
 #include <oms/run_folder.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -300,8 +302,10 @@ ContainerPlan plan_container(const Settings& s, const std::string& image, const 
     // One walk of everything the container sees, before any mount is planned:
     // keypairs to mask and the worktree's nested .git to protect.
     const std::vector<MaskedPath> masked = masked_paths(in, visible);
-    const ScanResult scan = scan_mounts(ScanRequest{visible, rule_values(in, OMS_RULE_READ_DENY_SUFFIX), paths_of(masked),
-                                                    rule_values(in, OMS_RULE_WRITE_DENY_NAME)});
+    ScanRequest request{visible, rule_values(in, OMS_RULE_READ_DENY_SUFFIX), paths_of(masked),
+                        rule_values(in, OMS_RULE_WRITE_DENY_NAME)};
+    request.container_is_oms_user = plan.user == std::to_string(geteuid()) + ":" + std::to_string(getegid());
+    const ScanResult scan = scan_mounts(request);
     add_writable_mounts(in, scan.named, plan);
     for (const std::string& ro : in.read_only) plan.flags.push_back(bind(ro, true));
     add_masks(in, visible, masked, scan, plan);

@@ -65,8 +65,15 @@ int open_after_restoring_rights(int at, const char* name) {
     return fd;
 }
 
-// -1 when the entry is gone or no longer a folder; throws when it cannot be read.
-int open_folder(int at, const char* name, const std::string& path) {
+// Whether the folder at `name` is another user's: opened as a path, no link followed.
+bool others(int at, const char* name) {
+    struct stat st;
+    return fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_uid != geteuid();
+}
+
+// -1 when the entry is gone or no longer a folder, or (`skip_others`) is
+// another user's folder we cannot read; throws when it cannot be read.
+int open_folder(int at, const char* name, const std::string& path, bool skip_others) {
     int fd = openat(at, name, kFolderFlags);
     if (fd >= 0) return fd;
     const int error = errno;
@@ -75,6 +82,7 @@ int open_folder(int at, const char* name, const std::string& path) {
         fd = open_after_restoring_rights(at, name);
         if (fd >= 0) return fd;
         if (gone(errno)) return -1;
+        if (skip_others && others(at, name)) return -1;
     }
     unreadable(path, error);
 }
@@ -89,7 +97,7 @@ public:
             result.matched_folders.push_back(root);
             return;
         }
-        int fd = open_folder(AT_FDCWD, root.c_str(), root);
+        int fd = open_folder(AT_FDCWD, root.c_str(), root, request_.container_is_oms_user);
         if (fd >= 0) walk(fd, root);
     }
 
@@ -201,7 +209,7 @@ private:
                 result.matched_folders.push_back(path);
                 return;
             }
-            int child = open_folder(dir_fd, name, path);
+            int child = open_folder(dir_fd, name, path, request_.container_is_oms_user);
             if (child >= 0) walk(child, path);
         } else if (S_ISREG(st.st_mode) && !masked) {
             visit_file(path, st);

@@ -51,6 +51,11 @@ struct ScanRequest {
     std::vector<std::string> skip;      // paths masked whole: folders not entered, files not matched
     std::vector<std::string> names;     // entry names to collect (".git")
     size_t entry_limit = 500000;
+    // The container runs as oms's own uid and gid, with no other group: a
+    // folder of another user that oms cannot read, its command cannot read
+    // either, so it is left unsearched instead of stopping the run (a
+    // shared /tmp holds such folders).
+    bool container_is_oms_user = false;
 };
 
 // Walks each root (not following symlinks, not crossing into `skip` paths).
