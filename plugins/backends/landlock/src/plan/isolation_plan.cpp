@@ -41,7 +41,7 @@ void plan_private_temps(Plan& plan, const oms::sdk::Context& context) {
     // them already (the user chose /tmp): covered the same way, so the
     // command reaches no other run's folder, not even one that starts later;
     // the run's own HOME and TMPDIR are bound back.
-    for (const auto& base : run_folders_to_cover(context))
+    for (const auto& base : plan.run_folder_bases)
         if (!sdk::path::is_inside_any(base, plan.private_temps)) plan.private_temps.push_back(base);
 }
 

@@ -276,7 +276,8 @@ std::vector<std::string> shared_folders_outside_home(const oms::sdk::Context& co
 // under HOME (the toolchains, --rw folders there) are walked for keypairs,
 // cached the same way. The install folders no command can write are not
 // walked, unless a link a command could have made leads there.
-WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk::Policy& policy) {
+WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
+                               const std::vector<std::string>& run_folder_bases) {
     const std::string worktree(context.worktree());
     const std::string home(context.home());
     const auto denied = values_of(policy, OMS_RULE_READ_DENY);
@@ -286,7 +287,7 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
     // may lead into an install folder, as a worktree link may.
     // The runs' folders are covered, never seen (isolation_plan.hpp); they
     // come and go while a walk of the temp folder holding them runs.
-    for (const auto& run_folders : run_folders_to_cover(context)) full.skip.push_back(run_folders);
+    full.skip.insert(full.skip.end(), run_folder_bases.begin(), run_folder_bases.end());
     ScanRequest others{{}, full.suffixes, full.skip, {}, true};
     others.skip.push_back(worktree);
     for (const auto& shared : shared_folders_outside_home(context, worktree, home)) {
@@ -515,7 +516,8 @@ Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy
     }
 
     plan_filesystem(plan, context, policy);
-    const WalkResults walked = walk_allowed_roots(context, policy);
+    plan.run_folder_bases = run_folders_to_cover(context);
+    const WalkResults walked = walk_allowed_roots(context, policy, plan.run_folder_bases);
     plan_write_denies(plan, policy, walked.named);
     plan_read_denies(plan, context, policy, options, walked);
     plan.too_deep.assign(walked.too_deep.begin(), walked.too_deep.end());

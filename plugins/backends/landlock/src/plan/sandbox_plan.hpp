@@ -52,6 +52,9 @@ struct Plan {
     bool list_from_root = false;           // read_dir granted on `/`: every folder can be listed
     std::vector<std::string> scratch_trees;    // overlays whose writes are thrown away at the end
     std::vector<std::string> scratch_read_only;  // scratch trees with no overlay possible: read-only
+    // The runs' private folders' folders (run_folders_to_cover, listed once
+    // per start): covered unless a private temp is, and never walked.
+    std::vector<std::string> run_folder_bases;
     std::vector<std::string> pin_in_place;    // bound onto themselves so they cannot be renamed
     std::vector<std::string> read_only;       // bound read-only onto themselves (.git, pinned)
     std::vector<std::string> hide_folders;    // covered by an empty read-only folder
