@@ -33,6 +33,7 @@ field "$oms_deb" Suggests | grep -qx "docker.io" || fail "oms does not suggest d
 root="$work/root"
 dpkg-deb -x "$oms_deb" "$root" && dpkg-deb -x "$sdk_deb" "$root" || fail "dpkg-deb -x"
 for file in usr/bin/oms usr/lib/oms/plugins/oms-landlock.so usr/lib/oms/plugins/oms-docker-runner \
+    usr/lib/oms/plugins/oms-scan-keeper \
     usr/share/oms/default.toml usr/bin/oms-backend-check usr/include/oms/sdk.h \
     usr/lib/cmake/oms-sdk/oms-sdk-config.cmake usr/lib/pkgconfig/oms-sdk.pc \
     usr/share/man/man1/oms.1.gz usr/share/man/man1/oms-run.1.gz usr/share/man/man1/oms-doctor.1.gz \

@@ -4,7 +4,8 @@
 // oms gives each run one folder <base>/OMS_RUN_DIR_PREFIX<6 characters>,
 // holding the run's private HOME (home/) and TMPDIR (tmp/); every run of a
 // user has its folder in the same <base>, /tmp/oms-runs-UID, whatever the
-// run's environment says, and holds nothing else there. Other runs' folders
+// run's environment says, and holds nothing else there (but the landlock
+// backend's scan keeper socket and lock, no command's). Other runs' folders
 // come and go while a command runs, so a backend that would show <base> to
 // a command (the user made /tmp a write root) hides <base> whole and shows
 // the run's own home/ and tmp/ only (a rule per run folder would miss the

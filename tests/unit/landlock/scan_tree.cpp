@@ -29,7 +29,7 @@ ScanTree::ScanTree() {
 
 std::vector<std::string> ScanTree::scan(ScanStats* stats) const {
     ScanRequest request{{root}, keypair_suffixes(), {}};
-    return find_secret_files_cached(request, cache, stats, kTestWindowNs);
+    return find_secret_files_cached(request, cache, stats, kTestWindowNs, keeper);
 }
 
 }  // namespace oms::landlock::test

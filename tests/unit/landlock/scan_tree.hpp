@@ -18,6 +18,7 @@ struct ScanTree {
     oms::test::TempDir base{"oms-scan"};
     std::string root = base / "root";
     std::string cache = base / "cache";
+    KeeperClient* keeper = nullptr;  // the scan keeper asked, when a test sets one
     ScanTree();
     std::vector<std::string> scan(ScanStats* stats = nullptr) const;
     std::string path(const std::string& relative) const { return root + "/" + relative; }

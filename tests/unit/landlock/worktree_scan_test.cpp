@@ -70,7 +70,7 @@ struct Layout {
         for (const std::string& root : {projects, tool, worktree}) {
             const ScanShape shape = root == worktree ? ScanShape{keypair_suffixes(), {".git"}, true}
                                                      : ScanShape{keypair_suffixes(), {}, true};
-            ScanCache cache{root, shape, {}};
+            ScanCache cache{root, shape, {}, {}};
             if (auto real = load_scan_cache(cache_file_for(cache_dir, root), root, shape)) cache = *real;
             for (const std::string& relative : {std::string(""), std::string("app"), std::string("app/target"),
                                                 std::string("app/target/deep"), std::string("target"),

@@ -25,6 +25,9 @@ const oms_config_key kKeys[] = {
      "sockets hidden by default)"},
     {sizeof(oms_config_key), "max_abi", OMS_CONFIG_INTEGER, 0,
      "use at most this Landlock ABI version (to check how an older kernel degrades); 0 = all the kernel has"},
+    {sizeof(oms_config_key), "scan_keeper", OMS_CONFIG_BOOLEAN, 0,
+     "keep a process of yours that watches the searched folders for changes, so a start only looks again at "
+     "the folders that changed (default true); false: every start checks every folder itself"},
 };
 
 std::string joined(const std::vector<std::string>& items) {
@@ -53,6 +56,7 @@ LandlockBackend::LandlockBackend(oms::sdk::Host host) : BackendPlugin(host) {
     seccomp_own_network_ = build_seccomp_program(true);
     options_.extra_hidden = default_hidden_sockets();
     for (auto& path : this->host().strings("hide")) options_.extra_hidden.push_back(path);
+    options_.scan_keeper = this->host().boolean("scan_keeper").value_or(true);
 }
 
 void LandlockBackend::probe(const oms::sdk::Report& report) {
@@ -94,6 +98,7 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
     check_enforceable(context);
     Plan plan = build_plan(context, policy, options_);
     host().log(OMS_LOG_DEBUG, launch_phase_mark("plan"));  // the keypair search's walks are in it
+    if (!plan.search_counts.empty()) host().log(OMS_LOG_DEBUG, plan.search_counts);
     // The trusted listener shares the host's network: only Landlock's port
     // filter limits it there, so without it (even best effort) it never runs.
     if (plan.trusted_listener && !features_.has_tcp())

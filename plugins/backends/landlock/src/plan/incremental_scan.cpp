@@ -1,6 +1,7 @@
 #include "incremental_scan.hpp"
 #include "dirent64.hpp"
 
+#include "keeper_client.hpp"
 #include "path_utils.hpp"
 #include "scan_match.hpp"
 #include "scan_cache.hpp"
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <set>
 
 namespace oms::landlock {
@@ -102,8 +104,9 @@ public:
         old_ = old_cache_ ? &old_cache_->folders : nullptr;
         if (old_) fresh_.reserve(old_->size());
         changed_ = !old_;
-        const FolderRecord& record = reuse_or_read(root_fd.get(), root, trusted_record(""));
-        visit_subfolders(root_fd.get(), root, "", 0, record);
+        const FolderRecord* cached = trusted_record("");
+        const FolderRecord& record = reuse_or_read(root_fd.get(), root, cached);
+        visit_subfolders(root_fd.get(), root, "", 0, record, &record == cached);
         if (old_ && old_->size() != fresh_.size()) changed_ = true;
         return changed_ ? Outcome::changed : Outcome::walked;
     }
@@ -160,12 +163,14 @@ private:
         std::string relative;
         const FolderRecord* cached = nullptr;
         const SiblingStat* stat = nullptr;
+        bool settled = false;  // its record holds: no system call needed (visit_settled)
     };
 
     // A cached folder with no subfolders needs one stat and no descriptor.
     void visit(int parent, const Subfolder& sub, int depth) {
         const std::string path = full_path(sub.relative);
         if (match_.skipped(path)) return;
+        if (sub.settled) return visit_settled(path, sub.relative, depth, *sub.cached);
         if (sub.stat && unchanged_leaf(*sub.stat, *sub.cached)) {
             ++stats_.folders_reused;
             keep(path, sub.relative, *sub.cached);
@@ -177,14 +182,47 @@ private:
             if (vanished_.empty()) vanished_ = path;
             return;
         }
-        visit_subfolders(fd.get(), path, sub.relative, depth, reuse_or_read(fd.get(), path, sub.cached));
+        const FolderRecord& record = reuse_or_read(fd.get(), path, sub.cached);
+        visit_subfolders(fd.get(), path, sub.relative, depth, record, &record == sub.cached);
+    }
+
+    // A folder whose cached record holds now, found without a system call:
+    // the scan keeper saw no change to it since the cache was made, and the
+    // folder holding it is settled too (its entries, so which folder this
+    // name leads to, did not change either; mounts are the keeper's loss).
+    // A subfolder the keeper cannot vouch for is opened by its path, through
+    // settled folders only, and checked as in a walk without a keeper.
+    void visit_settled(const std::string& path, const std::string& relative, int depth, const FolderRecord& record) {
+        ++stats_.folders_reused;
+        ++stats_.folders_vouched;
+        for (const auto& name : record.subfolders) {
+            const std::string sub_relative = join(relative, name);
+            const std::string sub_path = full_path(sub_relative);
+            if (depth + 1 > kMaxScanDepth) {
+                hide_too_deep(sub_path);
+                continue;
+            }
+            if (match_.skipped(sub_path)) continue;
+            const FolderRecord* cached = trusted_record(sub_relative);
+            if (cached && cached->unchanged) {
+                visit_settled(sub_path, sub_relative, depth + 1, *cached);
+                continue;
+            }
+            Subfolder sub;
+            sub.name = &sub_path;
+            sub.relative = sub_relative;
+            sub.cached = cached;
+            visit(AT_FDCWD, sub, depth + 1);
+        }
+        keep(path, relative, record);
     }
 
     // Walks below a folder that is open as `fd` (at `path`), then keeps it.
+    // `settled`: its record was reused, so its entries are those recorded.
     void visit_subfolders(int fd, const std::string& path, const std::string& relative, int depth,
-                          const FolderRecord& record) {
+                          const FolderRecord& record, bool settled) {
         std::vector<SiblingStat> leaf_stats;
-        std::vector<Subfolder> subs = subfolders_of(fd, relative, record, leaf_stats);
+        std::vector<Subfolder> subs = subfolders_of(fd, relative, record, settled, leaf_stats);
         for (const Subfolder& sub : subs) {
             if (depth + 1 > kMaxScanDepth) hide_too_deep(full_path(sub.relative));
             else visit(fd, sub, depth + 1);
@@ -196,7 +234,7 @@ private:
     // their own stat'ed together (sibling_stats.hpp): `leaf_stats` holds the
     // stats they point at.
     std::vector<Subfolder> subfolders_of(int fd, const std::string& relative, const FolderRecord& record,
-                                         std::vector<SiblingStat>& leaf_stats) {
+                                         bool settled, std::vector<SiblingStat>& leaf_stats) {
         std::vector<Subfolder> subs;
         subs.reserve(record.subfolders.size());
         std::vector<const char*> leaf_names;
@@ -205,13 +243,14 @@ private:
             sub.name = &name;
             sub.relative = join(relative, name);
             sub.cached = trusted_record(sub.relative);
-            if (sub.cached && sub.cached->subfolders.empty()) leaf_names.push_back(name.c_str());
+            sub.settled = settled && sub.cached && sub.cached->unchanged;
+            if (sub.cached && !sub.settled && sub.cached->subfolders.empty()) leaf_names.push_back(name.c_str());
         }
         if (leaf_names.empty()) return subs;
         siblings_.stat_all(fd, leaf_names, leaf_stats);
         size_t next = 0;
         for (Subfolder& sub : subs)
-            if (sub.cached && sub.cached->subfolders.empty()) sub.stat = &leaf_stats[next++];
+            if (sub.cached && !sub.settled && sub.cached->subfolders.empty()) sub.stat = &leaf_stats[next++];
         return subs;
     }
 
@@ -283,10 +322,63 @@ private:
     }
 };
 
+// The scan keeper's word on one root's cache, asked before anything of the
+// root is read: `now` marks the cache this start writes (whatever is read
+// from now on holds as of it).
+struct KeeperWord {
+    KeeperMark now;
+    std::vector<KeeperFolder> asked;
+    std::vector<bool> unchanged;  // one per folder asked about
+    bool all_unchanged = false;   // and none was left out
+};
+
+std::optional<KeeperWord> ask_keeper(KeeperClient* keeper, const std::string& root, const struct stat& root_st,
+                                     const std::optional<ScanSummary>& summary) {
+    if (!keeper) return std::nullopt;
+    KeeperRequest request;
+    request.root = {uint64_t(root_st.st_dev), uint64_t(root_st.st_ino)};
+    request.root_path = root;
+    if (summary && summary->keeper.known()) {
+        request.since = summary->keeper;
+        request.folders = summary->folders;
+    }
+    auto answer = keeper->ask(request);
+    if (!answer) return std::nullopt;
+    KeeperWord word;
+    word.now = answer->now;
+    word.all_unchanged = !request.folders.empty();
+    for (bool unchanged : answer->unchanged) word.all_unchanged = word.all_unchanged && unchanged;
+    word.asked = std::move(request.folders);
+    word.unchanged = std::move(answer->unchanged);
+    return word;
+}
+
+void mark_unchanged(ScanCache& cache, const KeeperWord& word) {
+    std::unordered_map<KeeperFolder, bool, KeeperFolderHash> by_folder;
+    for (size_t i = 0; i < word.asked.size(); ++i) by_folder[word.asked[i]] = word.unchanged[i];
+    for (auto& [relative, record] : cache.folders) {
+        auto found = by_folder.find({record.stamp.device, record.stamp.inode});
+        record.unchanged = found != by_folder.end() && found->second;
+    }
+}
+
+// Every folder unchanged and the root's path still leading to the root: the
+// last walk's findings hold as they are.
+ScanFindings summarized(const ScanSummary& summary) {
+    ScanFindings found;
+    found.secrets.insert(summary.secrets.begin(), summary.secrets.end());
+    for (const auto& link : summary.secret_links)
+        if (kind_of(link) != Kind::missing) found.secrets.insert(link);  // as emit() decides
+    found.named.insert(summary.named.begin(), summary.named.end());
+    found.links.insert(summary.links.begin(), summary.links.end());
+    found.too_deep.insert(summary.too_deep.begin(), summary.too_deep.end());
+    return found;
+}
+
 }  // namespace
 
 ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cache_dir, ScanStats* stats,
-                              int64_t untrusted_window_ns) {
+                              int64_t untrusted_window_ns, KeeperClient* keeper) {
     ScanStats local;
     ScanStats& counts = stats ? *stats : local;
     ScanFindings found;
@@ -301,8 +393,25 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
             continue;
         }
         const std::string file = cache_file_for(cache_dir, root);
+        struct stat root_st;
+        std::optional<KeeperWord> word;
+        std::optional<ScanSummary> summary;
+        if (keeper && stat(root.c_str(), &root_st) == 0) {
+            summary = load_scan_summary(file, root, shape_of(request));
+            word = ask_keeper(keeper, root, root_st, summary);
+        }
+        if (word) ++counts.keeper_answers;
+        if (word && word->all_unchanged && summary->skip == request.skip &&
+            summary->root.device == uint64_t(root_st.st_dev) && summary->root.inode == uint64_t(root_st.st_ino)) {
+            counts.folders_reused += summary->folders.size();
+            counts.folders_vouched += summary->folders.size();
+            merge(found, summarized(*summary));
+            continue;  // the cache holds as of its mark still: nothing to write
+        }
         ScanFindings in_root;
-        auto outcome = walker->walk(root, load_scan_cache(file, root, shape_of(request)), in_root);
+        auto cache = load_scan_cache(file, root, shape_of(request));
+        if (cache && word) mark_unchanged(*cache, *word);
+        auto outcome = walker->walk(root, std::move(cache), in_root);
         for (int attempt = 2; !walker->vanished().empty(); ++attempt) {  // no cache from a walk that missed a folder
             if (attempt > kWalkTries) changed_during_walk(walker->vanished());
             in_root = ScanFindings{};
@@ -313,19 +422,22 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
             merge(found, scan_tree(alone));
             continue;
         }
+        const WalkFacts facts{request.skip, {in_root.too_deep.begin(), in_root.too_deep.end()}};
         merge(found, std::move(in_root));
-        if (outcome == IncrementalWalker::Outcome::changed &&
-            save_scan_cache(file, root, shape_of(request), walker->fresh()))
+        // A new mark alone is worth writing: the next start asks from it on.
+        if ((outcome == IncrementalWalker::Outcome::changed || word) &&
+            save_scan_cache(file, root, shape_of(request), word ? word->now : KeeperMark{}, walker->fresh(), facts))
             ++counts.caches_written;
     }
     return found;
 }
 
 std::vector<std::string> find_secret_files_cached(const ScanRequest& request, const std::string& cache_dir,
-                                                  ScanStats* stats, int64_t untrusted_window_ns) {
+                                                  ScanStats* stats, int64_t untrusted_window_ns,
+                                                  KeeperClient* keeper) {
     if (request.suffixes.empty()) return {};
     ScanRequest secrets_only{request.roots, request.suffixes, request.skip, {}, false};
-    const ScanFindings found = scan_tree_cached(secrets_only, cache_dir, stats, untrusted_window_ns);
+    const ScanFindings found = scan_tree_cached(secrets_only, cache_dir, stats, untrusted_window_ns, keeper);
     return std::vector<std::string>(found.secrets.begin(), found.secrets.end());
 }
 

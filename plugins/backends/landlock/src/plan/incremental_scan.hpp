@@ -4,6 +4,9 @@
 // something else, or when it had changed too close to the moment it was read.
 // Folders the cache does not know are read in full. The result is the one a
 // full walk would give (scan_tree, find_secret_files); only the time differs.
+// With a scan keeper (keeper_client.hpp), the folders it saw unchanged since
+// the cache was made, below folders settled the same way, are not even
+// stat'ed: a large worktree then costs what its changed folders cost.
 //
 // The walk goes folder by folder from descriptors: each folder is opened or
 // stat'ed by its one name in its parent's open descriptor, never following
@@ -14,15 +17,20 @@
 #pragma once
 #include "secret_scan.hpp"
 
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace oms::landlock {
 
+class KeeperClient;
+
 struct ScanStats {
     size_t folders_read = 0;    // opened and listed
-    size_t folders_reused = 0;  // stat only, entries taken from the cache
+    size_t folders_reused = 0;  // stat only (or none), entries taken from the cache
+    size_t folders_vouched = 0; // of those, no system call at all: the scan keeper saw no change
+    size_t keeper_answers = 0;  // roots the scan keeper answered for
     size_t caches_loaded = 0;   // roots whose cache file was valid
     size_t caches_written = 0;
     std::vector<std::string> too_deep;  // folders past kMaxScanDepth, hidden whole (also in the result)
@@ -38,11 +46,12 @@ constexpr int64_t kUntrustedWindowNs = 2'000'000'000;
 // gives and, when asked, the symlinks; `vanished` is never set (the walk is
 // started again, kWalkTries in all, then changed_during_walk()).
 ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cache_dir, ScanStats* stats = nullptr,
-                              int64_t untrusted_window_ns = kUntrustedWindowNs);
+                              int64_t untrusted_window_ns = kUntrustedWindowNs, KeeperClient* keeper = nullptr);
 
 // The keypair matches alone (find_secret_files, cached).
 std::vector<std::string> find_secret_files_cached(const ScanRequest& request, const std::string& cache_dir,
                                                   ScanStats* stats = nullptr,
-                                                  int64_t untrusted_window_ns = kUntrustedWindowNs);
+                                                  int64_t untrusted_window_ns = kUntrustedWindowNs,
+                                                  KeeperClient* keeper = nullptr);
 
 }  // namespace oms::landlock

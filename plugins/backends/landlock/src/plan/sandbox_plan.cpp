@@ -8,7 +8,10 @@
 #include "home_skeleton_plan.hpp"
 #include "isolation_plan.hpp"
 #include "keypair_targets.hpp"
+#include "keeper_client.hpp"
 #include "scan_cache_dir.hpp"
+
+#include <oms/run_folder.hpp>
 #include "secret_scan.hpp"
 
 #include <oms/install_roots.hpp>
@@ -103,6 +106,7 @@ struct WalkResults {
     std::set<std::string> too_deep;
     std::set<std::string> not_searched;
     std::vector<std::string> searched;  // every root walked for keypair names
+    std::string counts;                 // what the walks read and reused, for the debug log
 };
 
 // A named entry that is a link protects what it leads to, when that lies in
@@ -277,7 +281,7 @@ std::vector<std::string> shared_folders_outside_home(const oms::sdk::Context& co
 // cached the same way. The install folders no command can write are not
 // walked, unless a link a command could have made leads there.
 WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
-                               const std::vector<std::string>& run_folder_bases) {
+                               const std::vector<std::string>& run_folder_bases, const PlanOptions& options) {
     const std::string worktree(context.worktree());
     const std::string home(context.home());
     const auto denied = values_of(policy, OMS_RULE_READ_DENY);
@@ -312,16 +316,23 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
     const std::string cache_dir =
         scan_cache_dir(std::string(context.state_dir()), values_of(policy, OMS_RULE_WRITE_ALLOW_TREE));
     ScanStats stats;
-    ScanFindings found = cache_dir.empty() ? scan_tree(full) : scan_tree_cached(full, cache_dir, &stats);
+    // The keeper's socket lies in the user's run folder base, which no
+    // command sees (isolation_plan.hpp covers it).
+    const auto run = sdk::run_folder_of(context.private_home(), context.temp_dir());
+    KeeperClient keeper(options.scan_keeper && run.known() ? run.base : "", keeper_program_beside_plugin());
+    const auto cached_walk = [&](const ScanRequest& request) {
+        return scan_tree_cached(request, cache_dir, &stats, kUntrustedWindowNs, &keeper);
+    };
+    ScanFindings found = cache_dir.empty() ? scan_tree(full) : cached_walk(full);
     WalkResults out{{found.secrets.begin(), found.secrets.end()}, {found.named.begin(), found.named.end()},
-                    found.too_deep, {}, {}};
+                    found.too_deep, {}, {}, {}};
     for (const auto& install : reached_by_links(found.links, installs)) {
         installs.erase(install);
         roots.push_back(install);
     }
     others.roots = outermost(roots);
     const auto walk = [&](const ScanRequest& request) {
-        ScanFindings more = cache_dir.empty() ? scan_tree(request) : scan_tree_cached(request, cache_dir, &stats);
+        ScanFindings more = cache_dir.empty() ? scan_tree(request) : cached_walk(request);
         out.too_deep.insert(more.too_deep.begin(), more.too_deep.end());
         out.keypairs.insert(out.keypairs.end(), more.secrets.begin(), more.secrets.end());
         return more;
@@ -345,6 +356,10 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
     if (!outside.roots.empty()) walk(outside);
     out.searched.insert(out.searched.end(), outside.roots.begin(), outside.roots.end());
     out.not_searched = installs;
+    out.counts = "keypair search: " + std::to_string(stats.folders_read) + " folders read, " +
+                 std::to_string(stats.folders_reused) + " reused from the cache, " +
+                 std::to_string(stats.folders_vouched) + " of them unchanged by the scan keeper's word (" +
+                 std::to_string(stats.keeper_answers) + " roots answered)";
     return out;
 }
 
@@ -517,10 +532,11 @@ Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy
 
     plan_filesystem(plan, context, policy);
     plan.run_folder_bases = run_folders_to_cover(context);
-    const WalkResults walked = walk_allowed_roots(context, policy, plan.run_folder_bases);
+    const WalkResults walked = walk_allowed_roots(context, policy, plan.run_folder_bases, options);
     plan_write_denies(plan, policy, walked.named);
     plan_read_denies(plan, context, policy, options, walked);
     plan.too_deep.assign(walked.too_deep.begin(), walked.too_deep.end());
+    plan.search_counts = walked.counts;
     plan.not_searched.assign(walked.not_searched.begin(), walked.not_searched.end());
     normalize_hidden(plan);
     plan_network(plan, policy);

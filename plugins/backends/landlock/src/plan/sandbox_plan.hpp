@@ -73,6 +73,7 @@ struct Plan {
     std::map<std::string, Identity> mask_identity;
     std::vector<std::string> exempt_keypairs;  // keypair-named files an exact read allow exempts (render only)
     std::vector<std::string> too_deep;         // folders past the walk's depth limit, hidden whole
+    std::string search_counts;                 // the keypair search's counts, logged at debug level
     std::vector<std::string> not_searched;     // install folders the keypair search leaves out (render only)
 
     std::vector<PathRule> path_rules;     // Landlock filesystem allow-list
@@ -91,6 +92,7 @@ struct Plan {
 
 struct PlanOptions {
     std::vector<std::string> extra_hidden;  // [plugin.landlock] hide (daemon sockets, ...)
+    bool scan_keeper = true;                // [plugin.landlock] scan_keeper (keeper_client.hpp)
 };
 
 // Throws oms::sdk::Error when a rule is malformed. A command that cannot be

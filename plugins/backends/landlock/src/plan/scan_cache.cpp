@@ -15,8 +15,9 @@ namespace {
 
 constexpr char kMagic[8] = {'O', 'M', 'S', 'S', 'C', 'A', 'N', '\n'};
 // 2: a folder whose name matches is a match, not a subfolder; 3: the shape
-// (names, links) and each folder's named entries and links.
-constexpr uint32_t kVersion = 3;
+// (names, links) and each folder's named entries and links; 4: the scan
+// keeper's mark and the summary.
+constexpr uint32_t kVersion = 4;
 constexpr size_t kMaxFileBytes = size_t(256) << 20;  // far above any real tree; refuses nonsense sizes
 
 uint64_t fnv1a(const char* data, size_t size) {
@@ -83,6 +84,7 @@ public:
         at_ += n;
     }
     bool at_end() const { return at_ == end_; }
+    size_t position() const { return at_; }
 
 private:
     void fail() { ok_ = false; }
@@ -183,7 +185,66 @@ FolderRecord read_folder(Reader& r) {
     return f;
 }
 
+void write_summary(Writer& w, const std::string& root, const CacheEntries& folders, const WalkFacts& facts) {
+    ScanSummary s;
+    for (const auto& [relative, record] : folders) {
+        const std::string folder = relative.empty() ? root : root + "/" + relative;
+        if (relative.empty()) s.root = {record->stamp.device, record->stamp.inode};
+        s.folders.push_back({record->stamp.device, record->stamp.inode});
+        for (const auto& match : record->matches)
+            (match.symlink ? s.secret_links : s.secrets).push_back(folder + "/" + match.name);
+        for (const auto& name : record->named) s.named.push_back(folder + "/" + name);
+        for (const auto& name : record->links) s.links.push_back(folder + "/" + name);
+    }
+    s.secrets.insert(s.secrets.end(), facts.too_deep.begin(), facts.too_deep.end());
+    write_names(w, facts.skip);
+    w.u64(s.root.device);
+    w.u64(s.root.inode);
+    w.u32(static_cast<uint32_t>(s.folders.size()));
+    w.raw(s.folders.data(), s.folders.size() * sizeof(KeeperFolder));
+    using Names = const std::vector<std::string>*;
+    for (Names list : std::initializer_list<Names>{&s.secrets, &s.secret_links, &s.named, &s.links, &facts.too_deep})
+        write_names(w, *list);
+    w.u64(fnv1a(w.bytes().data(), w.bytes().size()));  // the summary's own checksum
+}
+
+// Reads the header and the summary; `r` then stands at the records.
+bool read_head(Reader& r, std::string_view bytes, const std::string& root, const ScanShape& shape,
+               ScanSummary& s) {
+    char magic[sizeof kMagic] = {};
+    r.raw(magic, sizeof magic);
+    if (std::memcmp(magic, kMagic, sizeof kMagic) != 0 || r.u32() != kVersion) return false;
+    if (r.str() != root) return false;
+    ScanShape stored;
+    stored.suffixes = read_names(r);
+    stored.names = read_names(r);
+    stored.links = r.u8() == 1;
+    if (!r.ok() || !(stored == shape)) return false;
+    r.raw(s.keeper.id.data(), s.keeper.id.size());
+    s.keeper.moment = r.u64();
+    s.skip = read_names(r);
+    s.root.device = r.u64();
+    s.root.inode = r.u64();
+    s.folders.resize(r.count(sizeof(KeeperFolder)));
+    r.raw(s.folders.data(), s.folders.size() * sizeof(KeeperFolder));
+    for (auto* list : {&s.secrets, &s.secret_links, &s.named, &s.links, &s.too_deep}) *list = read_names(r);
+    const size_t summed = r.position();
+    const uint64_t stored_sum = r.u64();
+    return r.ok() && stored_sum == fnv1a(bytes.data(), summed);
+}
+
 }  // namespace
+
+std::optional<ScanSummary> load_scan_summary(const std::string& file, const std::string& root,
+                                             const ScanShape& shape) {
+    auto mapped = read_own_file(file);
+    if (!mapped) return std::nullopt;
+    const std::string_view bytes = mapped->bytes();
+    Reader r(bytes, bytes.size());
+    ScanSummary summary;
+    if (!read_head(r, bytes, root, shape, summary)) return std::nullopt;
+    return summary;
+}
 
 std::string cache_file_for(const std::string& cache_dir, const std::string& root) {
     return cache_dir + "/" + hex(fnv1a(root.data(), root.size()));
@@ -202,15 +263,12 @@ std::optional<ScanCache> load_scan_cache(const std::string& file, const std::str
     if (stored_sum != fnv1a(bytes.data(), body_end)) return std::nullopt;
 
     Reader r(bytes, body_end);
-    char magic[sizeof kMagic];
-    r.raw(magic, sizeof magic);
-    if (r.u32() != kVersion) return std::nullopt;
+    ScanSummary summary;
+    if (!read_head(r, bytes, root, shape, summary)) return std::nullopt;
     ScanCache cache;
-    cache.root = r.str();
-    cache.shape.suffixes = read_names(r);
-    cache.shape.names = read_names(r);
-    cache.shape.links = r.u8() == 1;
-    if (!r.ok() || cache.root != root || !(cache.shape == shape)) return std::nullopt;
+    cache.root = root;
+    cache.shape = shape;
+    cache.keeper = summary.keeper;
     const uint32_t folders = r.count(4 + 8 * 4 + 1 + 4 * 4);
     cache.folders.reserve(folders);
     for (uint32_t n = folders; n > 0 && r.ok(); --n) {
@@ -226,11 +284,11 @@ bool save_scan_cache(const std::string& file, const ScanCache& cache) {
     CacheEntries folders;
     folders.reserve(cache.folders.size());
     for (const auto& [relative, record] : cache.folders) folders.emplace_back(relative, &record);
-    return save_scan_cache(file, cache.root, cache.shape, folders);
+    return save_scan_cache(file, cache.root, cache.shape, cache.keeper, folders);
 }
 
 bool save_scan_cache(const std::string& file, const std::string& root, const ScanShape& shape,
-                     const CacheEntries& folders) {
+                     const KeeperMark& keeper, const CacheEntries& folders, const WalkFacts& facts) {
     Writer w;
     w.raw(kMagic, sizeof kMagic);
     w.u32(kVersion);
@@ -238,6 +296,9 @@ bool save_scan_cache(const std::string& file, const std::string& root, const Sca
     write_names(w, shape.suffixes);
     write_names(w, shape.names);
     w.u8(shape.links ? 1 : 0);
+    w.raw(keeper.id.data(), keeper.id.size());
+    w.u64(keeper.moment);
+    write_summary(w, root, folders, facts);
     w.u32(static_cast<uint32_t>(folders.size()));
     for (const auto& [relative, record] : folders) write_folder(w, relative, *record);
     w.u64(fnv1a(w.bytes().data(), w.bytes().size()));

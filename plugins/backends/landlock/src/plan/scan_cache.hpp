@@ -4,6 +4,7 @@
 // those sets the folder's mtime and ctime; a folder whose (device, inode,
 // mtime, ctime) are unchanged therefore still holds the entries recorded.
 #pragma once
+#include "keeper_protocol.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -40,6 +41,7 @@ struct FolderRecord {
     std::vector<NameMatch> matches;
     std::vector<std::string> named;       // entries whose name a WRITE_DENY_NAME rule gives (".git")
     std::vector<std::string> links;       // every symlink, when the walk collects them
+    bool unchanged = false;               // not stored: the scan keeper says so for this start
 };
 
 // What a walk looked for: a cache made for another shape is not used.
@@ -55,7 +57,23 @@ struct ScanShape {
 struct ScanCache {
     std::string root;
     ScanShape shape;
+    KeeperMark keeper;  // every record holds as of this moment of that keeper (none: unknown)
     std::unordered_map<std::string, FolderRecord> folders;   // by path relative to root ("" = root)
+};
+
+// What the walk that wrote a cache found, kept ahead of its records: a start
+// for which the scan keeper vouches for every folder takes it as it is and
+// never reads the records (a large worktree's cache is 5,000 of them).
+struct ScanSummary {
+    KeeperMark keeper;
+    std::vector<std::string> skip;        // the walk's skip list: another list, another result
+    KeeperFolder root;                    // the root's (device, inode)
+    std::vector<KeeperFolder> folders;    // every folder recorded, in the records' order
+    std::vector<std::string> secrets;     // matches that are not links, and the folders too deep
+    std::vector<std::string> secret_links;  // matches that are links: they count when they lead somewhere
+    std::vector<std::string> named;
+    std::vector<std::string> links;
+    std::vector<std::string> too_deep;
 };
 
 // The file that holds the cache of `root` inside `cache_dir`.
@@ -66,14 +84,24 @@ std::string cache_file_for(const std::string& cache_dir, const std::string& root
 // the caller then walks the root in full.
 std::optional<ScanCache> load_scan_cache(const std::string& file, const std::string& root, const ScanShape& shape);
 
+// The summary alone, checked by a checksum of its own (nullopt as above).
+std::optional<ScanSummary> load_scan_summary(const std::string& file, const std::string& root,
+                                             const ScanShape& shape);
+
 // The folders of one walk in the order walked, each with its record.
 using CacheEntries = std::vector<std::pair<std::string, const FolderRecord*>>;
+
+// What a walk was told and found beyond its records.
+struct WalkFacts {
+    std::vector<std::string> skip;
+    std::vector<std::string> too_deep;
+};
 
 // Writes through a 0600 temporary file renamed over `file`, so a reader sees
 // the old cache or the new one, never half of one. Returns false on failure
 // (the next start simply walks in full).
 bool save_scan_cache(const std::string& file, const std::string& root, const ScanShape& shape,
-                     const CacheEntries& folders);
+                     const KeeperMark& keeper, const CacheEntries& folders, const WalkFacts& facts = {});
 bool save_scan_cache(const std::string& file, const ScanCache& cache);
 
 }  // namespace oms::landlock

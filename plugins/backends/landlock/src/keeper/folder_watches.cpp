@@ -1,0 +1,152 @@
+#include "folder_watches.hpp"
+
+#include "dirent64.hpp"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+namespace oms::landlock {
+
+namespace {
+
+// What changes a folder's list of entries, or whether it can be listed at
+// all (its own mode: IN_ATTRIB without a name). IN_ONLYDIR: a folder
+// replaced by something else between open and watch is not watched.
+constexpr uint32_t kFolderEvents = IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB |
+                                   IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR;
+constexpr int kFolderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
+// Only local file systems whose every change goes through this kernel's
+// VFS, which is what raises the events. Not overlayfs (a change to a lower
+// or upper folder made outside the overlay raises nothing on it), not a
+// network or FUSE file system (the server changes it).
+bool changes_all_seen(int fd) {
+    struct statfs fs;
+    if (fstatfs(fd, &fs) != 0) return false;
+    switch (static_cast<uint64_t>(fs.f_type)) {
+    case 0xEF53:      // ext2, ext3, ext4
+    case 0x58465342:  // xfs
+    case 0x9123683E:  // btrfs
+    case 0x01021994:  // tmpfs
+    case 0xF2F52010:  // f2fs
+    case 0xca451a4e:  // bcachefs
+        return true;
+    default:
+        return false;
+    }
+}
+
+FolderId id_of(const struct stat& st) { return FolderId{uint64_t(st.st_dev), uint64_t(st.st_ino)}; }
+
+}  // namespace
+
+FolderWatches::FolderWatches(size_t max_watches)
+    : inotify_(inotify_init1(IN_NONBLOCK | IN_CLOEXEC)), max_watches_(max_watches) {}
+
+void FolderWatches::drain() {
+    alignas(struct inotify_event) char buffer[64 * 1024];
+    for (;;) {
+        const ssize_t n = read(inotify_.get(), buffer, sizeof buffer);
+        if (n <= 0) return;  // EAGAIN: nothing more queued
+        for (ssize_t at = 0; at < n;) {
+            const auto* event = reinterpret_cast<const struct inotify_event*>(buffer + at);
+            at += ssize_t(sizeof *event + event->len);
+            apply(event->wd, event->mask, event->len > 0 ? event->name : nullptr);
+        }
+    }
+}
+
+void FolderWatches::lose_all() {
+    lost_at_ = now();
+    cover_again_ = true;  // folders made meanwhile may be unwatched
+}
+
+void FolderWatches::apply(int descriptor, uint32_t mask, const char* name) {
+    if (mask & IN_Q_OVERFLOW) return lose_all();
+    auto found = by_descriptor_.find(descriptor);
+    if (found == by_descriptor_.end()) return;
+    Watch& watch = found->second;
+    if (mask & IN_IGNORED) {  // the folder is gone (or its file system): forget it, it is unwatched now
+        by_id_.erase(watch.id);
+        by_descriptor_.erase(found);
+        return;
+    }
+    if ((mask & IN_ATTRIB) && name) return;  // an entry's own mode: a subfolder's watch has it too
+    watch.changed_at = now();
+    if ((mask & IN_ISDIR) && (mask & (IN_CREATE | IN_MOVED_TO)) && name) watch_tree(watch.path + "/" + name);
+    // A folder moved: the paths recorded below it are stale. Nothing is
+    // called unchanged by path, but new subfolders are opened by it.
+    if (((mask & IN_ISDIR) && (mask & IN_MOVED_FROM)) || (mask & IN_MOVE_SELF)) cover_again_ = true;
+}
+
+void FolderWatches::cover(const std::string& root, const FolderId& expected) {
+    auto known = roots_.find(root);
+    if (known != roots_.end() && known->second == expected) return;  // events keep it watched
+    ScopedFd fd(open(root.c_str(), kFolderFlags));
+    struct stat st;
+    if (fd.get() < 0 || fstat(fd.get(), &st) != 0 || !(id_of(st) == expected)) return;
+    roots_[root] = expected;
+    watch_tree(root);
+}
+
+void FolderWatches::cover_again() {
+    cover_again_ = false;
+    for (const auto& [root, id] : roots_) {
+        ScopedFd fd(open(root.c_str(), kFolderFlags));
+        struct stat st;
+        if (fd.get() >= 0 && fstat(fd.get(), &st) == 0 && id_of(st) == id) watch_tree(root);
+    }
+}
+
+bool FolderWatches::unchanged_since(const FolderId& id, uint64_t moment) const {
+    if (moment < lost_at_) return false;
+    auto found = by_id_.find(id);
+    if (found == by_id_.end()) return false;
+    const Watch& watch = by_descriptor_.at(found->second);
+    return watch.watched_at <= moment && watch.changed_at <= moment;
+}
+
+// Breadth first, by path: a folder swapped for a link meanwhile is not
+// followed at its last name (O_NOFOLLOW), and one reached through a link
+// higher up is only watched in vain; a watch is trusted by what it is on
+// (device, inode), never by the path it was reached through.
+void FolderWatches::watch_tree(const std::string& top) {
+    std::deque<std::string> pending{top};
+    while (!pending.empty()) {
+        const std::string path = std::move(pending.front());
+        pending.pop_front();
+        ScopedFd fd(open(path.c_str(), kFolderFlags));
+        if (fd.get() >= 0 && !watch_one(fd.get(), path, pending)) return;
+    }
+}
+
+// False when no more watches can be taken: the walk stops there.
+bool FolderWatches::watch_one(int fd, const std::string& path, std::deque<std::string>& below) {
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !changes_all_seen(fd)) return true;
+    const FolderId id = id_of(st);
+    auto known = by_id_.find(id);
+    if (known != by_id_.end()) {
+        by_descriptor_.at(known->second).path = path;
+    } else {
+        if (by_descriptor_.size() >= max_watches_) return false;
+        // The watch goes on the inode open here, whatever the path now leads to.
+        const std::string by_descriptor = "/proc/self/fd/" + std::to_string(fd);
+        const int descriptor = inotify_add_watch(inotify_.get(), by_descriptor.c_str(), kFolderEvents);
+        if (descriptor < 0) return errno != ENOSPC;
+        const uint64_t at = now();  // before the listing below: a change after the watch is an event
+        by_descriptor_[descriptor] = Watch{id, path, at, at};
+        by_id_[id] = descriptor;
+    }
+    alignas(8) char buffer[32 * 1024];
+    for_each_entry(fd, buffer, sizeof buffer, [&](const char* name, unsigned char type) {
+        if (entry_type(fd, name, type) == DT_DIR) below.push_back(path + "/" + name);
+    });
+    return true;
+}
+
+}  // namespace oms::landlock

@@ -1,0 +1,110 @@
+#include "keeper_client.hpp"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace oms::landlock {
+
+namespace {
+
+// An answer comes in well under a millisecond; a keeper busy walking a
+// tree it was just asked to watch may take longer, and the launcher then
+// does not wait for it.
+constexpr timeval kAnswerLimit{0, 200'000};
+
+uint64_t own_mount_namespace() {
+    struct stat st;
+    return stat("/proc/self/ns/mnt", &st) == 0 ? uint64_t(st.st_ino) : 0;
+}
+
+}  // namespace
+
+std::string keeper_program_beside_plugin() {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&keeper_program_beside_plugin), &info) == 0 || !info.dli_fname) return "";
+    std::string path = info.dli_fname;
+    const size_t slash = path.rfind('/');
+    if (slash == std::string::npos) return "";
+    path = path.substr(0, slash + 1) + kKeeperProgram;
+    return access(path.c_str(), X_OK) == 0 ? path : "";
+}
+
+int KeeperClient::connect_to_keeper() const {
+    const std::string path = folder_ + "/" + kKeeperSocketName;
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    if (path.size() >= sizeof address.sun_path) return -1;
+    path.copy(address.sun_path, path.size());
+    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &kAnswerLimit, sizeof kAnswerLimit);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &kAnswerLimit, sizeof kAnswerLimit);
+    ucred peer{};
+    socklen_t size = sizeof peer;
+    // Only a keeper of this user's own: another user cannot make a socket in
+    // the base (0711, ours), but root could, and its answers are not ours.
+    if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+        getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &size) != 0 || peer.uid != geteuid()) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+// Detached twice over (its own session, and its parent gone at once), so
+// that it outlives this launch and is nobody's child to wait for; nothing
+// of the launcher's is inherited but the executable's own choice of rights.
+void KeeperClient::start_keeper() {
+    if (started_ || program_.empty()) return;
+    started_ = true;
+    const pid_t middle = fork();
+    if (middle < 0) return;
+    if (middle == 0) {
+        setsid();
+        if (fork() == 0) {
+            // oms blocks the signals it forwards to its command: an exec keeps
+            // the mask (and what is ignored), and a keeper deaf to SIGTERM
+            // would outlive every attempt to stop it.
+            sigset_t none;
+            sigemptyset(&none);
+            sigprocmask(SIG_SETMASK, &none, nullptr);
+            for (int signal_number = 1; signal_number < NSIG; ++signal_number) signal(signal_number, SIG_DFL);
+            const int null = open("/dev/null", O_RDWR);
+            for (int fd = 0; fd < 3; ++fd) dup2(null, fd);
+            closefrom(3);
+            const char* argv[] = {program_.c_str(), folder_.c_str(), idle_.c_str(), nullptr};
+            const char* envp[] = {"PATH=/usr/bin:/bin", nullptr};
+            execve(program_.c_str(), const_cast<char* const*>(argv), const_cast<char* const*>(envp));
+        }
+        _exit(0);
+    }
+    int status = 0;
+    while (waitpid(middle, &status, 0) < 0 && errno == EINTR) {
+    }
+}
+
+std::optional<KeeperAnswer> KeeperClient::ask(KeeperRequest request) {
+    if (folder_.empty() || program_.empty()) return std::nullopt;
+    const int fd = connect_to_keeper();
+    if (fd < 0) {
+        start_keeper();  // this launch checks every folder; the next one asks it
+        return std::nullopt;
+    }
+    request.mount_namespace = own_mount_namespace();
+    std::string bytes;
+    KeeperAnswer answer;
+    const bool ok = send_message(fd, encode(request)) && receive_message(fd, bytes) && decode(bytes, answer) &&
+                    answer.unchanged.size() == request.folders.size() && answer.now.known();
+    close(fd);
+    if (!ok) return std::nullopt;
+    return answer;
+}
+
+}  // namespace oms::landlock

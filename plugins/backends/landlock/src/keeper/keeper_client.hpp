@@ -1,0 +1,37 @@
+// The launcher's side of the scan keeper (keeper_server.hpp): asks which
+// folders of a cache are unchanged since the cache was made, and starts the
+// keeper when none answers. Any failure (no keeper yet, a wrong answer, a
+// timeout) gives no answer: the launcher then checks every folder itself,
+// as it does without a keeper.
+#pragma once
+#include "keeper_protocol.hpp"
+
+#include <optional>
+#include <string>
+
+namespace oms::landlock {
+
+class KeeperClient {
+public:
+    // `folder`: the user's run folder base; `program`: the keeper's
+    // executable. Either empty: never asks. A keeper this starts exits
+    // after `idle_seconds` without a question.
+    KeeperClient(std::string folder, std::string program, int idle_seconds = 600)
+        : folder_(std::move(folder)), program_(std::move(program)), idle_(std::to_string(idle_seconds)) {}
+
+    std::optional<KeeperAnswer> ask(KeeperRequest request);
+
+private:
+    std::string folder_;
+    std::string program_;
+    std::string idle_;
+    bool started_ = false;  // one start per launch at most
+
+    int connect_to_keeper() const;
+    void start_keeper();
+};
+
+// The keeper's executable beside the plugin holding this code, when it is there.
+std::string keeper_program_beside_plugin();
+
+}  // namespace oms::landlock

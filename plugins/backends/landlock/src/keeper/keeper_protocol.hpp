@@ -1,0 +1,76 @@
+// The scan keeper's wire format, over a stream socket in the user's run
+// folder base (sdk/include/oms/run_folder.hpp), which no command sees: each
+// message is a u32 byte count and that many bytes, integers in the host's
+// order (both ends are on one machine). One request and one answer per
+// connection.
+//
+// Request:  u32 kKeeperMagic, u32 kKeeperVersion, u64 mount namespace inode
+//           of the asker, 16 bytes keeper id and u64 moment of the asker's
+//           cache (zeros: none), u64 device and u64 inode of the root, u32
+//           length and bytes of the root's path, u32 count, then count
+//           pairs of u64 device and u64 inode: the folders asked about.
+// Answer:   u32 kKeeperMagic, u32 kKeeperVersion, 16 bytes keeper id, u64
+//           moment of this answer, u32 count, ceil(count / 8) bytes: bit i
+//           (byte i / 8, bit i % 8) set when folder i is unchanged since
+//           the asker's moment.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace oms::landlock {
+
+constexpr uint32_t kKeeperMagic = 0x4b534d4f;  // "OMSK"
+constexpr uint32_t kKeeperVersion = 1;
+constexpr uint32_t kKeeperMaxMessage = 64u << 20;
+constexpr char kKeeperSocketName[] = "scan-keeper.sock";
+constexpr char kKeeperLockName[] = "scan-keeper.lock";
+constexpr char kKeeperProgram[] = "oms-scan-keeper";
+
+using KeeperId = std::array<uint8_t, 16>;
+
+// A cache's "as of": which keeper answered and at which of its moments.
+struct KeeperMark {
+    KeeperId id{};
+    uint64_t moment = 0;
+    bool known() const { return moment != 0; }
+    bool operator==(const KeeperMark& other) const { return id == other.id && moment == other.moment; }
+};
+
+// A folder by what it is, whatever path leads to it.
+struct KeeperFolder {
+    uint64_t device = 0;
+    uint64_t inode = 0;
+    bool operator==(const KeeperFolder& other) const { return device == other.device && inode == other.inode; }
+};
+
+struct KeeperFolderHash {
+    size_t operator()(const KeeperFolder& id) const { return std::hash<uint64_t>()(id.inode * 31 + id.device); }
+};
+
+struct KeeperRequest {
+    uint64_t mount_namespace = 0;
+    KeeperMark since;
+    KeeperFolder root;
+    std::string root_path;
+    std::vector<KeeperFolder> folders;
+};
+
+struct KeeperAnswer {
+    KeeperMark now;
+    std::vector<bool> unchanged;  // one per folder asked about
+};
+
+std::string encode(const KeeperRequest& request);
+std::string encode(const KeeperAnswer& answer);
+bool decode(const std::string& bytes, KeeperRequest& out);
+bool decode(const std::string& bytes, KeeperAnswer& out);
+
+// One message each way, framed; false on any failure (the peer is then
+// dropped, and a launcher walks as if there were no keeper).
+bool send_message(int fd, const std::string& bytes);
+bool receive_message(int fd, std::string& bytes);
+
+}  // namespace oms::landlock

@@ -1,0 +1,157 @@
+#include "keeper_server.hpp"
+
+#include "folder_watches.hpp"
+#include "keeper_protocol.hpp"
+#include "mount_watch.hpp"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <optional>
+
+namespace oms::landlock {
+
+namespace {
+
+// The user's other programs (editors, file watchers) share the per-user
+// limit: take a quarter of it at most.
+size_t default_max_watches() {
+    std::ifstream limit("/proc/sys/fs/inotify/max_user_watches");
+    size_t watches = 0;
+    return (limit >> watches) ? watches / 4 : 0;
+}
+
+uint64_t own_mount_namespace() {
+    struct stat st;
+    return stat("/proc/self/ns/mnt", &st) == 0 ? uint64_t(st.st_ino) : 0;
+}
+
+int64_t seconds_now() {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec;
+}
+
+bool own_folder(const std::string& folder) {
+    struct stat st;
+    return lstat(folder.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+           (st.st_mode & 022) == 0;
+}
+
+// Held as long as the process lives: a second keeper for the folder exits.
+bool take_lock(const std::string& folder) {
+    const int fd = open((folder + "/" + kKeeperLockName).c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    return fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;  // kept open on purpose
+}
+
+int listen_at(const std::string& path) {
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    if (path.size() >= sizeof address.sun_path) return -1;
+    path.copy(address.sun_path, path.size());
+    unlink(path.c_str());  // a socket left by a keeper that died; we hold the lock
+    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const mode_t old = umask(077);  // the socket itself: the user's only
+    const bool ok = fd >= 0 && bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+                    listen(fd, 64) == 0;
+    umask(old);
+    if (!ok && fd >= 0) close(fd);
+    return ok ? fd : -1;
+}
+
+class Keeper {
+public:
+    Keeper(const KeeperSettings& settings)
+        : watches_(settings.max_watches ? settings.max_watches : default_max_watches()),
+          mount_namespace_(own_mount_namespace()) {
+        if (getrandom(id_.data(), id_.size(), 0) != ssize_t(id_.size())) id_ = {};
+    }
+
+    bool ready() const { return watches_.ready() && mounts_.ready() && id_ != KeeperId{}; }
+
+    // One asker: answered from what is known now, then its root is watched
+    // (after the answer, so the launcher does not wait for that walk).
+    void serve(int client) {
+        struct timeval limit{1, 0};
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
+        ucred peer{};
+        socklen_t size = sizeof peer;
+        if (getsockopt(client, SOL_SOCKET, SO_PEERCRED, &peer, &size) != 0 || peer.uid != geteuid()) return;
+        std::string bytes;
+        KeeperRequest request;
+        if (!receive_message(client, bytes) || !decode(bytes, request)) return;
+        catch_up();
+        KeeperAnswer answer;
+        answer.now = KeeperMark{id_, watches_.now()};
+        const bool same_view = request.mount_namespace == mount_namespace_;
+        const bool mine = request.since.id == id_;
+        answer.unchanged.reserve(request.folders.size());
+        for (const auto& folder : request.folders)
+            answer.unchanged.push_back(same_view && mine &&
+                                       watches_.unchanged_since({folder.device, folder.inode}, request.since.moment));
+        send_message(client, encode(answer));
+        if (same_view) watches_.cover(request.root_path, {request.root.device, request.root.inode});
+    }
+
+    // Events read as they come, so that the kernel's queue does not overflow.
+    void catch_up() {
+        watches_.drain();
+        if (mounts_.changed()) watches_.lose_all();
+    }
+
+    // Folders left unwatched by a move or a loss are watched again; never
+    // before an answer (those folders are simply not called unchanged).
+    void tidy() {
+        if (watches_.needs_cover_again()) watches_.cover_again();
+    }
+
+    int inotify_fd() const { return watches_.inotify_fd(); }
+    int mounts_fd() const { return mounts_.fd(); }
+
+private:
+    FolderWatches watches_;
+    MountWatch mounts_;
+    uint64_t mount_namespace_;
+    KeeperId id_{};
+};
+
+}  // namespace
+
+int run_scan_keeper(const KeeperSettings& settings) {
+    if (!own_folder(settings.folder)) return 1;
+    if (!take_lock(settings.folder)) return 0;  // another keeper serves this user
+    Keeper keeper(settings);
+    const std::string socket_path = settings.folder + "/" + kKeeperSocketName;
+    const int listener = keeper.ready() ? listen_at(socket_path) : -1;
+    if (listener < 0) return 1;
+    int64_t last_asked = seconds_now();
+    for (;;) {
+        const int64_t left = settings.idle_seconds - (seconds_now() - last_asked);
+        if (left <= 0) break;
+        pollfd waits[3] = {{listener, POLLIN, 0}, {keeper.inotify_fd(), POLLIN, 0}, {keeper.mounts_fd(), POLLPRI, 0}};
+        if (poll(waits, 3, int(left * 1000)) < 0 && errno != EINTR) break;
+        keeper.catch_up();
+        keeper.tidy();
+        if (!(waits[0].revents & POLLIN)) continue;
+        const int client = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
+        if (client < 0) continue;
+        keeper.serve(client);
+        close(client);
+        keeper.tidy();
+        last_asked = seconds_now();
+    }
+    unlink(socket_path.c_str());  // we still hold the lock: the socket is ours
+    return 0;
+}
+
+}  // namespace oms::landlock

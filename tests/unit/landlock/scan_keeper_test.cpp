@@ -1,0 +1,215 @@
+// The keypair search with a real scan keeper (the built oms-scan-keeper,
+// started by the search itself as in a launch): once it vouches for every
+// folder no folder is stat'ed, and every change between two searches is
+// still found. Each test first shows the keeper vouching (the positive
+// control: a search that never asks it would pass the rest trivially).
+#include "keeper_client.hpp"
+#include "keeper_protocol.hpp"
+#include "scan_cache.hpp"
+#include "scan_tree.hpp"
+#include "secret_scan.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+using namespace oms::landlock;
+using namespace oms::landlock::test;
+using Paths = std::vector<std::string>;
+
+namespace {
+
+const size_t kFolders = 9;  // root a a/b a/b/c a/b/c/d a/b/c/d/e side side/one side/two
+
+bool has(const Paths& paths, const std::string& path) {
+    return std::find(paths.begin(), paths.end(), path) != paths.end();
+}
+
+// The keeper's pid, from its socket's credentials.
+pid_t keeper_pid(const std::string& folder) {
+    const std::string path = folder + "/" + kKeeperSocketName;
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    path.copy(address.sun_path, sizeof address.sun_path - 1);
+    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ucred peer{};
+    socklen_t size = sizeof peer;
+    const bool ok = connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+                    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &size) == 0;
+    close(fd);
+    return ok ? peer.pid : 0;
+}
+
+// A tree searched with a keeper of its own (its folder stands for the
+// user's run folder base), stopped when the test ends.
+struct KeptTree : ScanTree {
+    oms::test::TempDir keeper_folder{"oms-keeper"};
+    KeeperClient client{keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60};
+    KeptTree() {
+        chmod(keeper_folder.path().c_str(), 0700);
+        keeper = &client;
+    }
+    ~KeptTree() { stop_keeper(); }
+    // Stopped, and a new client (one start per launch: this is a new one).
+    void stop_keeper() {
+        if (const pid_t pid = keeper_pid(keeper_folder.path())) kill(pid, SIGKILL);
+        unlink((keeper_folder / kKeeperSocketName).c_str());
+        client = KeeperClient(keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60);
+    }
+    // Searches until the keeper vouches for every folder: the first search
+    // starts it, the next ones leave a mark it can answer from.
+    bool warm() {
+        for (int search = 0; search < 20; ++search) {
+            ScanStats stats;
+            scan(&stats);
+            if (stats.folders_vouched == kFolders && stats.folders_read == 0) return true;
+            usleep(50'000);  // the keeper may still be starting or walking the tree
+        }
+        return false;
+    }
+};
+
+// Gone, or a zombie nobody reaped yet: not running any more.
+bool stopped_within(pid_t pid, int milliseconds) {
+    for (int waited = 0; waited < milliseconds; waited += 20) {
+        std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+        std::string pid_field, name, state;
+        if (!(stat >> pid_field >> name >> state) || state == "Z") return true;
+        usleep(20'000);
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("with the scan keeper a warm search stats no folder and lists what a full walk lists", "[scan-keeper]") {
+    KeptTree tree;
+    REQUIRE(tree.warm());
+    ScanStats stats;
+    const Paths found = tree.scan(&stats);
+    CHECK(stats.keeper_answers == 1);
+    CHECK(stats.folders_vouched == kFolders);
+    CHECK(stats.folders_read == 0);
+    CHECK(stats.caches_written == 0);
+    CHECK(found == find_secret_files(ScanRequest{{tree.root}, keypair_suffixes(), {}}));
+    CHECK(found == Paths{tree.path("a/b/c/d/id.json"), tree.path("a/x-keypair.json")});
+}
+
+TEST_CASE("with the scan keeper a keypair added between searches is found", "[scan-keeper]") {
+    KeptTree tree;
+    REQUIRE(tree.warm());
+    SECTION("in a deep folder the cache knows") {
+        oms::test::write_file(tree.path("a/b/c/d/e/deep-keypair.json"), "[7]");
+        ScanStats stats;
+        const Paths found = tree.scan(&stats);
+        CHECK(has(found, tree.path("a/b/c/d/e/deep-keypair.json")));
+        CHECK(has(found, tree.path("a/x-keypair.json")));
+        CHECK(stats.folders_read == 1);                 // e alone
+        CHECK(stats.folders_reused == kFolders - 1);
+        CHECK(stats.folders_vouched == kFolders - 2);  // all but e and the root (the walk opens and stats it)
+    }
+    SECTION("in new folders") {
+        oms::test::write_file(tree.path("side/two/new/er/id.json"), "[8]");
+        const Paths found = tree.scan();
+        CHECK(has(found, tree.path("side/two/new/er/id.json")));
+    }
+    SECTION("in a folder moved in from outside the tree") {
+        const std::string outside = tree.base / "outside";
+        oms::test::write_file(outside + "/sub/moved-keypair.json", "[9]");
+        REQUIRE(rename(outside.c_str(), tree.path("side/one/moved").c_str()) == 0);
+        const Paths found = tree.scan();
+        CHECK(has(found, tree.path("side/one/moved/sub/moved-keypair.json")));
+    }
+    SECTION("by renaming a file in a known folder") {
+        oms::test::write_file(tree.path("side/one/plain.txt"), "[10]");
+        REQUIRE(tree.warm());
+        REQUIRE(rename(tree.path("side/one/plain.txt").c_str(), tree.path("side/one/renamed-keypair.json").c_str()) ==
+                0);
+        CHECK(has(tree.scan(), tree.path("side/one/renamed-keypair.json")));
+    }
+    SECTION("in a folder swapped for another of the same name") {
+        const std::string other = tree.base / "other";
+        oms::test::write_file(other + "/swapped-keypair.json", "[11]");
+        REQUIRE(rename(tree.path("side/two").c_str(), (tree.base / "old-two").c_str()) == 0);
+        REQUIRE(rename(other.c_str(), tree.path("side/two").c_str()) == 0);
+        CHECK(has(tree.scan(), tree.path("side/two/swapped-keypair.json")));
+    }
+    SECTION("while the keeper was gone") {
+        tree.stop_keeper();
+        oms::test::write_file(tree.path("a/b/late-keypair.json"), "[12]");
+        ScanStats stats;
+        const Paths found = tree.scan(&stats);
+        CHECK(has(found, tree.path("a/b/late-keypair.json")));
+        CHECK(stats.folders_vouched == 0);
+        REQUIRE(tree.warm());  // a new keeper, started by that search, vouches again
+        oms::test::write_file(tree.path("a/b/c/later-keypair.json"), "[13]");
+        CHECK(has(tree.scan(), tree.path("a/b/c/later-keypair.json")));
+    }
+}
+
+TEST_CASE("the scan keeper answers only its own user, on a socket only that user may use", "[scan-keeper]") {
+    KeptTree tree;
+    REQUIRE(tree.warm());
+    struct stat st;
+    REQUIRE(lstat((tree.keeper_folder / kKeeperSocketName).c_str(), &st) == 0);
+    CHECK(S_ISSOCK(st.st_mode));
+    CHECK((st.st_mode & 077) == 0);
+    CHECK(st.st_uid == geteuid());
+}
+
+TEST_CASE("a scan keeper asked about a folder it does not watch never vouches for it", "[scan-keeper]") {
+    KeptTree tree;
+    REQUIRE(tree.warm());
+    const std::string elsewhere = tree.base / "elsewhere";
+    oms::test::make_dirs(elsewhere);
+    struct stat st;
+    REQUIRE(stat(elsewhere.c_str(), &st) == 0);
+    struct stat root_st;
+    REQUIRE(stat(tree.root.c_str(), &root_st) == 0);
+    // The mark of the tree's cache, read back from the summary: a real moment of this keeper.
+    auto summary = load_scan_summary(cache_file_for(tree.cache, tree.root), tree.root,
+                                     ScanShape{keypair_suffixes(), {}, false});
+    REQUIRE(summary);
+    REQUIRE(summary->keeper.known());
+    KeeperRequest request;
+    request.since = summary->keeper;
+    request.root = {uint64_t(root_st.st_dev), uint64_t(root_st.st_ino)};
+    request.root_path = tree.root;
+    request.folders = {request.root, {uint64_t(st.st_dev), uint64_t(st.st_ino)}};
+    auto answer = tree.client.ask(request);
+    REQUIRE(answer);
+    REQUIRE(answer->unchanged.size() == 2);
+    CHECK(answer->unchanged[0]);        // positive control: the watched root
+    CHECK_FALSE(answer->unchanged[1]);  // never watched
+    request.since.id[0] ^= 1;           // a mark of another keeper: nothing is vouched for
+    answer = tree.client.ask(request);
+    REQUIRE(answer);
+    CHECK_FALSE(answer->unchanged[0]);
+}
+
+TEST_CASE("a keeper started by a launcher that blocks signals still stops on SIGTERM", "[scan-keeper]") {
+    // oms blocks the signals it forwards to its command; the keeper must not
+    // inherit that mask, or nothing short of SIGKILL would stop it.
+    sigset_t forwarded, old;
+    sigemptyset(&forwarded);
+    for (int signal_number : {SIGTERM, SIGINT, SIGHUP}) sigaddset(&forwarded, signal_number);
+    REQUIRE(sigprocmask(SIG_BLOCK, &forwarded, &old) == 0);
+    KeptTree tree;
+    const bool warmed = tree.warm();
+    sigprocmask(SIG_SETMASK, &old, nullptr);
+    REQUIRE(warmed);
+    const pid_t pid = keeper_pid(tree.keeper_folder.path());
+    REQUIRE(pid > 0);                       // positive control: it runs
+    REQUIRE_FALSE(stopped_within(pid, 0));
+    REQUIRE(kill(pid, SIGTERM) == 0);
+    CHECK(stopped_within(pid, 3000));
+}
