@@ -70,9 +70,15 @@ fi
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 # Fail early, with the reason, when a command cannot run here at all; the
-# second start of each oms line finds the scan cache warm.
+# second start of each oms line finds the scan cache warm, and from the
+# third or fourth on the scan keeper (started by the first) vouches for the
+# cached folders.
 for c in "${commands[@]}"; do
-  for _ in 1 2; do $c >/dev/null 2>&1 || { echo "landlock-launch: '$c' failed" >&2; $c; exit 2; }; done
+  for _ in 1 2 3 4; do $c >/dev/null 2>&1 || { echo "landlock-launch: '$c' failed" >&2; $c; exit 2; }; done
+done
+# What the keypair search of each setting does now, as oms says at debug level.
+for s in "${settings[@]}"; do
+  echo "$s: $(env OMS_LOG=debug ${line[$s]} 2>&1 | sed -n 's/.*\[landlock\] keypair search: //p')"
 done
 
 # Two lines split oms's own cost: the binary alone, and loading every

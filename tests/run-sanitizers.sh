@@ -63,6 +63,8 @@ cd "$build"
 status=0
 ctest --output-on-failure -j2 --timeout 900 -L '^(unit|abi|core|sdk|enforcement)$' -LE '^docker$' \
     -E '^(sdk_bwrap_example|sdk_docker_out_of_tree)$' || status=$?
+# The scan keepers the tests started run their leak check as they stop.
+"$here/tests/stop-scan-keepers.sh" "$build" || status=1
 
 log=Testing/Temporary/LastTest.log
 if [ -f "$log" ] && grep -q "runtime error:" "$log"; then

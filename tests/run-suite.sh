@@ -42,7 +42,10 @@ started_dockerd=no
 if ! docker info >/dev/null 2>&1; then
     if "$here/tests/docker/start-dockerd.sh"; then started_dockerd=yes; fi
 fi
-stop() { [ "$started_dockerd" = yes ] && "$here/tests/docker/stop-dockerd.sh" || true; }
+stop() {
+    "$here/tests/stop-scan-keepers.sh" "$build" || true
+    [ "$started_dockerd" = yes ] && "$here/tests/docker/stop-dockerd.sh" || true
+}
 trap stop EXIT
 
 cd "$build"
@@ -57,9 +60,14 @@ note_failures() {
 run-suite: failed as $1: $(tr '\n' ';' < "$failed_list")"
 }
 rm -f "$failed_list"
+# The landlock scan keepers each pass started are stopped after it (the
+# next pass starts its own, from its own build); one that does not stop on
+# SIGTERM fails the suite.
 ctest --output-on-failure -j2 --timeout 900 || { status=$?; note_failures root; }
+"$here/tests/stop-scan-keepers.sh" "$build" || status=1
 rm -f "$failed_list"
 "$here/tests/run-as-user.sh" "$build" --output-on-failure -j2 --timeout 900 || { status=$?; note_failures "an ordinary user"; }
+"$here/tests/stop-scan-keepers.sh" "$build" || status=1
 san="$(dirname "$build")/$(basename "$build")-san"
 rm -f "$san/Testing/Temporary/LastTestsFailed.log"
 if ! "$here/tests/run-sanitizers.sh" "$san"; then

@@ -13,7 +13,8 @@ fail() { echo "TEST FAILURE: $1"; exit 1; }
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
 [ -n "$version" ] || fail "no project version in $build/CMakeCache.txt"
 work=$(mktemp -d "$build/package-test.XXXXXX") || fail "mktemp"
-trap 'rm -rf "$work"' EXIT
+# The packaged oms starts the packaged scan keeper: stopped with the test.
+trap 'pkill -TERM -f "^$work/root/usr/lib/oms/plugins/oms-scan-keeper " 2>/dev/null; rm -rf "$work"' EXIT
 
 cpack -G DEB -B "$work/packages" --config "$build/CPackConfig.cmake" >"$work/cpack.log" 2>&1 ||
     { cat "$work/cpack.log"; fail "cpack"; }

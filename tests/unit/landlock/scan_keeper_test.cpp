@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -212,4 +213,27 @@ TEST_CASE("a keeper started by a launcher that blocks signals still stops on SIG
     REQUIRE_FALSE(stopped_within(pid, 0));
     REQUIRE(kill(pid, SIGTERM) == 0);
     CHECK(stopped_within(pid, 3000));
+    CHECK_FALSE(oms::test::exists(tree.keeper_folder / kKeeperSocketName));  // it removed its socket
+}
+
+TEST_CASE("a second keeper for the same folder leaves at once; the first one goes on answering", "[scan-keeper]") {
+    KeptTree tree;
+    REQUIRE(tree.warm());
+    const pid_t first = keeper_pid(tree.keeper_folder.path());
+    REQUIRE(first > 0);
+    const pid_t second = fork();
+    REQUIRE(second >= 0);
+    if (second == 0) {
+        execl(OMS_SCAN_KEEPER_PROGRAM, OMS_SCAN_KEEPER_PROGRAM, tree.keeper_folder.path().c_str(), "60",
+              static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    int status = -1;
+    REQUIRE(waitpid(second, &status, 0) == second);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    CHECK(keeper_pid(tree.keeper_folder.path()) == first);
+    ScanStats stats;
+    tree.scan(&stats);
+    CHECK(stats.folders_vouched == kFolders);  // still answered by the first
 }

@@ -1,6 +1,7 @@
 #include "keeper_client.hpp"
 
 #include <dlfcn.h>
+#include <stdlib.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -64,6 +65,7 @@ int KeeperClient::connect_to_keeper() const {
 void KeeperClient::start_keeper() {
     if (started_ || program_.empty()) return;
     started_ = true;
+    prepare_environment();
     const pid_t middle = fork();
     if (middle < 0) return;
     if (middle == 0) {
@@ -80,14 +82,26 @@ void KeeperClient::start_keeper() {
             for (int fd = 0; fd < 3; ++fd) dup2(null, fd);
             closefrom(3);
             const char* argv[] = {program_.c_str(), folder_.c_str(), idle_.c_str(), nullptr};
-            const char* envp[] = {"PATH=/usr/bin:/bin", nullptr};
-            execve(program_.c_str(), const_cast<char* const*>(argv), const_cast<char* const*>(envp));
+            execve(program_.c_str(), const_cast<char* const*>(argv), const_cast<char* const*>(environment_.data()));
         }
         _exit(0);
     }
     int status = 0;
     while (waitpid(middle, &status, 0) < 0 && errno == EINTR) {
     }
+}
+
+// Nothing of the launcher's environment but what a sanitized build's
+// reports need (where they go, and that a finding fails): made before the
+// fork, which may only call async-signal-safe functions in a threaded
+// process.
+void KeeperClient::prepare_environment() {
+    environment_text_ = {"PATH=/usr/bin:/bin"};
+    for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"})
+        if (const char* value = getenv(name)) environment_text_.push_back(std::string(name) + "=" + value);
+    environment_.clear();
+    for (const auto& entry : environment_text_) environment_.push_back(entry.c_str());
+    environment_.push_back(nullptr);
 }
 
 std::optional<KeeperAnswer> KeeperClient::ask(KeeperRequest request) {

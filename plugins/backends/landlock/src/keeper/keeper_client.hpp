@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace oms::landlock {
 
@@ -26,9 +27,12 @@ private:
     std::string program_;
     std::string idle_;
     bool started_ = false;  // one start per launch at most
+    std::vector<std::string> environment_text_;
+    std::vector<const char*> environment_;
 
     int connect_to_keeper() const;
     void start_keeper();
+    void prepare_environment();
 };
 
 // The keeper's executable beside the plugin holding this code, when it is there.

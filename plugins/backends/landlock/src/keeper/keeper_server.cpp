@@ -8,7 +8,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/file.h>
+#include <signal.h>
 #include <sys/random.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -125,6 +127,17 @@ private:
     KeeperId id_{};
 };
 
+// SIGTERM, SIGINT and SIGHUP end the keeper as going idle does (its socket
+// removed, and a sanitized build's leak check run at exit), read from a
+// descriptor so that one arriving before a poll is not missed.
+int stop_signals() {
+    sigset_t stops;
+    sigemptyset(&stops);
+    for (int signal_number : {SIGTERM, SIGINT, SIGHUP}) sigaddset(&stops, signal_number);
+    if (sigprocmask(SIG_BLOCK, &stops, nullptr) != 0) return -1;
+    return signalfd(-1, &stops, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
 }  // namespace
 
 int run_scan_keeper(const KeeperSettings& settings) {
@@ -132,14 +145,19 @@ int run_scan_keeper(const KeeperSettings& settings) {
     if (!take_lock(settings.folder)) return 0;  // another keeper serves this user
     Keeper keeper(settings);
     const std::string socket_path = settings.folder + "/" + kKeeperSocketName;
-    const int listener = keeper.ready() ? listen_at(socket_path) : -1;
+    const int stops = stop_signals();
+    const int listener = keeper.ready() && stops >= 0 ? listen_at(socket_path) : -1;
     if (listener < 0) return 1;
     int64_t last_asked = seconds_now();
     for (;;) {
         const int64_t left = settings.idle_seconds - (seconds_now() - last_asked);
         if (left <= 0) break;
-        pollfd waits[3] = {{listener, POLLIN, 0}, {keeper.inotify_fd(), POLLIN, 0}, {keeper.mounts_fd(), POLLPRI, 0}};
-        if (poll(waits, 3, int(left * 1000)) < 0 && errno != EINTR) break;
+        pollfd waits[4] = {{listener, POLLIN, 0},
+                           {keeper.inotify_fd(), POLLIN, 0},
+                           {keeper.mounts_fd(), POLLPRI, 0},
+                           {stops, POLLIN, 0}};
+        if (poll(waits, 4, int(left * 1000)) < 0 && errno != EINTR) break;
+        if (waits[3].revents & POLLIN) break;
         keeper.catch_up();
         keeper.tidy();
         if (!(waits[0].revents & POLLIN)) continue;
