@@ -44,9 +44,11 @@ source "$(dirname "$0")/synthetic-trees.sh"
 make_synthetic_trees "$scratch"
 
 # One oms command line per setting: the environment is given through env, so
-# every oms line pays for the same extra exec.
-oms_line() {  # binary home worktree
-  echo "env HOME=$2 XDG_CONFIG_HOME=$2/.config XDG_STATE_HOME=$2/.local/state $1 run --sandbox landlock --worktree $3 -- true"
+# every oms line pays for the same extra exec. The baseline build gets a
+# state folder of its own: two builds whose scan caches differ in format
+# would otherwise each throw the other's cache away at every start.
+oms_line() {  # binary home worktree [state folder name]
+  echo "env HOME=$2 XDG_CONFIG_HOME=$2/.config XDG_STATE_HOME=$2/.local/${4:-state} $1 run --sandbox landlock --worktree $3 -- true"
 }
 declare -A line
 settings=(empty home tree)
@@ -62,9 +64,9 @@ fi
 for s in "${settings[@]}"; do commands+=("${line[$s]}"); done
 if [ -n "${BASELINE_BUILD:-}" ]; then
   baseline_oms=$(realpath "$BASELINE_BUILD/bin/oms")
-  line[empty_before]=$(oms_line "$baseline_oms" "$empty_home" "$small")
-  line[home_before]=$(oms_line "$baseline_oms" "$big_home" "$small")
-  line[tree_before]=$(oms_line "$baseline_oms" "$empty_home" "$tree")
+  line[empty_before]=$(oms_line "$baseline_oms" "$empty_home" "$small" state-baseline)
+  line[home_before]=$(oms_line "$baseline_oms" "$big_home" "$small" state-baseline)
+  line[tree_before]=$(oms_line "$baseline_oms" "$empty_home" "$tree" state-baseline)
   for s in "${settings[@]}"; do commands+=("${line[${s}_before]}"); done
 fi
 
