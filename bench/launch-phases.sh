@@ -14,7 +14,8 @@
 #   command             `true` running and the sandbox's init ending
 #   report              refusals, the run record, the failure line
 #   exit                oms's own exit after its last mark
-# Each setting runs twice first (the keypair search's cache warm); then
+# Each setting runs four times first (the keypair search's cache warm, and
+# the scan keeper vouching for its folders); then
 # round after round, each setting once; the median of each phase.
 #
 # Usage: bench/launch-phases.sh [BUILD_DIR]   (default: ./build)
@@ -55,7 +56,9 @@ run_once() {  # setting: one run; appends its phases (microseconds) to $scratch/
   echo $((${after/./} - ${before/./})) >> "$scratch/$s.total"
 }
 
-for s in "${settings[@]}"; do run_once "$s"; run_once "$s"; rm -f "$scratch/$s".*; done
+# Four warm-up runs each: the cache warm from the second, the scan keeper
+# vouching from the third or fourth.
+for s in "${settings[@]}"; do for _ in 1 2 3 4; do run_once "$s"; done; rm -f "$scratch/$s".*; done
 for ((round = 0; round < runs; ++round)); do
   for s in "${settings[@]}"; do run_once "$s"; done
 done
