@@ -53,22 +53,32 @@ TEST_CASE("with the scan keeper vouching, a keypair the user adds between runs i
     World w;
     for (int i = 0; i < 30; ++i) make_dirs(w.work + "/src/m" + std::to_string(i) + "/a/b/c");
     sleep(3);  // past the scan cache's window: every folder can be vouched for
-    REQUIRE(warm_keeper(w, 120));  // positive control: the keeper is in use
-    const std::string in_known = w.work + "/src/m17/a/b/c/deploy-keypair.json";
-    const std::string in_new = w.work + "/src/m3/fresh/er/id.json";
-    write_file(in_known, kAddedKey);
-    write_file(in_new, kAddedKey);
-    write_file(w.work + "/src/m17/a/b/c/beside.txt", "BESIDE-OK");
-    const RunOutcome r = run_in_oms(w, "cat " + in_known + "; echo; cat " + in_new + "; echo; cat " + w.work +
-                                           "/src/m17/a/b/c/beside.txt; echo; exit 0",
-                                    {"OMS_LOG=debug"});
-    INFO(r.out << r.err);
-    REQUIRE(r.exit_code == 0);
-    CHECK_FALSE(has(r.out, kAddedKey));
-    CHECK(has(r.out, "BESIDE-OK"));  // positive: the file beside it reads
-    const Search search = search_of(r);
-    CHECK(search.vouched >= 110);  // the other folders were still vouched for
-    CHECK(search.read <= 6);       // c, m3, fresh, er (and the folders above, by their times)
+    // Another build's keeper (the package test's) may replace this one between
+    // two runs: the key must be hidden in every attempt, and one attempt
+    // must have had the keeper's word for the other folders.
+    bool vouched_run = false;
+    for (int attempt = 0; attempt < 3 && !vouched_run; ++attempt) {
+        REQUIRE(warm_keeper(w, 120));  // positive control: the keeper is in use
+        const std::string tag = std::to_string(attempt);
+        const std::string in_known = w.work + "/src/m17/a/b/c/deploy" + tag + "-keypair.json";
+        const std::string in_new = w.work + "/src/m3/fresh" + tag + "/er/id.json";
+        write_file(in_known, kAddedKey);
+        write_file(in_new, kAddedKey);
+        write_file(w.work + "/src/m17/a/b/c/beside.txt", "BESIDE-OK");
+        const RunOutcome r = run_in_oms(w, "cat " + in_known + "; echo; cat " + in_new + "; echo; cat " + w.work +
+                                               "/src/m17/a/b/c/beside.txt; echo; exit 0",
+                                        {"OMS_LOG=debug"});
+        INFO("attempt " << attempt << ": " << r.out << r.err);
+        REQUIRE(r.exit_code == 0);
+        CHECK_FALSE(has(r.out, kAddedKey));
+        CHECK(has(r.out, "BESIDE-OK"));  // positive: the file beside it reads
+        const Search search = search_of(r);
+        // The other folders were vouched for, and only the changed ones read
+        // (c, m3, fresh, er, and the folders above them by their times).
+        vouched_run = search.vouched >= 110 && search.read <= 6;
+        if (!vouched_run) sleep(3);  // the next attempt's folders older than the window again
+    }
+    CHECK(vouched_run);
 }
 
 TEST_CASE("no command sees the scan keeper's socket, not even with /tmp as a write root",

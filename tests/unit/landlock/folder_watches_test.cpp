@@ -134,3 +134,57 @@ TEST_CASE("a lost event or a mount makes nothing unchanged since before it", "[s
         CHECK(WEXITSTATUS(status) == 0);
     }
 }
+
+TEST_CASE("an overflow of the event queue drops every watch; they are taken again and vouch from then on",
+          "[scan-keeper]") {
+    Tree tree;
+    FolderWatches watches(1000);
+    watches.cover(tree.root, id_of(tree.root));
+    const uint64_t since = watches.now();
+    REQUIRE(watches.unchanged_since(id_of(tree.root + "/side"), since));  // positive control
+    // More events than the kernel queues (16,384 by default), none read meanwhile.
+    for (int i = 0; i < 9000; ++i) {
+        const std::string file = tree.root + "/a/flood" + std::to_string(i);
+        oms::test::write_file(file, "");
+        unlink(file.c_str());
+    }
+    watches.drain();
+    CHECK(watches.watch_count() == 0);  // the kernel may have dropped IN_IGNORED too: nothing is kept
+    CHECK(watches.needs_cover_again());
+    CHECK_FALSE(watches.unchanged_since(id_of(tree.root + "/side"), since));
+    watches.cover_again();
+    CHECK(watches.watch_count() == 5);
+    const uint64_t later = watches.now();
+    CHECK(watches.unchanged_since(id_of(tree.root + "/side"), later));
+}
+
+TEST_CASE("a folder moved in is not walked when its event is read, and is not vouched for until it is",
+          "[scan-keeper]") {
+    Tree tree;
+    FolderWatches watches(1000);
+    watches.cover(tree.root, id_of(tree.root));
+    const std::string outside = tree.base / "outside";
+    oms::test::make_dirs(outside + "/x/y");
+    REQUIRE(rename(outside.c_str(), (tree.root + "/side/moved").c_str()) == 0);
+    watches.drain();
+    CHECK(watches.watch_count() == 5);  // nothing walked while events are read
+    CHECK(watches.needs_cover_again());
+    const uint64_t since = watches.now();
+    CHECK_FALSE(watches.unchanged_since(id_of(tree.root + "/side/moved/x/y"), since));
+    watches.cover_again();
+    CHECK(watches.watch_count() == 8);
+    const uint64_t later = watches.now();
+    CHECK(watches.unchanged_since(id_of(tree.root + "/side/moved/x/y"), later));  // positive control
+}
+
+TEST_CASE("a subfolder's mode change counts as a change of the folder holding it", "[scan-keeper]") {
+    Tree tree;
+    FolderWatches watches(1000);
+    watches.cover(tree.root, id_of(tree.root));
+    const uint64_t since = watches.now();
+    REQUIRE(watches.unchanged_since(id_of(tree.root + "/a/b"), since));
+    REQUIRE(chmod((tree.root + "/a/b/c").c_str(), 0500) == 0);
+    watches.drain();
+    CHECK_FALSE(watches.unchanged_since(id_of(tree.root + "/a/b"), since));
+    chmod((tree.root + "/a/b/c").c_str(), 0700);
+}

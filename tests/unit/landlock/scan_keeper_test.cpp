@@ -211,6 +211,9 @@ TEST_CASE("a keeper started by a launcher that blocks signals still stops on SIG
     const pid_t pid = keeper_pid(tree.keeper_folder.path());
     REQUIRE(pid > 0);                       // positive control: it runs
     REQUIRE_FALSE(stopped_within(pid, 0));
+    char cwd[64] = {};
+    CHECK(readlink(("/proc/" + std::to_string(pid) + "/cwd").c_str(), cwd, sizeof cwd - 1) == 1);
+    CHECK(std::string(cwd) == "/");  // keeps no folder of the launcher's busy
     REQUIRE(kill(pid, SIGTERM) == 0);
     CHECK(stopped_within(pid, 3000));
     CHECK_FALSE(oms::test::exists(tree.keeper_folder / kKeeperSocketName));  // it removed its socket
@@ -236,4 +239,75 @@ TEST_CASE("a second keeper for the same folder leaves at once; the first one goe
     ScanStats stats;
     tree.scan(&stats);
     CHECK(stats.folders_vouched == kFolders);  // still answered by the first
+}
+
+TEST_CASE("a cache read once gives its records from the same bytes, whatever is renamed over the file",
+          "[scan-keeper]") {
+    KeptTree tree;
+    REQUIRE(tree.warm());
+    const std::string file = cache_file_for(tree.cache, tree.root);
+    const ScanShape shape{keypair_suffixes(), {}, false};
+    const std::string stale = tree.base / "stale-cache";
+    REQUIRE(system(("cp -p '" + file + "' '" + stale + "'").c_str()) == 0);
+    oms::test::write_file(tree.path("a/b/c/d/e/added-keypair.json"), "[14]");
+    const Paths fresh_found = tree.scan();
+    REQUIRE(has(fresh_found, tree.path("a/b/c/d/e/added-keypair.json")));  // the fresh cache knows it
+    auto opened = ScanCacheFile::open(file, tree.root, shape);
+    REQUIRE(opened);
+    REQUIRE(rename(stale.c_str(), file.c_str()) == 0);  // an older cache, renamed in by a slower start
+    auto records = opened->records();
+    REQUIRE(records);
+    CHECK(records->keeper == opened->summary().keeper);
+    const auto e = records->folders.find("a/b/c/d/e");
+    REQUIRE(e != records->folders.end());
+    CHECK(e->second.matches.size() == 1);  // the fresh file's record, not the stale one's
+    // And a start that finds the older cache asks the keeper from its older
+    // mark: the folder changed since, so it is read again.
+    ScanStats stats;
+    CHECK(has(tree.scan(&stats), tree.path("a/b/c/d/e/added-keypair.json")));
+    CHECK(stats.folders_read >= 1);
+}
+
+TEST_CASE("a summary says whether the walk passed over a folder it could not read", "[scan-keeper]") {
+    // Another user's folder the user may not read is passed over; it can
+    // become readable with no event the keeper sees, so such a summary is
+    // never taken as it is (incremental_scan.cpp). Root reads every folder,
+    // so the flag is checked through the file here, as and for every user.
+    ScanTree tree;
+    ScanCache cache{tree.root, ScanShape{keypair_suffixes(), {}, false}, {}, {}};
+    FolderRecord root_record;
+    root_record.trusted = true;
+    cache.folders.emplace("", root_record);
+    CacheEntries entries{{"", &cache.folders.at("")}};
+    const std::string file = tree.base / "summary-test";
+    for (const bool passed_over : {false, true}) {
+        REQUIRE(save_scan_cache(file, tree.root, cache.shape, KeeperMark{}, entries,
+                                WalkFacts{{}, {}, passed_over}));
+        auto summary = load_scan_summary(file, tree.root, cache.shape);
+        REQUIRE(summary);
+        CHECK(summary->passed_over == passed_over);
+    }
+}
+
+TEST_CASE("a keeper of another build is not believed, and is asked to stop", "[scan-keeper]") {
+    KeptTree tree;
+    // "Another build": the same program under another name, as an older
+    // install or an unpacked package would be.
+    const std::string other = tree.base / "other-build/oms-scan-keeper";
+    oms::test::make_dirs(tree.base / "other-build");
+    REQUIRE(system(("cp '" + std::string(OMS_SCAN_KEEPER_PROGRAM) + "' '" + other + "'").c_str()) == 0);
+    tree.client = KeeperClient(tree.keeper_folder.path(), other, 60);
+    REQUIRE(tree.warm());  // positive control: its own launcher believes it
+    const pid_t foreign = keeper_pid(tree.keeper_folder.path());
+    REQUIRE(foreign > 0);
+    tree.client = KeeperClient(tree.keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60);
+    ScanStats stats;
+    tree.scan(&stats);
+    CHECK(stats.keeper_answers == 0);
+    CHECK(stats.folders_vouched == 0);
+    CHECK(stopped_within(foreign, 3000));
+    tree.client = KeeperClient(tree.keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60);
+    CHECK(tree.warm());  // this build's keeper, started by a later search
+    const pid_t ours = keeper_pid(tree.keeper_folder.path());
+    CHECK(ours != foreign);
 }

@@ -15,6 +15,10 @@ public:
         if (fd_ >= 0) close(fd_);
         fd_ = -1;
     }
+    void reset(int fd) {  // closes the one held, then holds `fd`
+        reset();
+        fd_ = fd;
+    }
 
 private:
     int fd_;

@@ -60,13 +60,21 @@ void FolderWatches::drain() {
     }
 }
 
-void FolderWatches::lose_all() {
-    lost_at_ = now();
-    cover_again_ = true;  // folders made meanwhile may be unwatched
+void FolderWatches::lose_all() { lost_at_ = now(); }
+
+// After an overflow the kernel has dropped events, IN_IGNORED among them:
+// the table may hold watches the kernel removed, and a new folder that got
+// a removed one's inode would look watched. Everything starts again.
+void FolderWatches::start_again() {
+    inotify_.reset(inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+    by_descriptor_.clear();
+    by_id_.clear();
+    lose_all();
+    cover_again_ = true;
 }
 
 void FolderWatches::apply(int descriptor, uint32_t mask, const char* name) {
-    if (mask & IN_Q_OVERFLOW) return lose_all();
+    if (mask & IN_Q_OVERFLOW) return start_again();
     auto found = by_descriptor_.find(descriptor);
     if (found == by_descriptor_.end()) return;
     Watch& watch = found->second;
@@ -75,12 +83,19 @@ void FolderWatches::apply(int descriptor, uint32_t mask, const char* name) {
         by_descriptor_.erase(found);
         return;
     }
-    if ((mask & IN_ATTRIB) && name) return;  // an entry's own mode: a subfolder's watch has it too
+    // A file's own mode changes nothing listed. A subfolder's does: one the
+    // walk could not open may open now (its own watch, if any, has it too).
+    if ((mask & IN_ATTRIB) && name && !(mask & IN_ISDIR)) return;
     watch.changed_at = now();
-    if ((mask & IN_ISDIR) && (mask & (IN_CREATE | IN_MOVED_TO)) && name) watch_tree(watch.path + "/" + name);
-    // A folder moved: the paths recorded below it are stale. Nothing is
-    // called unchanged by path, but new subfolders are opened by it.
-    if (((mask & IN_ISDIR) && (mask & IN_MOVED_FROM)) || (mask & IN_MOVE_SELF)) cover_again_ = true;
+    // A new folder is watched now (it is new: its tree is as small as what
+    // was made in it so far). One moved in is not walked here: moving a
+    // large tree back and forth would keep the keeper walking; it stays
+    // unwatched, so never vouched for, until the next cover_again().
+    if ((mask & IN_ISDIR) && (mask & IN_CREATE) && name) watch_tree(watch.path + "/" + name);
+    // A folder moved: the paths recorded below it are stale (nothing is
+    // vouched for by path, but new subfolders are opened by it).
+    if (((mask & IN_ISDIR) && (mask & (IN_MOVED_FROM | IN_MOVED_TO))) || (mask & IN_MOVE_SELF))
+        cover_again_ = true;
 }
 
 void FolderWatches::cover(const std::string& root, const FolderId& expected) {
@@ -130,14 +145,19 @@ bool FolderWatches::watch_one(int fd, const std::string& path, std::deque<std::s
     if (fstat(fd, &st) != 0 || !changes_all_seen(fd)) return true;
     const FolderId id = id_of(st);
     auto known = by_id_.find(id);
-    if (known != by_id_.end()) {
-        by_descriptor_.at(known->second).path = path;
+    if (known == by_id_.end() && by_descriptor_.size() >= max_watches_) return false;
+    // The watch goes on the inode open here, whatever the path now leads to.
+    // A folder watched already gets its own descriptor back: another one
+    // means the table's entry was stale (the inode is a new folder's).
+    const std::string by_descriptor = "/proc/self/fd/" + std::to_string(fd);
+    const int descriptor = inotify_add_watch(inotify_.get(), by_descriptor.c_str(), kFolderEvents);
+    if (descriptor < 0) return errno != ENOSPC;
+    if (known != by_id_.end() && known->second == descriptor) {
+        by_descriptor_.at(descriptor).path = path;
     } else {
-        if (by_descriptor_.size() >= max_watches_) return false;
-        // The watch goes on the inode open here, whatever the path now leads to.
-        const std::string by_descriptor = "/proc/self/fd/" + std::to_string(fd);
-        const int descriptor = inotify_add_watch(inotify_.get(), by_descriptor.c_str(), kFolderEvents);
-        if (descriptor < 0) return errno != ENOSPC;
+        if (known != by_id_.end()) by_descriptor_.erase(known->second);
+        auto reused = by_descriptor_.find(descriptor);  // the kernel's, given to another inode since
+        if (reused != by_descriptor_.end()) by_id_.erase(reused->second.id);
         const uint64_t at = now();  // before the listing below: a change after the watch is an event
         by_descriptor_[descriptor] = Watch{id, path, at, at};
         by_id_[id] = descriptor;

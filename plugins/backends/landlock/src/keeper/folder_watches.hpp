@@ -43,8 +43,9 @@ public:
     // A new moment: everything applied so far is at or before it.
     uint64_t now() { return ++moment_; }
 
-    // Nothing before this moment may be called unchanged any more (events
-    // were lost, or a mount moved what a path leads to).
+    // Nothing before this moment may be called unchanged any more (a mount
+    // moved what a path leads to). Events lost (an overflow) also drop
+    // every watch, which are taken again by cover_again().
     void lose_all();
 
     // Watches `root` and every folder below it not watched yet, breadth
@@ -80,6 +81,7 @@ private:
     std::unordered_map<std::string, FolderId> roots_;
 
     void apply(int descriptor, uint32_t mask, const char* name);
+    void start_again();
     void watch_tree(const std::string& top);
     bool watch_one(int fd, const std::string& path, std::deque<std::string>& below);
 };

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,6 +24,25 @@ constexpr timeval kAnswerLimit{0, 200'000};
 uint64_t own_mount_namespace() {
     struct stat st;
     return stat("/proc/self/ns/mnt", &st) == 0 ? uint64_t(st.st_ino) : 0;
+}
+
+bool same_file(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
+
+// A keeper of another build or install (an older oms, a package unpacked
+// elsewhere) is not believed: its rules may not be this build's. It is asked
+// to stop, through a descriptor of that very process (a pid reused meanwhile
+// is not signalled), so that the next start runs this build's keeper.
+void stop_foreign_keeper(pid_t pid) {
+    const int process = int(syscall(SYS_pidfd_open, pid, 0));
+    if (process < 0) return;
+    char target[4096] = {};
+    const std::string exe = "/proc/" + std::to_string(pid) + "/exe";
+    const ssize_t n = readlink(exe.c_str(), target, sizeof target - 1);
+    const std::string name = n > 0 ? std::string(target, size_t(n)) : "";
+    const std::string program = std::string("/") + kKeeperProgram;
+    if (name.find(program) != std::string::npos)  // still a keeper (" (deleted)" may follow)
+        syscall(SYS_pidfd_send_signal, process, SIGTERM, nullptr, 0);
+    close(process);
 }
 
 }  // namespace
@@ -56,6 +76,13 @@ int KeeperClient::connect_to_keeper() const {
         close(fd);
         return -1;
     }
+    struct stat running, ours;
+    const std::string exe = "/proc/" + std::to_string(peer.pid) + "/exe";
+    if (stat(exe.c_str(), &running) != 0 || stat(program_.c_str(), &ours) != 0 || !same_file(running, ours)) {
+        close(fd);
+        stop_foreign_keeper(peer.pid);
+        return -2;
+    }
     return fd;
 }
 
@@ -78,6 +105,9 @@ void KeeperClient::start_keeper() {
             sigemptyset(&none);
             sigprocmask(SIG_SETMASK, &none, nullptr);
             for (int signal_number = 1; signal_number < NSIG; ++signal_number) signal(signal_number, SIG_DFL);
+            // Nothing of the launcher's place kept busy (a worktree on a
+            // mount could not be unmounted while the keeper lives).
+            if (chdir("/") != 0) _exit(1);
             const int null = open("/dev/null", O_RDWR);
             for (int fd = 0; fd < 3; ++fd) dup2(null, fd);
             closefrom(3);
@@ -107,6 +137,7 @@ void KeeperClient::prepare_environment() {
 std::optional<KeeperAnswer> KeeperClient::ask(KeeperRequest request) {
     if (folder_.empty() || program_.empty()) return std::nullopt;
     const int fd = connect_to_keeper();
+    if (fd == -2) return std::nullopt;  // another build's, asked to stop: the next start runs ours
     if (fd < 0) {
         start_keeper();  // this launch checks every folder; the next one asks it
         return std::nullopt;

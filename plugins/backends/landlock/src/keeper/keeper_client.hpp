@@ -30,6 +30,8 @@ private:
     std::vector<std::string> environment_text_;
     std::vector<const char*> environment_;
 
+    // The connected socket; -1 when no keeper of this user answers; -2 when
+    // the one answering is another build's (it is asked to stop).
     int connect_to_keeper() const;
     void start_keeper();
     void prepare_environment();

@@ -43,6 +43,12 @@ int64_t seconds_now() {
     return t.tv_sec;
 }
 
+int64_t milliseconds_now() {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return int64_t(t.tv_sec) * 1000 + t.tv_nsec / 1'000'000;
+}
+
 bool own_folder(const std::string& folder) {
     struct stat st;
     return lstat(folder.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
@@ -112,11 +118,16 @@ public:
     }
 
     // Folders left unwatched by a move or a loss are watched again; never
-    // before an answer (those folders are simply not called unchanged).
+    // before an answer (those folders are simply not called unchanged), and
+    // at most once a second: a command moving a large tree back and forth
+    // would otherwise keep the keeper walking it.
     void tidy() {
-        if (watches_.needs_cover_again()) watches_.cover_again();
+        if (!watches_.needs_cover_again() || milliseconds_now() - covered_again_at_ < 1000) return;
+        watches_.cover_again();
+        covered_again_at_ = milliseconds_now();
     }
 
+    bool tidy_pending() const { return watches_.needs_cover_again(); }
     int inotify_fd() const { return watches_.inotify_fd(); }
     int mounts_fd() const { return mounts_.fd(); }
 
@@ -125,6 +136,7 @@ private:
     MountWatch mounts_;
     uint64_t mount_namespace_;
     KeeperId id_{};
+    int64_t covered_again_at_ = 0;
 };
 
 // SIGTERM, SIGINT and SIGHUP end the keeper as going idle does (its socket
@@ -156,7 +168,8 @@ int run_scan_keeper(const KeeperSettings& settings) {
                            {keeper.inotify_fd(), POLLIN, 0},
                            {keeper.mounts_fd(), POLLPRI, 0},
                            {stops, POLLIN, 0}};
-        if (poll(waits, 4, int(left * 1000)) < 0 && errno != EINTR) break;
+        const int wait_ms = keeper.tidy_pending() ? 1000 : int(left * 1000);
+        if (poll(waits, 4, wait_ms) < 0 && errno != EINTR) break;
         if (waits[3].revents & POLLIN) break;
         keeper.catch_up();
         keeper.tidy();

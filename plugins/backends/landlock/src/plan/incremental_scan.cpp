@@ -98,6 +98,8 @@ public:
         struct stat st;
         if (root_fd.get() < 0 || fstat(root_fd.get(), &st) != 0) return Outcome::walked;  // gone: nothing to record
         if (!folder_times_trusted(root_fd.get())) return Outcome::uncacheable;
+        root_fd_ = root_fd.get();
+        passed_over_ = false;
         root_device_ = st.st_dev;
         if (old_cache_ && !same_root(*old_cache_, st)) old_cache_.reset();  // another folder there: nothing to reuse
         if (old_cache_) ++stats_.caches_loaded;
@@ -119,6 +121,11 @@ public:
     // opened: the walk must start again (secret_scan.hpp, kWalkTries).
     const std::string& vanished() const { return vanished_; }
 
+    // Another user's folder was passed over: it can become readable (a chown,
+    // a group the user joins) with no event the scan keeper sees, so the
+    // walk's findings are never taken as they are (ScanSummary).
+    bool passed_over() const { return passed_over_; }
+
 private:
     using Folders = std::unordered_map<std::string, FolderRecord>;
 
@@ -135,6 +142,8 @@ private:
     bool changed_ = false;
     std::string vanished_;  // a folder listed (or cached) but gone when opened
     dev_t root_device_ = 0; // a folder on another file system (a mount below the root) is never trusted
+    int root_fd_ = -1;      // open while walk() runs
+    bool passed_over_ = false;
     SiblingStats siblings_;  // its helper thread lives as long as the walker
     alignas(8) char buffer_[kScanBufferSize];
 
@@ -177,7 +186,10 @@ private:
             return;
         }
         ScopedFd fd(open_walk_folder(parent, sub.name->c_str(), path));
-        if (fd.get() < 0 && errno == EACCES) return;  // another user's, nothing of the user's in it
+        if (fd.get() < 0 && errno == EACCES) {  // another user's, nothing of the user's in it
+            passed_over_ = true;                // but it may be the user's later, without an event
+            return;
+        }
         if (fd.get() < 0) {                            // gone, or no longer a folder
             if (vanished_.empty()) vanished_ = path;
             return;
@@ -208,11 +220,13 @@ private:
                 visit_settled(sub_path, sub_relative, depth + 1, *cached);
                 continue;
             }
+            // Opened from the root by its path below it: every folder on the
+            // way is settled, so no name on it was changed into a link.
             Subfolder sub;
-            sub.name = &sub_path;
+            sub.name = &sub_relative;
             sub.relative = sub_relative;
             sub.cached = cached;
-            visit(AT_FDCWD, sub, depth + 1);
+            visit(root_fd_, sub, depth + 1);
         }
         keep(path, relative, record);
     }
@@ -401,7 +415,7 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
             word = ask_keeper(keeper, root, root_st, summary);
         }
         if (word) ++counts.keeper_answers;
-        if (word && word->all_unchanged && summary->skip == request.skip &&
+        if (word && word->all_unchanged && !summary->passed_over && summary->skip == request.skip &&
             summary->root.device == uint64_t(root_st.st_dev) && summary->root.inode == uint64_t(root_st.st_ino)) {
             counts.folders_reused += summary->folders.size();
             counts.folders_vouched += summary->folders.size();
@@ -422,7 +436,7 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
             merge(found, scan_tree(alone));
             continue;
         }
-        const WalkFacts facts{request.skip, {in_root.too_deep.begin(), in_root.too_deep.end()}};
+        const WalkFacts facts{request.skip, {in_root.too_deep.begin(), in_root.too_deep.end()}, walker->passed_over()};
         merge(found, std::move(in_root));
         // A new mark alone is worth writing: the next start asks from it on.
         if ((outcome == IncrementalWalker::Outcome::changed || word) &&

@@ -205,6 +205,7 @@ void write_summary(Writer& w, const std::string& root, const CacheEntries& folde
     using Names = const std::vector<std::string>*;
     for (Names list : std::initializer_list<Names>{&s.secrets, &s.secret_links, &s.named, &s.links, &facts.too_deep})
         write_names(w, *list);
+    w.u8(facts.passed_over ? 1 : 0);
     w.u64(fnv1a(w.bytes().data(), w.bytes().size()));  // the summary's own checksum
 }
 
@@ -228,6 +229,7 @@ bool read_head(Reader& r, std::string_view bytes, const std::string& root, const
     s.folders.resize(r.count(sizeof(KeeperFolder)));
     r.raw(s.folders.data(), s.folders.size() * sizeof(KeeperFolder));
     for (auto* list : {&s.secrets, &s.secret_links, &s.named, &s.links, &s.too_deep}) *list = read_names(r);
+    s.passed_over = r.u8() != 0;
     const size_t summed = r.position();
     const uint64_t stored_sum = r.u64();
     return r.ok() && stored_sum == fnv1a(bytes.data(), summed);
@@ -235,40 +237,35 @@ bool read_head(Reader& r, std::string_view bytes, const std::string& root, const
 
 }  // namespace
 
-std::optional<ScanSummary> load_scan_summary(const std::string& file, const std::string& root,
-                                             const ScanShape& shape) {
-    auto mapped = read_own_file(file);
-    if (!mapped) return std::nullopt;
+std::unique_ptr<ScanCacheFile> ScanCacheFile::open(const std::string& file, const std::string& root,
+                                                   const ScanShape& shape) {
+    std::shared_ptr<const MappedFile> mapped = read_own_file(file);
+    if (!mapped) return nullptr;
     const std::string_view bytes = mapped->bytes();
     Reader r(bytes, bytes.size());
-    ScanSummary summary;
-    if (!read_head(r, bytes, root, shape, summary)) return std::nullopt;
-    return summary;
+    std::unique_ptr<ScanCacheFile> out(new ScanCacheFile);
+    if (!read_head(r, bytes, root, shape, out->summary_)) return nullptr;
+    out->mapping_ = mapped;
+    out->bytes_ = bytes;
+    out->root_ = root;
+    out->shape_ = shape;
+    return out;
 }
 
-std::string cache_file_for(const std::string& cache_dir, const std::string& root) {
-    return cache_dir + "/" + hex(fnv1a(root.data(), root.size()));
-}
-
-std::optional<ScanCache> load_scan_cache(const std::string& file, const std::string& root, const ScanShape& shape) {
-    auto mapped = read_own_file(file);
-    constexpr size_t kFixed = sizeof kMagic + sizeof(uint32_t) + sizeof(uint64_t);
-    if (!mapped) return std::nullopt;
-    const std::string_view bytes = mapped->bytes();
-    if (bytes.size() < kFixed || bytes.compare(0, sizeof kMagic, std::string_view(kMagic, sizeof kMagic)) != 0)
-        return std::nullopt;
-    const size_t body_end = bytes.size() - sizeof(uint64_t);
+// The whole file's checksum, then the records after the summary.
+std::optional<ScanCache> ScanCacheFile::records() const {
+    if (bytes_.size() < sizeof(uint64_t)) return std::nullopt;
+    const size_t body_end = bytes_.size() - sizeof(uint64_t);
     uint64_t stored_sum = 0;
-    std::memcpy(&stored_sum, bytes.data() + body_end, sizeof stored_sum);
-    if (stored_sum != fnv1a(bytes.data(), body_end)) return std::nullopt;
-
-    Reader r(bytes, body_end);
-    ScanSummary summary;
-    if (!read_head(r, bytes, root, shape, summary)) return std::nullopt;
+    std::memcpy(&stored_sum, bytes_.data() + body_end, sizeof stored_sum);
+    if (stored_sum != fnv1a(bytes_.data(), body_end)) return std::nullopt;
+    Reader r(bytes_, body_end);
+    ScanSummary again;
+    if (!read_head(r, bytes_, root_, shape_, again)) return std::nullopt;
     ScanCache cache;
-    cache.root = root;
-    cache.shape = shape;
-    cache.keeper = summary.keeper;
+    cache.root = root_;
+    cache.shape = shape_;
+    cache.keeper = summary_.keeper;
     const uint32_t folders = r.count(4 + 8 * 4 + 1 + 4 * 4);
     cache.folders.reserve(folders);
     for (uint32_t n = folders; n > 0 && r.ok(); --n) {
@@ -278,6 +275,23 @@ std::optional<ScanCache> load_scan_cache(const std::string& file, const std::str
     }
     if (!r.ok() || !r.at_end()) return std::nullopt;
     return cache;
+}
+
+std::optional<ScanSummary> load_scan_summary(const std::string& file, const std::string& root,
+                                             const ScanShape& shape) {
+    auto cache = ScanCacheFile::open(file, root, shape);
+    if (!cache) return std::nullopt;
+    return cache->summary();
+}
+
+std::string cache_file_for(const std::string& cache_dir, const std::string& root) {
+    return cache_dir + "/" + hex(fnv1a(root.data(), root.size()));
+}
+
+std::optional<ScanCache> load_scan_cache(const std::string& file, const std::string& root, const ScanShape& shape) {
+    auto cache = ScanCacheFile::open(file, root, shape);
+    if (!cache) return std::nullopt;
+    return cache->records();
 }
 
 bool save_scan_cache(const std::string& file, const ScanCache& cache) {

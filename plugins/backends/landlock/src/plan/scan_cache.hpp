@@ -7,8 +7,10 @@
 #include "keeper_protocol.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -74,6 +76,7 @@ struct ScanSummary {
     std::vector<std::string> named;
     std::vector<std::string> links;
     std::vector<std::string> too_deep;
+    bool passed_over = false;             // the walk passed over a folder it may not read (another user's)
 };
 
 // The file that holds the cache of `root` inside `cache_dir`.
@@ -84,7 +87,30 @@ std::string cache_file_for(const std::string& cache_dir, const std::string& root
 // the caller then walks the root in full.
 std::optional<ScanCache> load_scan_cache(const std::string& file, const std::string& root, const ScanShape& shape);
 
-// The summary alone, checked by a checksum of its own (nullopt as above).
+// One reading of a cache file: the summary at once (checked by a checksum
+// of its own), the records from the very same bytes when asked. A start
+// that asked the scan keeper about the summary's folders applies the
+// answer to these records only: a cache another start renames over the
+// file meanwhile (an older one, made before a keypair was added) is never
+// mixed in.
+class ScanCacheFile {
+public:
+    // Nullptr as load_scan_cache gives nullopt.
+    static std::unique_ptr<ScanCacheFile> open(const std::string& file, const std::string& root,
+                                               const ScanShape& shape);
+    const ScanSummary& summary() const { return summary_; }
+    std::optional<ScanCache> records() const;  // nullopt: damaged (the whole file's checksum)
+
+private:
+    ScanCacheFile() = default;
+    std::shared_ptr<const void> mapping_;
+    std::string_view bytes_;
+    std::string root_;
+    ScanShape shape_;
+    ScanSummary summary_;
+};
+
+// The summary alone (nullopt as above).
 std::optional<ScanSummary> load_scan_summary(const std::string& file, const std::string& root,
                                              const ScanShape& shape);
 
@@ -95,6 +121,7 @@ using CacheEntries = std::vector<std::pair<std::string, const FolderRecord*>>;
 struct WalkFacts {
     std::vector<std::string> skip;
     std::vector<std::string> too_deep;
+    bool passed_over = false;
 };
 
 // Writes through a 0600 temporary file renamed over `file`, so a reader sees
