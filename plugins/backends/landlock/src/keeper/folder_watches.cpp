@@ -77,12 +77,12 @@ void FolderWatches::apply(int descriptor, uint32_t mask, const char* name) {
     if (mask & IN_Q_OVERFLOW) return start_again();
     auto found = by_descriptor_.find(descriptor);
     if (found == by_descriptor_.end()) return;
-    Watch& watch = found->second;
     if (mask & IN_IGNORED) {  // the folder is gone (or its file system): forget it, it is unwatched now
-        by_id_.erase(watch.id);
+        by_id_.erase(found->second);
         by_descriptor_.erase(found);
         return;
     }
+    Watch& watch = by_id_.at(found->second);
     // A file's own mode changes nothing listed. A subfolder's does: one the
     // walk could not open may open now (its own watch, if any, has it too).
     if ((mask & IN_ATTRIB) && name && !(mask & IN_ISDIR)) return;
@@ -120,9 +120,7 @@ void FolderWatches::cover_again() {
 bool FolderWatches::unchanged_since(const FolderId& id, uint64_t moment) const {
     if (moment < lost_at_) return false;
     auto found = by_id_.find(id);
-    if (found == by_id_.end()) return false;
-    const Watch& watch = by_descriptor_.at(found->second);
-    return watch.watched_at <= moment && watch.changed_at <= moment;
+    return found != by_id_.end() && found->second.watched_at <= moment && found->second.changed_at <= moment;
 }
 
 // Breadth first, by path: a folder swapped for a link meanwhile is not
@@ -145,22 +143,22 @@ bool FolderWatches::watch_one(int fd, const std::string& path, std::deque<std::s
     if (fstat(fd, &st) != 0 || !changes_all_seen(fd)) return true;
     const FolderId id = id_of(st);
     auto known = by_id_.find(id);
-    if (known == by_id_.end() && by_descriptor_.size() >= max_watches_) return false;
+    if (known == by_id_.end() && by_id_.size() >= max_watches_) return false;
     // The watch goes on the inode open here, whatever the path now leads to.
     // A folder watched already gets its own descriptor back: another one
     // means the table's entry was stale (the inode is a new folder's).
     const std::string by_descriptor = "/proc/self/fd/" + std::to_string(fd);
     const int descriptor = inotify_add_watch(inotify_.get(), by_descriptor.c_str(), kFolderEvents);
     if (descriptor < 0) return errno != ENOSPC;
-    if (known != by_id_.end() && known->second == descriptor) {
-        by_descriptor_.at(descriptor).path = path;
+    if (known != by_id_.end() && known->second.descriptor == descriptor) {
+        known->second.path = path;
     } else {
-        if (known != by_id_.end()) by_descriptor_.erase(known->second);
+        if (known != by_id_.end()) by_descriptor_.erase(known->second.descriptor);
         auto reused = by_descriptor_.find(descriptor);  // the kernel's, given to another inode since
-        if (reused != by_descriptor_.end()) by_id_.erase(reused->second.id);
+        if (reused != by_descriptor_.end()) by_id_.erase(reused->second);
         const uint64_t at = now();  // before the listing below: a change after the watch is an event
-        by_descriptor_[descriptor] = Watch{id, path, at, at};
-        by_id_[id] = descriptor;
+        by_id_[id] = Watch{descriptor, path, at, at};
+        by_descriptor_[descriptor] = id;
     }
     alignas(8) char buffer[32 * 1024];
     for_each_entry(fd, buffer, sizeof buffer, [&](const char* name, unsigned char type) {

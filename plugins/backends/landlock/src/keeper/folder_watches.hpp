@@ -61,11 +61,11 @@ public:
     bool needs_cover_again() const { return cover_again_; }
 
     bool unchanged_since(const FolderId& id, uint64_t moment) const;
-    size_t watch_count() const { return by_descriptor_.size(); }
+    size_t watch_count() const { return by_id_.size(); }
 
 private:
     struct Watch {
-        FolderId id;
+        int descriptor = -1;
         std::string path;  // where it was last seen; only used to open new subfolders
         uint64_t watched_at = 0;
         uint64_t changed_at = 0;
@@ -76,8 +76,10 @@ private:
     uint64_t moment_ = 0;
     uint64_t lost_at_ = 0;
     bool cover_again_ = false;  // a folder moved (paths are stale) or events were lost (new folders unwatched)
-    std::unordered_map<int, Watch> by_descriptor_;
-    std::unordered_map<FolderId, int, FolderIdHash> by_id_;
+    // By the folder, so that an answer takes one lookup per folder asked
+    // about; events name the descriptor.
+    std::unordered_map<FolderId, Watch, FolderIdHash> by_id_;
+    std::unordered_map<int, FolderId> by_descriptor_;
     std::unordered_map<std::string, FolderId> roots_;
 
     void apply(int descriptor, uint32_t mask, const char* name);

@@ -134,7 +134,7 @@ void KeeperClient::prepare_environment() {
     environment_.push_back(nullptr);
 }
 
-std::optional<KeeperAnswer> KeeperClient::ask(KeeperRequest request) {
+std::optional<KeeperAnswer> KeeperClient::ask(KeeperRequest& request) {
     if (folder_.empty() || program_.empty()) return std::nullopt;
     const int fd = connect_to_keeper();
     if (fd == -2) return std::nullopt;  // another build's, asked to stop: the next start runs ours

@@ -20,7 +20,8 @@ public:
     KeeperClient(std::string folder, std::string program, int idle_seconds = 600)
         : folder_(std::move(folder)), program_(std::move(program)), idle_(std::to_string(idle_seconds)) {}
 
-    std::optional<KeeperAnswer> ask(KeeperRequest request);
+    // Sets request.mount_namespace (this process's) and asks.
+    std::optional<KeeperAnswer> ask(KeeperRequest& request);
 
 private:
     std::string folder_;

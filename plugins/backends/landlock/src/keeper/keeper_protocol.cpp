@@ -17,6 +17,7 @@ public:
         bytes_.append(reinterpret_cast<const char*>(&value), sizeof value);
     }
     void put_bytes(const void* data, size_t size) { bytes_.append(static_cast<const char*>(data), size); }
+    void reserve(size_t size) { bytes_.reserve(size); }
     std::string take() { return std::move(bytes_); }
 
 private:
@@ -83,6 +84,7 @@ bool read_all(int fd, char* data, size_t size) {
 
 std::string encode(const KeeperRequest& request) {
     Out out;
+    out.reserve(64 + request.root_path.size() + request.folders.size() * sizeof(KeeperFolder));
     out.put(kKeeperMagic);
     out.put(kKeeperVersion);
     out.put(request.mount_namespace);
@@ -92,7 +94,7 @@ std::string encode(const KeeperRequest& request) {
     out.put(uint32_t(request.root_path.size()));
     out.put_bytes(request.root_path.data(), request.root_path.size());
     out.put(uint32_t(request.folders.size()));
-    for (const auto& folder : request.folders) out.put(folder);
+    out.put_bytes(request.folders.data(), request.folders.size() * sizeof(KeeperFolder));  // plain pairs of u64
     return out.take();
 }
 
@@ -106,7 +108,7 @@ bool decode(const std::string& bytes, KeeperRequest& out) {
     out.root_path.resize(in.count(1));
     in.get_bytes(out.root_path.data(), out.root_path.size());
     out.folders.resize(in.count(sizeof(KeeperFolder)));
-    for (auto& folder : out.folders) folder = in.get<KeeperFolder>();
+    in.get_bytes(out.folders.data(), out.folders.size() * sizeof(KeeperFolder));
     return in.finished();
 }
 

@@ -39,15 +39,21 @@ struct KeeperMark {
     bool operator==(const KeeperMark& other) const { return id == other.id && moment == other.moment; }
 };
 
-// A folder by what it is, whatever path leads to it.
+// A folder by what it is, whatever path leads to it. Sent as it is in
+// memory: two u64, no padding (checked below).
 struct KeeperFolder {
     uint64_t device = 0;
     uint64_t inode = 0;
     bool operator==(const KeeperFolder& other) const { return device == other.device && inode == other.inode; }
 };
 
+static_assert(sizeof(KeeperFolder) == 16, "KeeperFolder is sent as two u64");
+
 struct KeeperFolderHash {
-    size_t operator()(const KeeperFolder& id) const { return std::hash<uint64_t>()(id.inode * 31 + id.device); }
+    size_t operator()(const KeeperFolder& id) const {  // mixed, so that sequential inodes spread over buckets
+        uint64_t h = (id.inode ^ (id.device << 32 | id.device >> 32)) * 0x9E3779B97F4A7C15ull;
+        return size_t(h ^ (h >> 29));
+    }
 };
 
 struct KeeperRequest {

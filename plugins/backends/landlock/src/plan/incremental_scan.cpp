@@ -347,14 +347,14 @@ struct KeeperWord {
 };
 
 std::optional<KeeperWord> ask_keeper(KeeperClient* keeper, const std::string& root, const struct stat& root_st,
-                                     const std::optional<ScanSummary>& summary) {
+                                     std::optional<ScanSummary>& summary) {
     if (!keeper) return std::nullopt;
     KeeperRequest request;
     request.root = {uint64_t(root_st.st_dev), uint64_t(root_st.st_ino)};
     request.root_path = root;
     if (summary && summary->keeper.known()) {
         request.since = summary->keeper;
-        request.folders = summary->folders;
+        request.folders = std::move(summary->folders);  // given back with the answer (KeeperWord::asked)
     }
     auto answer = keeper->ask(request);
     if (!answer) return std::nullopt;
@@ -407,23 +407,24 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
             continue;
         }
         const std::string file = cache_file_for(cache_dir, root);
+        // Read once: the keeper's answer is about this reading's folders,
+        // and is applied to this reading's records only (ScanCacheFile).
+        const std::unique_ptr<ScanCacheFile> reading = ScanCacheFile::open(file, root, shape_of(request));
         struct stat root_st;
         std::optional<KeeperWord> word;
         std::optional<ScanSummary> summary;
-        if (keeper && stat(root.c_str(), &root_st) == 0) {
-            summary = load_scan_summary(file, root, shape_of(request));
-            word = ask_keeper(keeper, root, root_st, summary);
-        }
+        if (reading) summary = reading->summary();
+        if (keeper && stat(root.c_str(), &root_st) == 0) word = ask_keeper(keeper, root, root_st, summary);
         if (word) ++counts.keeper_answers;
         if (word && word->all_unchanged && !summary->passed_over && summary->skip == request.skip &&
             summary->root.device == uint64_t(root_st.st_dev) && summary->root.inode == uint64_t(root_st.st_ino)) {
-            counts.folders_reused += summary->folders.size();
-            counts.folders_vouched += summary->folders.size();
+            counts.folders_reused += word->asked.size();
+            counts.folders_vouched += word->asked.size();
             merge(found, summarized(*summary));
             continue;  // the cache holds as of its mark still: nothing to write
         }
         ScanFindings in_root;
-        auto cache = load_scan_cache(file, root, shape_of(request));
+        std::optional<ScanCache> cache = reading ? reading->records() : std::nullopt;
         if (cache && word) mark_unchanged(*cache, *word);
         auto outcome = walker->walk(root, std::move(cache), in_root);
         for (int attempt = 2; !walker->vanished().empty(); ++attempt) {  // no cache from a walk that missed a folder
