@@ -1,6 +1,7 @@
 #include "folder_watches.hpp"
 
 #include "dirent64.hpp"
+#include "file_system_trust.hpp"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,25 +21,9 @@ constexpr uint32_t kFolderEvents = IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MO
                                    IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR;
 constexpr int kFolderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
-// Only local file systems whose every change goes through this kernel's
-// VFS, which is what raises the events. Not overlayfs (a change to a lower
-// or upper folder made outside the overlay raises nothing on it), not a
-// network or FUSE file system (the server changes it).
-bool changes_all_seen(int fd) {
-    struct statfs fs;
-    if (fstatfs(fd, &fs) != 0) return false;
-    switch (static_cast<uint64_t>(fs.f_type)) {
-    case 0xEF53:      // ext2, ext3, ext4
-    case 0x58465342:  // xfs
-    case 0x9123683E:  // btrfs
-    case 0x01021994:  // tmpfs
-    case 0xF2F52010:  // f2fs
-    case 0xca451a4e:  // bcachefs
-        return true;
-    default:
-        return false;
-    }
-}
+// Not overlayfs either: a change made to its upper or lower folder outside
+// the overlay raises no event on the overlay's folder.
+bool changes_all_seen(int fd) { return changed_only_through_this_kernel(file_system_type(fd)); }
 
 FolderId id_of(const struct stat& st) { return FolderId{uint64_t(st.st_dev), uint64_t(st.st_ino)}; }
 

@@ -1,5 +1,6 @@
 #include "incremental_scan.hpp"
 #include "dirent64.hpp"
+#include "file_system_trust.hpp"
 
 #include "keeper_client.hpp"
 #include "path_utils.hpp"
@@ -53,25 +54,12 @@ void merge(ScanFindings& into, ScanFindings&& from) {
     into.too_deep.merge(from.too_deep);
 }
 
-// Only these keep a folder's mtime and ctime moving with every entry created,
-// renamed or removed in it, from whatever process: a cache trusts nothing
-// else. On NFS or a FUSE file system the times are what a server or a daemon
-// says (and may come from a cache of attributes), on FAT there is no ctime.
+// A folder's mtime and ctime move with every entry created, renamed or
+// removed in it, from whatever process, only on these (the upper folder's
+// times on overlayfs): a cache trusts nothing else.
 bool folder_times_trusted(int fd) {
-    struct statfs fs;
-    if (fstatfs(fd, &fs) != 0) return false;
-    switch (static_cast<uint64_t>(fs.f_type)) {
-    case 0xEF53:      // ext2, ext3, ext4
-    case 0x58465342:  // xfs
-    case 0x9123683E:  // btrfs
-    case 0x01021994:  // tmpfs
-    case 0x794c7630:  // overlayfs (the upper folder's times)
-    case 0xF2F52010:  // f2fs
-    case 0xca451a4e:  // bcachefs
-        return true;
-    default:
-        return false;
-    }
+    const uint64_t type = file_system_type(fd);
+    return changed_only_through_this_kernel(type) || type == kOverlayFs;
 }
 
 // One root: reuses what the old cache says about unchanged folders, reads
