@@ -188,3 +188,30 @@ TEST_CASE("a subfolder's mode change counts as a change of the folder holding it
     CHECK_FALSE(watches.unchanged_since(id_of(tree.root + "/a/b"), since));
     chmod((tree.root + "/a/b/c").c_str(), 0700);
 }
+
+TEST_CASE("a path gone stale after a move never leads the keeper's walk out of the tree", "[scan-keeper]") {
+    // A command moves a folder and puts a link to a large tree at its old
+    // name; a folder it then makes in the moved one must not make the
+    // keeper walk (and watch) the linked tree.
+    Tree tree;
+    const std::string outside = tree.base / "outside";
+    // What the stale path a/x leads to through the link: a tree of its own.
+    for (int i = 0; i < 20; ++i) oms::test::make_dirs(outside + "/x/o" + std::to_string(i) + "/deeper");
+    FolderWatches watches(1000);
+    watches.cover(tree.root, id_of(tree.root));
+    REQUIRE(watches.watch_count() == 5);
+    REQUIRE(rename((tree.root + "/a").c_str(), (tree.root + "/a2").c_str()) == 0);
+    REQUIRE(symlink(outside.c_str(), (tree.root + "/a").c_str()) == 0);
+    REQUIRE(mkdir((tree.root + "/a2/x").c_str(), 0700) == 0);
+    watches.drain();
+    CHECK(watches.watch_count() == 5);  // nothing walked by the stale path
+    watches.cover_again();              // by descriptors from the root: the link is not followed
+    CHECK(watches.watch_count() == 6);  // a2/x
+    CHECK(watches.unchanged_since(id_of(tree.root + "/a2/x"), watches.now()));  // positive control
+    REQUIRE(mkdir((tree.root + "/a2/y").c_str(), 0700) == 0);
+    watches.drain();
+    CHECK(watches.watch_count() == 7);  // a new folder, its path checked: watched at once
+    const uint64_t later = watches.now();
+    CHECK_FALSE(watches.unchanged_since(id_of(outside + "/x/o3"), later));
+    CHECK_FALSE(watches.unchanged_since(id_of(outside), later));
+}

@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -310,4 +311,40 @@ TEST_CASE("a keeper of another build is not believed, and is asked to stop", "[s
     CHECK(tree.warm());  // this build's keeper, started by a later search
     const pid_t ours = keeper_pid(tree.keeper_folder.path());
     CHECK(ours != foreign);
+}
+
+TEST_CASE("a chain of folders longer than a path can name is searched from the cache, not walked again",
+          "[scan-keeper]") {
+    // 20 folders of 250-character names: their paths pass PATH_MAX, so they
+    // can only be opened name by name. A folder the keeper cannot vouch for
+    // at the bottom must not make the search start again from scratch.
+    KeptTree tree;
+    const std::string long_name(250, 'n');
+    int at = open(tree.path("side/two").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    REQUIRE(at >= 0);
+    for (int i = 0; i < 20; ++i) {
+        REQUIRE(mkdirat(at, long_name.c_str(), 0700) == 0);
+        const int next = openat(at, long_name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        close(at);
+        at = next;
+        REQUIRE(at >= 0);
+    }
+    let_time_pass();
+    bool warm = false;
+    for (int search = 0; search < 20 && !warm; ++search) {
+        ScanStats stats;
+        tree.scan(&stats);
+        warm = stats.folders_read == 0 && stats.folders_vouched == kFolders + 20;
+        if (!warm) usleep(50'000);
+    }
+    REQUIRE(warm);  // positive control: the keeper vouches for the whole chain
+    const int key = openat(at, "deep-keypair.json", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    REQUIRE(key >= 0);
+    close(key);
+    close(at);
+    ScanStats stats;
+    const Paths found = tree.scan(&stats);
+    CHECK(std::any_of(found.begin(), found.end(),
+                      [](const std::string& path) { return path.size() > 5000 && path.find("deep-keypair.json") != std::string::npos; }));
+    CHECK(stats.folders_read == 1);  // the bottom folder alone, opened name by name
 }

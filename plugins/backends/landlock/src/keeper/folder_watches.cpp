@@ -76,29 +76,46 @@ void FolderWatches::apply(int descriptor, uint32_t mask, const char* name) {
     // was made in it so far). One moved in is not walked here: moving a
     // large tree back and forth would keep the keeper walking; it stays
     // unwatched, so never vouched for, until the next cover_again().
-    if ((mask & IN_ISDIR) && (mask & IN_CREATE) && name) watch_tree(watch.path + "/" + name);
+    if ((mask & IN_ISDIR) && (mask & IN_CREATE) && name) watch_new_folder(found->second, watch.path, name);
     // A folder moved: the paths recorded below it are stale (nothing is
     // vouched for by path, but new subfolders are opened by it).
     if (((mask & IN_ISDIR) && (mask & (IN_MOVED_FROM | IN_MOVED_TO))) || (mask & IN_MOVE_SELF))
         cover_again_ = true;
 }
 
+// Only from the folder the event was on, reached by its recorded path and
+// checked to be that folder: after a move the path may lead elsewhere (a
+// link a command put there), and the walk then waits for cover_again().
+void FolderWatches::watch_new_folder(FolderId parent, std::string parent_path, const char* name) {
+    if (cover_again_) return;  // paths may be stale until then
+    ScopedFd parent_fd(open(parent_path.c_str(), kFolderFlags));
+    struct stat st;
+    if (parent_fd.get() < 0 || fstat(parent_fd.get(), &st) != 0 || !(id_of(st) == parent)) return;
+    const int fd = openat(parent_fd.get(), name, kFolderFlags);
+    if (fd >= 0) watch_tree(fd, parent_path + "/" + name);
+}
+
 void FolderWatches::cover(const std::string& root, const FolderId& expected) {
     auto known = roots_.find(root);
     if (known != roots_.end() && known->second == expected) return;  // events keep it watched
-    ScopedFd fd(open(root.c_str(), kFolderFlags));
+    const int fd = open(root.c_str(), kFolderFlags);
     struct stat st;
-    if (fd.get() < 0 || fstat(fd.get(), &st) != 0 || !(id_of(st) == expected)) return;
+    if (fd < 0) return;
+    if (fstat(fd, &st) != 0 || !(id_of(st) == expected)) {
+        close(fd);
+        return;
+    }
     roots_[root] = expected;
-    watch_tree(root);
+    watch_tree(fd, root);
 }
 
 void FolderWatches::cover_again() {
     cover_again_ = false;
     for (const auto& [root, id] : roots_) {
-        ScopedFd fd(open(root.c_str(), kFolderFlags));
+        const int fd = open(root.c_str(), kFolderFlags);
         struct stat st;
-        if (fd.get() >= 0 && fstat(fd.get(), &st) == 0 && id_of(st) == id) watch_tree(root);
+        if (fd >= 0 && fstat(fd, &st) == 0 && id_of(st) == id) watch_tree(fd, root);
+        else if (fd >= 0) close(fd);
     }
 }
 
@@ -108,22 +125,46 @@ bool FolderWatches::unchanged_since(const FolderId& id, uint64_t moment) const {
     return found != by_id_.end() && found->second.watched_at <= moment && found->second.changed_at <= moment;
 }
 
-// Breadth first, by path: a folder swapped for a link meanwhile is not
-// followed at its last name (O_NOFOLLOW), and one reached through a link
-// higher up is only watched in vain; a watch is trusted by what it is on
-// (device, inode), never by the path it was reached through.
-void FolderWatches::watch_tree(const std::string& top) {
-    std::deque<std::string> pending{top};
-    while (!pending.empty()) {
-        const std::string path = std::move(pending.front());
-        pending.pop_front();
-        ScopedFd fd(open(path.c_str(), kFolderFlags));
-        if (fd.get() >= 0 && !watch_one(fd.get(), path, pending)) return;
+// Depth first from open descriptors: each folder is opened by its one name
+// in its parent's descriptor, never through a link, so neither a link
+// swapped in nor a path gone stale after a move leads the walk out of the
+// tree, and no path is too long to open. Takes `top_fd`. Folders more than
+// kMaxWatchDepth below `top` stay unwatched, so never vouched for.
+void FolderWatches::watch_tree(int top_fd, const std::string& top) {
+    struct Frame {
+        int fd;
+        std::string path;
+        std::vector<std::string> subfolders;
+        size_t next = 0;
+    };
+    std::vector<Frame> stack;
+    const auto close_all = [&] {
+        for (const Frame& frame : stack) close(frame.fd);
+        stack.clear();
+    };
+    const auto enter = [&](int fd, std::string path) {
+        std::vector<std::string> subfolders;
+        const bool more = watch_one(fd, path, subfolders);
+        stack.push_back(Frame{fd, std::move(path), std::move(subfolders)});
+        return more;
+    };
+    if (!enter(top_fd, top)) return close_all();
+    while (!stack.empty()) {
+        Frame& frame = stack.back();
+        if (frame.next == frame.subfolders.size() || stack.size() > kMaxWatchDepth) {
+            close(frame.fd);
+            stack.pop_back();
+            continue;
+        }
+        const std::string& name = frame.subfolders[frame.next++];
+        const int fd = openat(frame.fd, name.c_str(), kFolderFlags);
+        if (fd >= 0 && !enter(fd, frame.path + "/" + name)) return close_all();  // no more watches
     }
 }
 
+// Watches the open folder `fd` (at `path`) and lists its subfolders' names.
 // False when no more watches can be taken: the walk stops there.
-bool FolderWatches::watch_one(int fd, const std::string& path, std::deque<std::string>& below) {
+bool FolderWatches::watch_one(int fd, const std::string& path, std::vector<std::string>& subfolders) {
     struct stat st;
     if (fstat(fd, &st) != 0 || !changes_all_seen(fd)) return true;
     const FolderId id = id_of(st);
@@ -147,7 +188,7 @@ bool FolderWatches::watch_one(int fd, const std::string& path, std::deque<std::s
     }
     alignas(8) char buffer[32 * 1024];
     for_each_entry(fd, buffer, sizeof buffer, [&](const char* name, unsigned char type) {
-        if (entry_type(fd, name, type) == DT_DIR) below.push_back(path + "/" + name);
+        if (entry_type(fd, name, type) == DT_DIR) subfolders.emplace_back(name);
     });
     return true;
 }

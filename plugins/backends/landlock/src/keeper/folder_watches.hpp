@@ -27,6 +27,10 @@ namespace oms::landlock {
 using FolderId = KeeperFolder;
 using FolderIdHash = KeeperFolderHash;
 
+// Deeper than the keypair search goes (kMaxScanDepth, 256): such folders
+// are hidden whole, never searched, so never asked about.
+constexpr size_t kMaxWatchDepth = 300;
+
 class FolderWatches {
 public:
     // `max_watches` bounds the watches this table takes (the user's other
@@ -84,8 +88,9 @@ private:
 
     void apply(int descriptor, uint32_t mask, const char* name);
     void start_again();
-    void watch_tree(const std::string& top);
-    bool watch_one(int fd, const std::string& path, std::deque<std::string>& below);
+    void watch_new_folder(FolderId parent, std::string parent_path, const char* name);
+    void watch_tree(int top_fd, const std::string& top);
+    bool watch_one(int fd, const std::string& path, std::vector<std::string>& subfolders);
 };
 
 }  // namespace oms::landlock

@@ -77,6 +77,7 @@ public:
     Outcome walk(const std::string& root, std::optional<ScanCache> old, ScanFindings& found) {
         fresh_.clear();
         read_.clear();
+        passed_over_ = false;
         old_cache_ = std::move(old);
         vanished_.clear();
         root_ = root;
@@ -87,7 +88,6 @@ public:
         if (root_fd.get() < 0 || fstat(root_fd.get(), &st) != 0) return Outcome::walked;  // gone: nothing to record
         if (!folder_times_trusted(root_fd.get())) return Outcome::uncacheable;
         root_fd_ = root_fd.get();
-        passed_over_ = false;
         root_device_ = st.st_dev;
         if (old_cache_ && !same_root(*old_cache_, st)) old_cache_.reset();  // another folder there: nothing to reuse
         if (old_cache_) ++stats_.caches_loaded;
@@ -160,7 +160,8 @@ private:
         std::string relative;
         const FolderRecord* cached = nullptr;
         const SiblingStat* stat = nullptr;
-        bool settled = false;  // its record holds: no system call needed (visit_settled)
+        bool settled = false;    // its record holds: no system call needed (visit_settled)
+        bool from_root = false;  // opened name by name from the root (open_below_root), not from a parent
     };
 
     // A cached folder with no subfolders needs one stat and no descriptor.
@@ -173,7 +174,8 @@ private:
             keep(path, sub.relative, *sub.cached);
             return;
         }
-        ScopedFd fd(open_walk_folder(parent, sub.name->c_str(), path));
+        ScopedFd fd(sub.from_root ? open_below_root(sub.relative, path)
+                                  : open_walk_folder(parent, sub.name->c_str(), path));
         if (fd.get() < 0 && errno == EACCES) {  // another user's, nothing of the user's in it
             passed_over_ = true;                // but it may be the user's later, without an event
             return;
@@ -208,15 +210,32 @@ private:
                 visit_settled(sub_path, sub_relative, depth + 1, *cached);
                 continue;
             }
-            // Opened from the root by its path below it: every folder on the
-            // way is settled, so no name on it was changed into a link.
             Subfolder sub;
-            sub.name = &sub_relative;
+            sub.name = &name;
             sub.relative = sub_relative;
             sub.cached = cached;
+            sub.from_root = true;
             visit(root_fd_, sub, depth + 1);
         }
         keep(path, relative, record);
+    }
+
+    // Opens the folder `relative` below the root one name at a time from the
+    // root's descriptor, never following a link on the way (the settled
+    // folders above it were not opened): no link swapped in meanwhile leads
+    // out of the tree, and no path is too long to open. As open_walk_folder.
+    int open_below_root(const std::string& relative, const std::string& path) {
+        ScopedFd held;
+        int at = root_fd_;
+        size_t start = 0;
+        for (size_t slash; (slash = relative.find('/', start)) != std::string::npos; start = slash + 1) {
+            const std::string name = relative.substr(start, slash - start);
+            const int next = openat(at, name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (next < 0) return -1;  // errno as open_walk_folder's: gone, not a folder, not ours
+            held.reset(next);
+            at = next;
+        }
+        return open_walk_folder(at, relative.c_str() + start, path);
     }
 
     // Walks below a folder that is open as `fd` (at `path`), then keeps it.
