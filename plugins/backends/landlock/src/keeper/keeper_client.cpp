@@ -40,7 +40,10 @@ void stop_foreign_keeper(pid_t pid) {
     const ssize_t n = readlink(exe.c_str(), target, sizeof target - 1);
     const std::string name = n > 0 ? std::string(target, size_t(n)) : "";
     const std::string program = std::string("/") + kKeeperProgram;
-    if (name.find(program) != std::string::npos)  // still a keeper (" (deleted)" may follow)
+    const auto ends_with = [&](const std::string& tail) {
+        return name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    if (ends_with(program) || ends_with(program + " (deleted)"))  // still a keeper's executable
         syscall(SYS_pidfd_send_signal, process, SIGTERM, nullptr, 0);
     close(process);
 }
