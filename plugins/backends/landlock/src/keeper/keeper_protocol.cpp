@@ -16,7 +16,9 @@ public:
     void put(const T& value) {
         bytes_.append(reinterpret_cast<const char*>(&value), sizeof value);
     }
-    void put_bytes(const void* data, size_t size) { bytes_.append(static_cast<const char*>(data), size); }
+    void put_bytes(const void* data, size_t size) {
+        if (size > 0) bytes_.append(static_cast<const char*>(data), size);  // an empty vector's data() may be null
+    }
     void reserve(size_t size) { bytes_.reserve(size); }
     std::string take() { return std::move(bytes_); }
 
@@ -39,6 +41,7 @@ public:
             ok_ = false;
             return;
         }
+        if (size == 0) return;  // an empty vector's data() may be null: memcpy must not see it
         std::memcpy(data, bytes_.data() + at_, size);
         at_ += size;
     }

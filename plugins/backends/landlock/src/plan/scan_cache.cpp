@@ -38,7 +38,9 @@ public:
         u32(static_cast<uint32_t>(s.size()));
         out_ += s;
     }
-    void raw(const void* p, size_t n) { out_.append(static_cast<const char*>(p), n); }
+    void raw(const void* p, size_t n) {
+        if (n > 0) out_.append(static_cast<const char*>(p), n);  // an empty vector's data() may be null
+    }
     std::string& bytes() { return out_; }
 
 private:
@@ -80,6 +82,7 @@ public:
     }
     void raw(void* p, size_t n) {
         if (!ok_ || n > end_ - at_) return fail();
+        if (n == 0) return;  // an empty vector's data() may be null: memcpy must not see it
         std::memcpy(p, bytes_.data() + at_, n);
         at_ += n;
     }
