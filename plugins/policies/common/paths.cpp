@@ -1,5 +1,7 @@
 #include "paths.hpp"
 
+#include <oms/path_resolver.hpp>
+
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
@@ -8,7 +10,33 @@
 
 namespace oms::policies {
 
+struct ResolutionScope::Memory {
+    sdk::PathResolver resolver;
+};
+
+namespace {
+thread_local ResolutionScope* current_scope = nullptr;
+thread_local sdk::PathResolver* current_resolver = nullptr;
+}  // namespace
+
+ResolutionScope::ResolutionScope() : outer_(current_scope), memory_(new Memory) {
+    current_scope = this;
+    current_resolver = &memory_->resolver;
+}
+
+ResolutionScope::~ResolutionScope() {
+    current_scope = outer_;
+    current_resolver = outer_ ? &outer_->memory_->resolver : nullptr;
+    delete memory_;
+}
+
 std::optional<std::string> real_path(std::string_view path) {
+    if (path.empty()) return std::nullopt;
+    if (current_resolver) return current_resolver->real_path(path);
+    return fresh_real_path(path);
+}
+
+std::optional<std::string> fresh_real_path(std::string_view path) {
     if (path.empty()) return std::nullopt;
     const std::string owned(path);
     char resolved[PATH_MAX];

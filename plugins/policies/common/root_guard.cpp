@@ -120,7 +120,7 @@ RootGuard::Resolution RootGuard::resolve(std::string_view path) const {
     // The kernel's resolution must land where the walk did: each folder the
     // walk saw was then no link, and one that is a link now was swapped in
     // between by something that can write there.
-    const auto now = real_path(path);
+    const auto now = fresh_real_path(path);
     if (!now) return {};
     if (*now != *walked.resolved)
         return {"it resolved to '" + *walked.resolved + "' and a moment later to '" + *now +

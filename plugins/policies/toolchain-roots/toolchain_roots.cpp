@@ -46,6 +46,7 @@ const oms_config_key* ToolchainRoots::config_keys() { return keys; }
 size_t ToolchainRoots::config_key_count() { return sizeof keys / sizeof keys[0]; }
 
 void ToolchainRoots::contribute(const oms::sdk::Context& context, const oms::sdk::RuleSink& sink) {
+    const ResolutionScope resolving;  // each folder above the roots looked at once
     // Config first: a bad entry fails the run before any rule is added.
     const auto extras = config_paths(host(), id, "extra", context.home(), RelativePaths::refuse);
     RuleEmitter emit(sink, id);
