@@ -31,6 +31,8 @@ using Paths = std::vector<std::string>;
 namespace {
 
 const size_t kFolders = 9;  // root a a/b a/b/c a/b/c/d a/b/c/d/e side side/one side/two
+// These trees are small: their searches ask the keeper all the same.
+constexpr size_t kAlwaysAsk = 0;
 
 bool has(const Paths& paths, const std::string& path) {
     return std::find(paths.begin(), paths.end(), path) != paths.end();
@@ -55,7 +57,7 @@ pid_t keeper_pid(const std::string& folder) {
 // user's run folder base), stopped when the test ends.
 struct KeptTree : ScanTree {
     oms::test::TempDir keeper_folder{"oms-keeper"};
-    KeeperClient client{keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60};
+    KeeperClient client{keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60, kAlwaysAsk};
     KeptTree() {
         chmod(keeper_folder.path().c_str(), 0700);
         keeper = &client;
@@ -65,7 +67,7 @@ struct KeptTree : ScanTree {
     void stop_keeper() {
         if (const pid_t pid = keeper_pid(keeper_folder.path())) kill(pid, SIGKILL);
         unlink((keeper_folder / kKeeperSocketName).c_str());
-        client = KeeperClient(keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60);
+        client = KeeperClient(keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60, kAlwaysAsk);
     }
     // Searches until the keeper vouches for every folder: the first search
     // starts it, the next ones leave a mark it can answer from.
@@ -290,6 +292,35 @@ TEST_CASE("a summary says whether the walk passed over a folder it could not rea
     }
 }
 
+TEST_CASE("a cache of fewer folders than a question is worth is checked folder by folder", "[scan-keeper]") {
+    KeptTree tree;
+    REQUIRE(tree.warm());  // positive control: the keeper vouches for this tree when asked
+    SECTION("below the limit: no question, and a keypair added is found by the checks") {
+        tree.client = KeeperClient(tree.keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60, kFolders + 1);
+        oms::test::write_file(tree.path("a/b/c/d/e/small-keypair.json"), "[12]");
+        ScanStats stats;
+        const Paths found = tree.scan(&stats);
+        CHECK(stats.keeper_answers == 0);
+        CHECK(stats.folders_vouched == 0);
+        CHECK(stats.folders_read == 1);  // e, found changed by its own times
+        CHECK(has(found, tree.path("a/b/c/d/e/small-keypair.json")));
+    }
+    SECTION("at the limit: asked") {
+        tree.client = KeeperClient(tree.keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60, kFolders);
+        ScanStats stats;
+        tree.scan(&stats);
+        CHECK(stats.keeper_answers == 1);
+        CHECK(stats.folders_vouched == kFolders);
+    }
+    SECTION("the default limit leaves a tree this small to the checks") {
+        tree.client = KeeperClient(tree.keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60);
+        ScanStats stats;
+        tree.scan(&stats);
+        CHECK(stats.keeper_answers == 0);
+        CHECK(stats.folders_reused == kFolders);
+    }
+}
+
 TEST_CASE("a keeper of another build is not believed, and is asked to stop", "[scan-keeper]") {
     KeptTree tree;
     // "Another build": the same program under another name, as an older
@@ -297,17 +328,17 @@ TEST_CASE("a keeper of another build is not believed, and is asked to stop", "[s
     const std::string other = tree.base / "other-build/oms-scan-keeper";
     oms::test::make_dirs(tree.base / "other-build");
     REQUIRE(system(("cp '" + std::string(OMS_SCAN_KEEPER_PROGRAM) + "' '" + other + "'").c_str()) == 0);
-    tree.client = KeeperClient(tree.keeper_folder.path(), other, 60);
+    tree.client = KeeperClient(tree.keeper_folder.path(), other, 60, kAlwaysAsk);
     REQUIRE(tree.warm());  // positive control: its own launcher believes it
     const pid_t foreign = keeper_pid(tree.keeper_folder.path());
     REQUIRE(foreign > 0);
-    tree.client = KeeperClient(tree.keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60);
+    tree.client = KeeperClient(tree.keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60, kAlwaysAsk);
     ScanStats stats;
     tree.scan(&stats);
     CHECK(stats.keeper_answers == 0);
     CHECK(stats.folders_vouched == 0);
     CHECK(stopped_within(foreign, 3000));
-    tree.client = KeeperClient(tree.keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60);
+    tree.client = KeeperClient(tree.keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60, kAlwaysAsk);
     CHECK(tree.warm());  // this build's keeper, started by a later search
     const pid_t ours = keeper_pid(tree.keeper_folder.path());
     CHECK(ours != foreign);

@@ -421,7 +421,10 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
         std::optional<KeeperWord> word;
         std::optional<ScanSummary> summary;
         if (reading) summary = reading->summary();
-        if (keeper && stat(root.c_str(), &root_st) == 0) word = ask_keeper(keeper, root, root_st, summary);
+        const std::optional<size_t> cached_folders =
+            summary ? std::optional<size_t>(summary->folders.size()) : std::nullopt;
+        if (keeper && keeper->worth_asking(cached_folders) && stat(root.c_str(), &root_st) == 0)
+            word = ask_keeper(keeper, root, root_st, summary);
         if (word) ++counts.keeper_answers;
         if (word && word->all_unchanged && !summary->passed_over && summary->skip == request.skip &&
             summary->root.device == uint64_t(root_st.st_dev) && summary->root.inode == uint64_t(root_st.st_ino)) {
