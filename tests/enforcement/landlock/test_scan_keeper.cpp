@@ -44,11 +44,11 @@ bool warm_keeper(World& w, long folders) {
     return false;
 }
 
-// 130 modules of 4 folders: past the 512 folders from which a start asks
-// the keeper (KeeperClient::kFoldersWorthAQuestion); a smaller worktree is
+// 30 modules of 4 folders: past the 64 folders from which a start asks the
+// keeper (KeeperClient::kFoldersWorthAQuestion); a smaller worktree is
 // checked folder by folder.
 void make_kept_worktree(World& w) {
-    for (int i = 0; i < 130; ++i) make_dirs(w.work + "/src/m" + std::to_string(i) + "/a/b/c");
+    for (int i = 0; i < 30; ++i) make_dirs(w.work + "/src/m" + std::to_string(i) + "/a/b/c");
 }
 
 }  // namespace
@@ -65,7 +65,7 @@ TEST_CASE("with the scan keeper vouching, a keypair the user adds between runs i
     // must have had the keeper's word for the other folders.
     bool vouched_run = false;
     for (int attempt = 0; attempt < 3 && !vouched_run; ++attempt) {
-        REQUIRE(warm_keeper(w, 520));  // positive control: the keeper is in use
+        REQUIRE(warm_keeper(w, 120));  // positive control: the keeper is in use
         const std::string tag = std::to_string(attempt);
         const std::string in_known = w.work + "/src/m17/a/b/c/deploy" + tag + "-keypair.json";
         const std::string in_new = w.work + "/src/m3/fresh" + tag + "/er/id.json";
@@ -82,7 +82,7 @@ TEST_CASE("with the scan keeper vouching, a keypair the user adds between runs i
         const Search search = search_of(r);
         // The other folders were vouched for, and only the changed ones read
         // (c, m3, fresh, er, and the folders above them by their times).
-        vouched_run = search.vouched >= 510 && search.read <= 6;
+        vouched_run = search.vouched >= 110 && search.read <= 6;
         if (!vouched_run) sleep(3);  // the next attempt's folders older than the window again
     }
     CHECK(vouched_run);
@@ -95,7 +95,7 @@ TEST_CASE("no command sees the scan keeper's socket, not even with /tmp as a wri
     World w;
     make_kept_worktree(w);
     sleep(3);
-    REQUIRE(warm_keeper(w, 520));
+    REQUIRE(warm_keeper(w, 120));
     const std::string socket = "/tmp/oms-runs-" + std::to_string(geteuid()) + "/scan-keeper.sock";
     REQUIRE(exists(socket));  // positive control: the host has it
     const std::string probe = "test -e " + socket + " && echo SEEN || echo UNSEEN; "

@@ -26,11 +26,13 @@ public:
           idle_(std::to_string(idle_seconds)),
           worth_asking_from_(worth_asking_from) {}
 
-    // About 500 folders: a question (connect, the peer checks, the answer)
-    // takes about 1.5 ms here, a folder's check about 3 us (measured with
-    // bench/landlock-launch.sh: a 1-folder worktree started 1.7 ms slower
-    // with a keeper than without).
-    static constexpr size_t kFoldersWorthAQuestion = 512;
+    // A question costs about 0.2 to 0.3 ms on an idle 2-core machine
+    // (connect, the peer checks, the keeper's wake-up), a cached folder's
+    // check about 7 us (a 205-folder cache: 1.5 ms without the keeper, 0.3
+    // with it; a 1-folder worktree: 0.12 ms without, 0.3 with). Even at a
+    // few folders a question would pay; 64 leaves room for a busy machine,
+    // where the keeper waits for a CPU.
+    static constexpr size_t kFoldersWorthAQuestion = 64;
 
     // Whether a cache of `folders` folders is worth a question; a root with
     // no cache yet always is (its first walk needs the keeper's mark, and
