@@ -5,6 +5,7 @@
 // control: a search that never asks it would pass the rest trivially).
 #include "keeper_client.hpp"
 #include "keeper_protocol.hpp"
+#include "remembered_lists.hpp"
 #include "scan_cache.hpp"
 #include "scan_tree.hpp"
 #include "secret_scan.hpp"
@@ -189,15 +190,86 @@ TEST_CASE("a scan keeper asked about a folder it does not watch never vouches fo
     request.root = {uint64_t(root_st.st_dev), uint64_t(root_st.st_ino)};
     request.root_path = tree.root;
     request.folders = {request.root, {uint64_t(st.st_dev), uint64_t(st.st_ino)}};
-    auto answer = tree.client.ask(request);
+    auto answer = tree.client.ask(request, 2);
     REQUIRE(answer);
     REQUIRE(answer->unchanged.size() == 2);
     CHECK(answer->unchanged[0]);        // positive control: the watched root
     CHECK_FALSE(answer->unchanged[1]);  // never watched
     request.since.id[0] ^= 1;           // a mark of another keeper: nothing is vouched for
-    answer = tree.client.ask(request);
+    answer = tree.client.ask(request, 2);
     REQUIRE(answer);
     CHECK_FALSE(answer->unchanged[0]);
+}
+
+TEST_CASE("a warm search names its folders by the keeper's ticket, and a change is still found through it",
+          "[scan-keeper]") {
+    KeptTree tree;
+    REQUIRE(tree.warm());
+    const ScanShape shape{keypair_suffixes(), {}, false};
+    auto summary = load_scan_summary(cache_file_for(tree.cache, tree.root), tree.root, shape);
+    REQUIRE(summary);
+    CHECK(summary->ticket != 0);  // the walk that wrote the cache got one
+    CHECK(summary->folder_count == kFolders);
+    struct stat root_st;
+    REQUIRE(stat(tree.root.c_str(), &root_st) == 0);
+    KeeperRequest request;
+    request.since = summary->keeper;
+    request.root = {uint64_t(root_st.st_dev), uint64_t(root_st.st_ino)};
+    request.root_path = tree.root;
+    request.ticket = summary->ticket;
+    SECTION("the ticket stands for the cache's folders: all unchanged, in one short question") {
+        auto answer = tree.client.ask(request, kFolders);
+        REQUIRE(answer);
+        CHECK(answer->ticket == summary->ticket);
+        CHECK(std::count(answer->unchanged.begin(), answer->unchanged.end(), true) == long(kFolders));
+        CHECK_FALSE(tree.client.ask(request, kFolders + 1));  // a list of another length is not believed
+    }
+    SECTION("a ticket it never gave, or gave for another root, vouches for nothing") {
+        request.ticket = summary->ticket + 1000;
+        auto unknown = tree.client.ask(request, kFolders);
+        REQUIRE(unknown);
+        CHECK(unknown->ticket == 0);
+        CHECK(unknown->unchanged.empty());
+        request.ticket = summary->ticket;
+        request.root.inode ^= 1;
+        auto other_root = tree.client.ask(request, kFolders);
+        REQUIRE(other_root);
+        CHECK(other_root->ticket == 0);
+        CHECK(other_root->unchanged.empty());
+    }
+    SECTION("a folder changed after the mark is not vouched for by ticket, twice in a row") {
+        oms::test::write_file(tree.path("a/b/c/d/e/ticket-keypair.json"), "[13]");
+        for (int question = 0; question < 2; ++question) {  // the second from the keeper's remembered check
+            auto answer = tree.client.ask(request, kFolders);
+            REQUIRE(answer);
+            CHECK(std::count(answer->unchanged.begin(), answer->unchanged.end(), false) == 1);
+        }
+        ScanStats stats;
+        const Paths found = tree.scan(&stats);
+        CHECK(has(found, tree.path("a/b/c/d/e/ticket-keypair.json")));
+        CHECK(stats.folders_read == 1);
+    }
+    SECTION("a ticket pushed out by newer lists of its root: the search asks by the folders instead") {
+        for (size_t i = 0; i < RememberedLists::kListsPerRoot; ++i)
+            CHECK(tree.client.remember(request.root, tree.root, {request.root}) != 0);
+        CHECK(tree.client.ask(request, kFolders)->ticket == 0);  // forgotten
+        ScanStats stats;
+        const Paths found = tree.scan(&stats);
+        CHECK(stats.keeper_answers == 1);
+        CHECK(stats.folders_vouched == kFolders);  // by the folders
+        CHECK(stats.folders_read == 0);
+        CHECK(found == Paths{tree.path("a/b/c/d/id.json"), tree.path("a/x-keypair.json")});
+    }
+    SECTION("a cache whose ticket the keeper forgot is asked about by its folders") {
+        tree.stop_keeper();
+        REQUIRE(tree.warm());  // a new keeper: the old cache's mark and ticket are not its
+        auto warm = load_scan_summary(cache_file_for(tree.cache, tree.root), tree.root, shape);
+        REQUIRE(warm);
+        CHECK(warm->ticket != 0);
+        oms::test::write_file(tree.path("side/one/after-restart-keypair.json"), "[14]");
+        const Paths found = tree.scan();
+        CHECK(has(found, tree.path("side/one/after-restart-keypair.json")));
+    }
 }
 
 TEST_CASE("a keeper started by a launcher that blocks signals still stops on SIGTERM", "[scan-keeper]") {

@@ -44,7 +44,10 @@ void FolderWatches::drain() {
     }
 }
 
-void FolderWatches::lose_all() { lost_at_ = now(); }
+void FolderWatches::lose_all() {
+    lost_at_ = now();
+    ++changes_;
+}
 
 // After an overflow the kernel has dropped events, IN_IGNORED among them:
 // the table may hold watches the kernel removed, and a new folder that got
@@ -58,6 +61,7 @@ void FolderWatches::start_again() {
 }
 
 void FolderWatches::apply(int descriptor, uint32_t mask, const char* name) {
+    ++changes_;  // whatever it turns out to be: counting one too many only costs a lookup per folder
     if (mask & IN_Q_OVERFLOW) return start_again();
     auto found = by_descriptor_.find(descriptor);
     if (found == by_descriptor_.end()) return;
@@ -183,6 +187,7 @@ bool FolderWatches::watch_one(int fd, const std::string& path, std::vector<std::
         if (reused != by_descriptor_.end()) by_id_.erase(reused->second);
         const uint64_t at = now();  // before the listing below: a change after the watch is an event
         by_id_[id] = Watch{descriptor, path, at, at};
+        ++changes_;
         by_descriptor_[descriptor] = id;
     }
     alignas(8) char buffer[32 * 1024];

@@ -66,6 +66,11 @@ public:
     bool unchanged_since(const FolderId& id, uint64_t moment) const;
     size_t watch_count() const { return by_id_.size(); }
 
+    // Counts every change to what unchanged_since() could answer: an event
+    // applied, a watch taken or dropped, a loss. While it stays the same,
+    // every answer stays the same too.
+    uint64_t changes() const { return changes_; }
+
 private:
     struct Watch {
         int descriptor = -1;
@@ -78,6 +83,7 @@ private:
     size_t max_watches_;
     uint64_t moment_ = 0;
     uint64_t lost_at_ = 0;
+    uint64_t changes_ = 0;
     bool cover_again_ = false;  // a folder moved (paths are stale) or events were lost (new folders unwatched)
     // By the folder, so that an answer takes one lookup per folder asked
     // about; events name the descriptor.

@@ -137,22 +137,45 @@ void KeeperClient::prepare_environment() {
     environment_.push_back(nullptr);
 }
 
-std::optional<KeeperAnswer> KeeperClient::ask(KeeperRequest& request) {
+std::optional<KeeperAnswer> KeeperClient::exchange(KeeperRequest& request, bool may_start) {
     if (folder_.empty() || program_.empty()) return std::nullopt;
     const int fd = connect_to_keeper();
     if (fd == -2) return std::nullopt;  // another build's, asked to stop: the next start runs ours
     if (fd < 0) {
-        start_keeper();  // this launch checks every folder; the next one asks it
+        if (may_start) start_keeper();  // this launch checks every folder; the next one asks it
         return std::nullopt;
     }
     request.mount_namespace = own_mount_namespace();
     std::string bytes;
     KeeperAnswer answer;
     const bool ok = send_message(fd, encode(request)) && receive_message(fd, bytes) && decode(bytes, answer) &&
-                    answer.unchanged.size() == request.folders.size() && answer.now.known();
+                    answer.now.known();
     close(fd);
     if (!ok) return std::nullopt;
     return answer;
+}
+
+std::optional<KeeperAnswer> KeeperClient::ask(KeeperRequest& request, size_t folders) {
+    request.kind = KeeperAsk::unchanged;
+    auto answer = exchange(request, true);
+    if (!answer) return std::nullopt;
+    const bool by_ticket = request.folders.empty() && request.ticket != 0;
+    if (by_ticket && answer->ticket == 0 && answer->unchanged.empty()) return answer;  // a ticket it does not know
+    // One word per folder the asker has: by its list, or by the ticket's
+    // (the keeper's list under the ticket must be as long as the cache's).
+    if (answer->unchanged.size() != folders || (by_ticket && answer->ticket != request.ticket)) return std::nullopt;
+    return answer;
+}
+
+uint64_t KeeperClient::remember(const KeeperFolder& root, const std::string& root_path,
+                                std::vector<KeeperFolder> folders) {
+    KeeperRequest request;
+    request.kind = KeeperAsk::remember;
+    request.root = root;
+    request.root_path = root_path;
+    request.folders = std::move(folders);
+    auto answer = exchange(request, false);
+    return answer && answer->unchanged.empty() ? answer->ticket : 0;
 }
 
 }  // namespace oms::landlock

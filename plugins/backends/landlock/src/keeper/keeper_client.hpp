@@ -39,8 +39,16 @@ public:
     // only that walk tells how large the tree is).
     bool worth_asking(std::optional<size_t> folders) const { return !folders || *folders >= worth_asking_from_; }
 
-    // Sets request.mount_namespace (this process's) and asks.
-    std::optional<KeeperAnswer> ask(KeeperRequest& request);
+    // Which folders are unchanged: those of request.folders, or, when it is
+    // empty, those of request.ticket's list. Sets request.mount_namespace
+    // (this process's). An answer holds one word per folder of the asker's
+    // (`folders` of them), but for a ticket the keeper does not know: ticket
+    // 0 and no word (ask again by the folders).
+    std::optional<KeeperAnswer> ask(KeeperRequest& request, size_t folders);
+
+    // A ticket for the folders of a cache about to be written (0: none; no
+    // keeper is started for it).
+    uint64_t remember(const KeeperFolder& root, const std::string& root_path, std::vector<KeeperFolder> folders);
 
 private:
     std::string folder_;
@@ -54,6 +62,7 @@ private:
     // The connected socket; -1 when no keeper of this user answers; -2 when
     // the one answering is another build's (it is asked to stop).
     int connect_to_keeper() const;
+    std::optional<KeeperAnswer> exchange(KeeperRequest& request, bool may_start);
     void start_keeper();
     void prepare_environment();
 };

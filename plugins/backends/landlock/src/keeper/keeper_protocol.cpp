@@ -90,12 +90,14 @@ std::string encode(const KeeperRequest& request) {
     out.reserve(64 + request.root_path.size() + request.folders.size() * sizeof(KeeperFolder));
     out.put(kKeeperMagic);
     out.put(kKeeperVersion);
+    out.put(uint32_t(request.kind));
     out.put(request.mount_namespace);
     out.put(request.since.id);
     out.put(request.since.moment);
     out.put(request.root);
     out.put(uint32_t(request.root_path.size()));
     out.put_bytes(request.root_path.data(), request.root_path.size());
+    out.put(request.ticket);
     out.put(uint32_t(request.folders.size()));
     out.put_bytes(request.folders.data(), request.folders.size() * sizeof(KeeperFolder));  // plain pairs of u64
     return out.take();
@@ -104,12 +106,16 @@ std::string encode(const KeeperRequest& request) {
 bool decode(const std::string& bytes, KeeperRequest& out) {
     In in(bytes);
     if (!header_ok(in)) return false;
+    const uint32_t kind = in.get<uint32_t>();
+    if (kind != uint32_t(KeeperAsk::unchanged) && kind != uint32_t(KeeperAsk::remember)) return false;
+    out.kind = KeeperAsk(kind);
     out.mount_namespace = in.get<uint64_t>();
     out.since.id = in.get<KeeperId>();
     out.since.moment = in.get<uint64_t>();
     out.root = in.get<KeeperFolder>();
     out.root_path.resize(in.count(1));
     in.get_bytes(out.root_path.data(), out.root_path.size());
+    out.ticket = in.get<uint64_t>();
     out.folders.resize(in.count(sizeof(KeeperFolder)));
     in.get_bytes(out.folders.data(), out.folders.size() * sizeof(KeeperFolder));
     return in.finished();
@@ -121,6 +127,7 @@ std::string encode(const KeeperAnswer& answer) {
     out.put(kKeeperVersion);
     out.put(answer.now.id);
     out.put(answer.now.moment);
+    out.put(answer.ticket);
     out.put(uint32_t(answer.unchanged.size()));
     std::string bits((answer.unchanged.size() + 7) / 8, '\0');
     for (size_t i = 0; i < answer.unchanged.size(); ++i)
@@ -134,6 +141,7 @@ bool decode(const std::string& bytes, KeeperAnswer& out) {
     if (!header_ok(in)) return false;
     out.now.id = in.get<KeeperId>();
     out.now.moment = in.get<uint64_t>();
+    out.ticket = in.get<uint64_t>();
     const uint32_t count = in.get<uint32_t>();
     if ((size_t(count) + 7) / 8 > bytes.size()) return false;
     std::string bits((size_t(count) + 7) / 8, '\0');

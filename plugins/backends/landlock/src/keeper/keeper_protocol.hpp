@@ -4,15 +4,21 @@
 // order (both ends are on one machine). One request and one answer per
 // connection.
 //
-// Request:  u32 kKeeperMagic, u32 kKeeperVersion, u64 mount namespace inode
-//           of the asker, 16 bytes keeper id and u64 moment of the asker's
-//           cache (zeros: none), u64 device and u64 inode of the root, u32
-//           length and bytes of the root's path, u32 count, then count
-//           pairs of u64 device and u64 inode: the folders asked about.
+// Request:  u32 kKeeperMagic, u32 kKeeperVersion, u32 kind (KeeperAsk),
+//           u64 mount namespace inode of the asker, 16 bytes keeper id and
+//           u64 moment of the asker's cache (zeros: none), u64 device and
+//           u64 inode of the root, u32 length and bytes of the root's path,
+//           u64 ticket (0: none), u32 count, then count pairs of u64 device
+//           and u64 inode: the folders asked about. A question may name its
+//           folders by the ticket the keeper gave for them instead (count
+//           0): a 5,000-folder cache is then a 100-byte question.
 // Answer:   u32 kKeeperMagic, u32 kKeeperVersion, 16 bytes keeper id, u64
-//           moment of this answer, u32 count, ceil(count / 8) bytes: bit i
-//           (byte i / 8, bit i % 8) set when folder i is unchanged since
-//           the asker's moment.
+//           moment of this answer, u64 ticket (the one given, or the one a
+//           `remember` made; 0: the keeper does not know the ticket asked
+//           with, and vouches for nothing), u32 count, ceil(count / 8)
+//           bytes: bit i (byte i / 8, bit i % 8) set when folder i (of the
+//           request's, or of the ticket's list) is unchanged since the
+//           asker's moment.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -23,7 +29,7 @@
 namespace oms::landlock {
 
 constexpr uint32_t kKeeperMagic = 0x4b534d4f;  // "OMSK"
-constexpr uint32_t kKeeperVersion = 1;
+constexpr uint32_t kKeeperVersion = 2;
 constexpr uint32_t kKeeperMaxMessage = 64u << 20;
 constexpr char kKeeperSocketName[] = "scan-keeper.sock";
 constexpr char kKeeperLockName[] = "scan-keeper.lock";
@@ -56,16 +62,27 @@ struct KeeperFolderHash {
     }
 };
 
+enum class KeeperAsk : uint32_t {
+    // Which folders are unchanged since `since`: those of `folders`, or,
+    // when it is empty, those the keeper remembers under `ticket`.
+    unchanged = 1,
+    // Remember `folders` (a cache about to be written) under a new ticket.
+    remember = 2,
+};
+
 struct KeeperRequest {
+    KeeperAsk kind = KeeperAsk::unchanged;
     uint64_t mount_namespace = 0;
     KeeperMark since;
     KeeperFolder root;
     std::string root_path;
+    uint64_t ticket = 0;
     std::vector<KeeperFolder> folders;
 };
 
 struct KeeperAnswer {
     KeeperMark now;
+    uint64_t ticket = 0;
     std::vector<bool> unchanged;  // one per folder asked about
 };
 

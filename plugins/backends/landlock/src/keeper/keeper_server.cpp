@@ -3,6 +3,7 @@
 #include "folder_watches.hpp"
 #include "keeper_protocol.hpp"
 #include "mount_watch.hpp"
+#include "remembered_lists.hpp"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <optional>
 
@@ -102,13 +104,41 @@ public:
         KeeperAnswer answer;
         answer.now = KeeperMark{id_, watches_.now()};
         const bool same_view = request.mount_namespace == mount_namespace_;
-        const bool mine = request.since.id == id_;
-        answer.unchanged.reserve(request.folders.size());
-        for (const auto& folder : request.folders)
-            answer.unchanged.push_back(same_view && mine &&
-                                       watches_.unchanged_since({folder.device, folder.inode}, request.since.moment));
+        if (request.kind == KeeperAsk::remember) {
+            answer.ticket = lists_.remember(request.root, std::move(request.folders));
+        } else if (!request.folders.empty() || request.ticket == 0) {
+            answer.unchanged = unchanged(request.folders, request.since, same_view);
+        } else if (RememberedLists::List* list = lists_.find(request.ticket, request.root)) {
+            answer.ticket = request.ticket;
+            answer.unchanged = unchanged(*list, request.since, same_view);
+        }  // else: a ticket not known (any more); the asker sends its folders
         send_message(client, encode(answer));
         if (same_view) watches_.cover(request.root_path, {request.root.device, request.root.inode});
+    }
+
+    // One answer per folder: unchanged since `since`, as this keeper saw
+    // it, from the mount namespace the folders were watched in.
+    std::vector<bool> unchanged(const std::vector<KeeperFolder>& folders, const KeeperMark& since, bool same_view) {
+        std::vector<bool> out;
+        out.reserve(folders.size());
+        const bool mine = since.id == id_;
+        for (const auto& folder : folders)
+            out.push_back(same_view && mine && watches_.unchanged_since({folder.device, folder.inode}, since.moment));
+        return out;
+    }
+
+    // A remembered list's answer; when nothing changed since the last
+    // check that found every folder unchanged since the same moment, that
+    // check's answer, without a lookup per folder.
+    std::vector<bool> unchanged(RememberedLists::List& list, const KeeperMark& since, bool same_view) {
+        const bool as_before = same_view && since.id == id_ && list.all_unchanged &&
+                               list.checked_since == since.moment && list.checked_at_changes == watches_.changes();
+        if (as_before) return std::vector<bool>(list.folders.size(), true);
+        std::vector<bool> out = unchanged(list.folders, since, same_view);
+        list.all_unchanged = same_view && std::find(out.begin(), out.end(), false) == out.end();
+        list.checked_since = since.moment;
+        list.checked_at_changes = watches_.changes();
+        return out;
     }
 
     // Events read as they come, so that the kernel's queue does not overflow.
@@ -133,6 +163,7 @@ public:
 
 private:
     FolderWatches watches_;
+    RememberedLists lists_;
     MountWatch mounts_;
     uint64_t mount_namespace_;
     KeeperId id_{};

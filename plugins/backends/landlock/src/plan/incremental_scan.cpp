@@ -348,28 +348,52 @@ private:
 // from now on holds as of it).
 struct KeeperWord {
     KeeperMark now;
-    std::vector<KeeperFolder> asked;
-    std::vector<bool> unchanged;  // one per folder asked about
-    bool all_unchanged = false;   // and none was left out
+    std::vector<KeeperFolder> asked;  // read from the cache only when some folder changed
+    std::vector<bool> unchanged;      // one per folder of the cache
+    bool all_unchanged = false;       // and none was left out
 };
 
+// Asked by the cache's ticket when it has one (a 100-byte question), else,
+// or when the keeper does not know the ticket, by the cache's folders.
 std::optional<KeeperWord> ask_keeper(KeeperClient* keeper, const std::string& root, const struct stat& root_st,
-                                     std::optional<ScanSummary>& summary) {
+                                     const ScanCacheFile* reading) {
     if (!keeper) return std::nullopt;
     KeeperRequest request;
     request.root = {uint64_t(root_st.st_dev), uint64_t(root_st.st_ino)};
     request.root_path = root;
-    if (summary && summary->keeper.known()) {
-        request.since = summary->keeper;
-        request.folders = std::move(summary->folders);  // given back with the answer (KeeperWord::asked)
+    const ScanSummary* summary = reading ? &reading->summary() : nullptr;
+    const bool marked = summary && summary->keeper.known();
+    if (marked) request.since = summary->keeper;
+    const size_t folders = marked ? summary->folder_count : 0;
+    std::optional<KeeperAnswer> answer;
+    if (marked && summary->ticket != 0) {
+        request.ticket = summary->ticket;
+        answer = keeper->ask(request, folders);
+        if (!answer) return std::nullopt;  // no keeper, or no answer in time: not asked twice
     }
-    auto answer = keeper->ask(request);
-    if (!answer) return std::nullopt;
+    std::vector<KeeperFolder> asked;
+    if (!answer || answer->ticket == 0) {
+        if (marked) {
+            auto ids = reading->folders();
+            if (!ids) return std::nullopt;
+            asked = std::move(*ids);
+        }
+        request.ticket = 0;
+        request.folders = std::move(asked);
+        answer = keeper->ask(request, request.folders.size());
+        if (!answer) return std::nullopt;
+        asked = std::move(request.folders);  // given back with the answer (KeeperWord::asked)
+    }
     KeeperWord word;
     word.now = answer->now;
-    word.all_unchanged = !request.folders.empty();
+    word.all_unchanged = folders > 0;
     for (bool unchanged : answer->unchanged) word.all_unchanged = word.all_unchanged && unchanged;
-    word.asked = std::move(request.folders);
+    if (!word.all_unchanged && asked.empty() && folders > 0) {  // answered by ticket: which folders are they?
+        auto ids = reading->folders();
+        if (!ids || ids->size() != answer->unchanged.size()) return std::nullopt;
+        asked = std::move(*ids);
+    }
+    word.asked = std::move(asked);
     word.unchanged = std::move(answer->unchanged);
     return word;
 }
@@ -419,22 +443,23 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
         const std::unique_ptr<ScanCacheFile> reading = ScanCacheFile::open(file, root, shape_of(request));
         struct stat root_st;
         std::optional<KeeperWord> word;
-        std::optional<ScanSummary> summary;
-        if (reading) summary = reading->summary();
+        const ScanSummary* summary = reading ? &reading->summary() : nullptr;
         const std::optional<size_t> cached_folders =
-            summary ? std::optional<size_t>(summary->folders.size()) : std::nullopt;
-        if (keeper && keeper->worth_asking(cached_folders) && stat(root.c_str(), &root_st) == 0)
-            word = ask_keeper(keeper, root, root_st, summary);
+            summary ? std::optional<size_t>(summary->folder_count) : std::nullopt;
+        const bool asking = keeper && keeper->worth_asking(cached_folders) && stat(root.c_str(), &root_st) == 0;
+        if (asking) word = ask_keeper(keeper, root, root_st, reading.get());
         if (word) ++counts.keeper_answers;
         if (word && word->all_unchanged && !summary->passed_over && summary->skip == request.skip &&
             summary->root.device == uint64_t(root_st.st_dev) && summary->root.inode == uint64_t(root_st.st_ino)) {
-            counts.folders_reused += word->asked.size();
-            counts.folders_vouched += word->asked.size();
+            counts.folders_reused += summary->folder_count;
+            counts.folders_vouched += summary->folder_count;
             merge(found, summarized(*summary));
             continue;  // the cache holds as of its mark still: nothing to write
         }
         ScanFindings in_root;
         std::optional<ScanCache> cache = reading ? reading->records() : std::nullopt;
+        if (cache && word && word->asked.empty() && word->unchanged.size() == summary->folder_count)
+            if (auto ids = reading->folders()) word->asked = std::move(*ids);  // vouched by ticket, yet walked
         if (cache && word) mark_unchanged(*cache, *word);
         auto outcome = walker->walk(root, std::move(cache), in_root);
         for (int attempt = 2; !walker->vanished().empty(); ++attempt) {  // no cache from a walk that missed a folder
@@ -449,10 +474,18 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
         }
         const WalkFacts facts{request.skip, {in_root.too_deep.begin(), in_root.too_deep.end()}, walker->passed_over()};
         merge(found, std::move(in_root));
-        // A new mark alone is worth writing: the next start asks from it on.
-        if ((outcome == IncrementalWalker::Outcome::changed || word) &&
-            save_scan_cache(file, root, shape_of(request), word ? word->now : KeeperMark{}, walker->fresh(), facts))
-            ++counts.caches_written;
+        // A new mark alone is worth writing: the next start asks from it on,
+        // naming the folders by the ticket the keeper gives for them now.
+        if (outcome == IncrementalWalker::Outcome::changed || word) {
+            const uint64_t ticket =
+                word && keeper->worth_asking(walker->fresh().size())
+                    ? keeper->remember({uint64_t(root_st.st_dev), uint64_t(root_st.st_ino)}, root,
+                                       folder_ids(walker->fresh()))
+                    : 0;
+            if (save_scan_cache(file, root, shape_of(request), word ? word->now : KeeperMark{}, walker->fresh(), facts,
+                                ticket))
+                ++counts.caches_written;
+        }
     }
     return found;
 }

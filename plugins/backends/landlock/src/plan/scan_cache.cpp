@@ -17,7 +17,7 @@ constexpr char kMagic[8] = {'O', 'M', 'S', 'S', 'C', 'A', 'N', '\n'};
 // 2: a folder whose name matches is a match, not a subfolder; 3: the shape
 // (names, links) and each folder's named entries and links; 4: the scan
 // keeper's mark and the summary.
-constexpr uint32_t kVersion = 4;
+constexpr uint32_t kVersion = 5;
 constexpr size_t kMaxFileBytes = size_t(256) << 20;  // far above any real tree; refuses nonsense sizes
 
 uint64_t fnv1a(const char* data, size_t size) {
@@ -188,12 +188,16 @@ FolderRecord read_folder(Reader& r) {
     return f;
 }
 
+// The summary in two parts, each with a checksum of its own: what a start
+// whose folders are all vouched for uses (the mark, the ticket, the
+// findings), then the folders' ids, read only when the keeper must be told
+// them or answered for some of them only.
 void write_summary(Writer& w, const std::string& root, const CacheEntries& folders, const WalkFacts& facts) {
     ScanSummary s;
+    s.folders = folder_ids(folders);
     for (const auto& [relative, record] : folders) {
         const std::string folder = relative.empty() ? root : root + "/" + relative;
         if (relative.empty()) s.root = {record->stamp.device, record->stamp.inode};
-        s.folders.push_back({record->stamp.device, record->stamp.inode});
         for (const auto& match : record->matches)
             (match.symlink ? s.secret_links : s.secrets).push_back(folder + "/" + match.name);
         for (const auto& name : record->named) s.named.push_back(folder + "/" + name);
@@ -204,15 +208,18 @@ void write_summary(Writer& w, const std::string& root, const CacheEntries& folde
     w.u64(s.root.device);
     w.u64(s.root.inode);
     w.u32(static_cast<uint32_t>(s.folders.size()));
-    w.raw(s.folders.data(), s.folders.size() * sizeof(KeeperFolder));
     using Names = const std::vector<std::string>*;
     for (Names list : std::initializer_list<Names>{&s.secrets, &s.secret_links, &s.named, &s.links, &facts.too_deep})
         write_names(w, *list);
     w.u8(facts.passed_over ? 1 : 0);
     w.u64(fnv1a(w.bytes().data(), w.bytes().size()));  // the summary's own checksum
+    const size_t ids_at = w.bytes().size();
+    w.raw(s.folders.data(), s.folders.size() * sizeof(KeeperFolder));
+    w.u64(fnv1a(w.bytes().data() + ids_at, w.bytes().size() - ids_at));  // the ids' own
 }
 
-// Reads the header and the summary; `r` then stands at the records.
+// Reads the header and the summary up to the folders' ids; `r` then stands
+// at the ids.
 bool read_head(Reader& r, std::string_view bytes, const std::string& root, const ScanShape& shape,
                ScanSummary& s) {
     char magic[sizeof kMagic] = {};
@@ -226,16 +233,27 @@ bool read_head(Reader& r, std::string_view bytes, const std::string& root, const
     if (!r.ok() || !(stored == shape)) return false;
     r.raw(s.keeper.id.data(), s.keeper.id.size());
     s.keeper.moment = r.u64();
+    s.ticket = r.u64();
     s.skip = read_names(r);
     s.root.device = r.u64();
     s.root.inode = r.u64();
-    s.folders.resize(r.count(sizeof(KeeperFolder)));
-    r.raw(s.folders.data(), s.folders.size() * sizeof(KeeperFolder));
+    s.folder_count = r.u32();
     for (auto* list : {&s.secrets, &s.secret_links, &s.named, &s.links, &s.too_deep}) *list = read_names(r);
     s.passed_over = r.u8() != 0;
     const size_t summed = r.position();
     const uint64_t stored_sum = r.u64();
     return r.ok() && stored_sum == fnv1a(bytes.data(), summed);
+}
+
+// The folders' ids after the head; `r` then stands at the records.
+bool read_folder_ids(Reader& r, std::string_view bytes, size_t count, std::vector<KeeperFolder>& ids) {
+    const size_t at = r.position();
+    if (count > (bytes.size() - at) / sizeof(KeeperFolder)) return false;
+    ids.resize(count);
+    r.raw(ids.data(), count * sizeof(KeeperFolder));
+    const size_t summed = r.position() - at;
+    const uint64_t stored_sum = r.u64();
+    return r.ok() && stored_sum == fnv1a(bytes.data() + at, summed);
 }
 
 }  // namespace
@@ -255,6 +273,15 @@ std::unique_ptr<ScanCacheFile> ScanCacheFile::open(const std::string& file, cons
     return out;
 }
 
+std::optional<std::vector<KeeperFolder>> ScanCacheFile::folders() const {
+    Reader r(bytes_, bytes_.size());
+    ScanSummary again;
+    std::vector<KeeperFolder> ids;
+    if (!read_head(r, bytes_, root_, shape_, again) || !read_folder_ids(r, bytes_, again.folder_count, ids))
+        return std::nullopt;
+    return ids;
+}
+
 // The whole file's checksum, then the records after the summary.
 std::optional<ScanCache> ScanCacheFile::records() const {
     if (bytes_.size() < sizeof(uint64_t)) return std::nullopt;
@@ -264,7 +291,9 @@ std::optional<ScanCache> ScanCacheFile::records() const {
     if (stored_sum != fnv1a(bytes_.data(), body_end)) return std::nullopt;
     Reader r(bytes_, body_end);
     ScanSummary again;
-    if (!read_head(r, bytes_, root_, shape_, again)) return std::nullopt;
+    std::vector<KeeperFolder> ids;
+    if (!read_head(r, bytes_, root_, shape_, again) || !read_folder_ids(r, bytes_, again.folder_count, ids))
+        return std::nullopt;
     ScanCache cache;
     cache.root = root_;
     cache.shape = shape_;
@@ -284,7 +313,18 @@ std::optional<ScanSummary> load_scan_summary(const std::string& file, const std:
                                              const ScanShape& shape) {
     auto cache = ScanCacheFile::open(file, root, shape);
     if (!cache) return std::nullopt;
-    return cache->summary();
+    ScanSummary summary = cache->summary();
+    auto ids = cache->folders();
+    if (!ids) return std::nullopt;
+    summary.folders = std::move(*ids);
+    return summary;
+}
+
+std::vector<KeeperFolder> folder_ids(const CacheEntries& folders) {
+    std::vector<KeeperFolder> ids;
+    ids.reserve(folders.size());
+    for (const auto& [relative, record] : folders) ids.push_back({record->stamp.device, record->stamp.inode});
+    return ids;
 }
 
 std::string cache_file_for(const std::string& cache_dir, const std::string& root) {
@@ -305,7 +345,8 @@ bool save_scan_cache(const std::string& file, const ScanCache& cache) {
 }
 
 bool save_scan_cache(const std::string& file, const std::string& root, const ScanShape& shape,
-                     const KeeperMark& keeper, const CacheEntries& folders, const WalkFacts& facts) {
+                     const KeeperMark& keeper, const CacheEntries& folders, const WalkFacts& facts,
+                     uint64_t ticket) {
     Writer w;
     w.raw(kMagic, sizeof kMagic);
     w.u32(kVersion);
@@ -315,6 +356,7 @@ bool save_scan_cache(const std::string& file, const std::string& root, const Sca
     w.u8(shape.links ? 1 : 0);
     w.raw(keeper.id.data(), keeper.id.size());
     w.u64(keeper.moment);
+    w.u64(ticket);
     write_summary(w, root, folders, facts);
     w.u32(static_cast<uint32_t>(folders.size()));
     for (const auto& [relative, record] : folders) write_folder(w, relative, *record);

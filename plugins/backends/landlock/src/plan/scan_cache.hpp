@@ -68,9 +68,11 @@ struct ScanCache {
 // never reads the records (a large worktree's cache is 5,000 of them).
 struct ScanSummary {
     KeeperMark keeper;
+    uint64_t ticket = 0;                  // the keeper's name for `folders` (0: none)
     std::vector<std::string> skip;        // the walk's skip list: another list, another result
     KeeperFolder root;                    // the root's (device, inode)
-    std::vector<KeeperFolder> folders;    // every folder recorded, in the records' order
+    size_t folder_count = 0;
+    std::vector<KeeperFolder> folders;    // every folder recorded, in the records' order (ScanCacheFile::folders)
     std::vector<std::string> secrets;     // matches that are not links, and the folders too deep
     std::vector<std::string> secret_links;  // matches that are links: they count when they lead somewhere
     std::vector<std::string> named;
@@ -98,7 +100,11 @@ public:
     // Nullptr as load_scan_cache gives nullopt.
     static std::unique_ptr<ScanCacheFile> open(const std::string& file, const std::string& root,
                                                const ScanShape& shape);
+    // Without its folders: a start the keeper vouches for by ticket never
+    // reads them.
     const ScanSummary& summary() const { return summary_; }
+    // The summary's folders (nullopt: damaged, their own checksum).
+    std::optional<std::vector<KeeperFolder>> folders() const;
     std::optional<ScanCache> records() const;  // nullopt: damaged (the whole file's checksum)
 
 private:
@@ -110,12 +116,15 @@ private:
     ScanSummary summary_;
 };
 
-// The summary alone (nullopt as above).
+// The summary alone, its folders read (nullopt as above).
 std::optional<ScanSummary> load_scan_summary(const std::string& file, const std::string& root,
                                              const ScanShape& shape);
 
 // The folders of one walk in the order walked, each with its record.
 using CacheEntries = std::vector<std::pair<std::string, const FolderRecord*>>;
+
+// Each folder's (device, inode), in the walk's order: the summary's folders.
+std::vector<KeeperFolder> folder_ids(const CacheEntries& folders);
 
 // What a walk was told and found beyond its records.
 struct WalkFacts {
@@ -127,8 +136,10 @@ struct WalkFacts {
 // Writes through a 0600 temporary file renamed over `file`, so a reader sees
 // the old cache or the new one, never half of one. Returns false on failure
 // (the next start simply walks in full).
+// `ticket`: the keeper's name for these folders (KeeperClient::remember).
 bool save_scan_cache(const std::string& file, const std::string& root, const ScanShape& shape,
-                     const KeeperMark& keeper, const CacheEntries& folders, const WalkFacts& facts = {});
+                     const KeeperMark& keeper, const CacheEntries& folders, const WalkFacts& facts = {},
+                     uint64_t ticket = 0);
 bool save_scan_cache(const std::string& file, const ScanCache& cache);
 
 }  // namespace oms::landlock
