@@ -108,7 +108,10 @@ public:
             answer.ticket = lists_.remember(request.root, std::move(request.folders));
         } else if (!request.folders.empty() || request.ticket == 0) {
             answer.unchanged = unchanged(request.folders, request.since, same_view);
-        } else if (RememberedLists::List* list = lists_.find(request.ticket, request.root)) {
+        } else if (RememberedLists::List* list =
+                       request.since.id == id_ ? lists_.find(request.ticket, request.root) : nullptr) {
+            // Tickets are this keeper's own numbers: another keeper's cache
+            // names another list by the same number.
             answer.ticket = request.ticket;
             answer.unchanged = unchanged(*list, request.since, same_view);
         }  // else: a ticket not known (any more); the asker sends its folders

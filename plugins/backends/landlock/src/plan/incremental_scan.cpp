@@ -370,6 +370,15 @@ std::optional<KeeperWord> ask_keeper(KeeperClient* keeper, const std::string& ro
         request.ticket = summary->ticket;
         answer = keeper->ask(request, folders);
         if (!answer) return std::nullopt;  // no keeper, or no answer in time: not asked twice
+        if (answer->ticket == 0 && !(answer->now.id == summary->keeper.id)) {
+            // Another keeper's mark (this one started since): it vouches for
+            // nothing of that cache, so its folders are not sent; its mark
+            // is what the next cache is written with.
+            KeeperWord word;
+            word.now = answer->now;
+            word.unchanged.assign(folders, false);
+            return word;
+        }
     }
     std::vector<KeeperFolder> asked;
     if (!answer || answer->ticket == 0) {
@@ -458,8 +467,11 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
         }
         ScanFindings in_root;
         std::optional<ScanCache> cache = reading ? reading->records() : std::nullopt;
-        if (cache && word && word->asked.empty() && word->unchanged.size() == summary->folder_count)
-            if (auto ids = reading->folders()) word->asked = std::move(*ids);  // vouched by ticket, yet walked
+        const bool vouched_by_ticket = word && word->asked.empty() && word->unchanged.size() == summary->folder_count &&
+                                       std::find(word->unchanged.begin(), word->unchanged.end(), true) !=
+                                           word->unchanged.end();
+        if (cache && vouched_by_ticket)
+            if (auto ids = reading->folders()) word->asked = std::move(*ids);  // which folders the words are about
         if (cache && word) mark_unchanged(*cache, *word);
         auto outcome = walker->walk(root, std::move(cache), in_root);
         for (int attempt = 2; !walker->vanished().empty(); ++attempt) {  // no cache from a walk that missed a folder
