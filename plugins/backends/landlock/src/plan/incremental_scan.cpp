@@ -467,7 +467,8 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
         }
         ScanFindings in_root;
         std::optional<ScanCache> cache = reading ? reading->records() : std::nullopt;
-        const bool vouched_by_ticket = word && word->asked.empty() && word->unchanged.size() == summary->folder_count &&
+        const bool vouched_by_ticket = word && summary && word->asked.empty() &&
+                                       word->unchanged.size() == summary->folder_count &&
                                        std::find(word->unchanged.begin(), word->unchanged.end(), true) !=
                                            word->unchanged.end();
         if (cache && vouched_by_ticket)
