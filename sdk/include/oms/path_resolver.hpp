@@ -37,9 +37,8 @@ public:
     // component that is not a folder, no right to look).
     std::optional<std::string> real_path(std::string_view path) {
         if (path.empty()) return std::nullopt;
-        // realpath's own rules for these two: a relative path is taken from
-        // the current folder, and a trailing slash asks for a folder.
-        if (path.front() != '/' || path.back() == '/') return libc_real_path(path);
+        // A relative path is taken from the current folder: realpath's own.
+        if (path.front() != '/') return libc_real_path(path);
         std::deque<std::string> pending;
         push_components(pending, path);
         std::string resolved;  // "" is "/"; never ends in '/'
@@ -48,6 +47,11 @@ public:
         while (!pending.empty()) {
             const std::string part = std::move(pending.front());
             pending.pop_front();
+            if (part == ".") {  // only ever the mark of a trailing "/" or "/.": a folder is asked for
+                if (!resolved_is_folder && !look_up(resolved).is_folder()) return std::nullopt;
+                resolved_is_folder = true;
+                continue;
+            }
             if (part == "..") {
                 // "file/.." fails in realpath (ENOTDIR), as in the kernel.
                 if (!resolved_is_folder && !look_up(resolved).is_folder()) return std::nullopt;
@@ -112,14 +116,24 @@ private:
         return seen_.emplace(name, std::move(entry)).first->second;
     }
 
+    // The components of `path`, "." and empty ones left out, but for one "."
+    // at the end when a "/" follows the last name ("f/", "f/.", "f//."):
+    // realpath then wants that name to be a folder (ENOTDIR otherwise).
     static void push_components(std::deque<std::string>& out, std::string_view path) {
         size_t at = 0;
+        bool named = false;
+        bool slash_after = false;
         while (at < path.size()) {
             const size_t end = std::min(path.find('/', at), path.size());
             const std::string_view part = path.substr(at, end - at);
-            if (!part.empty() && part != ".") out.emplace_back(part);
+            if (!part.empty() && part != ".") {
+                out.emplace_back(part);
+                named = true;
+                slash_after = end < path.size();  // a later name clears it again
+            }
             at = end + 1;
         }
+        if (named && slash_after && out.back() != "..") out.emplace_back(".");
     }
 
     static std::optional<std::string> libc_real_path(std::string_view path) {

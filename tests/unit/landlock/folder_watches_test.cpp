@@ -215,3 +215,25 @@ TEST_CASE("a path gone stale after a move never leads the keeper's walk out of t
     CHECK_FALSE(watches.unchanged_since(id_of(outside + "/x/o3"), later));
     CHECK_FALSE(watches.unchanged_since(id_of(outside), later));
 }
+
+TEST_CASE("a long walk pauses every 128 folders, and every folder is watched all the same", "[scan-keeper]") {
+    Tree tree;
+    for (int i = 0; i < 300; ++i) oms::test::make_dirs(tree.root + "/many/m" + std::to_string(i));
+    FolderWatches watches(10'000);
+    REQUIRE(watches.ready());
+    size_t pauses = 0;
+    size_t watched_at_pauses = 0;
+    watches.set_pause([&] {
+        ++pauses;
+        watched_at_pauses = watches.watch_count();
+    });
+    const uint64_t changes_before = watches.changes();
+    watches.cover(tree.root, id_of(tree.root));
+    CHECK(watches.watch_count() == 306);  // root a a/b a/b/c side many, and the 300
+    CHECK(pauses == 306 / FolderWatches::kFoldersBetweenPauses);
+    CHECK(watched_at_pauses > 0);  // the hook ran in the middle of the walk
+    CHECK(watches.changes() > changes_before);  // every watch taken counts
+    const uint64_t since = watches.now();
+    watches.drain();
+    CHECK(watches.unchanged_since(id_of(tree.root + "/many/m299"), since));
+}

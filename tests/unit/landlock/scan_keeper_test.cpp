@@ -283,6 +283,38 @@ TEST_CASE("a warm search names its folders by the keeper's ticket, and a change 
     }
 }
 
+TEST_CASE("a cache written without a ticket gets one once the keeper vouches for all its folders",
+          "[scan-keeper]") {
+    KeptTree tree;
+    REQUIRE(tree.warm());
+    // As when the keeper turned the writing start away: the same cache, no ticket.
+    const ScanShape shape{keypair_suffixes(), {}, false};
+    const std::string file = cache_file_for(tree.cache, tree.root);
+    auto before = load_scan_summary(file, tree.root, shape);
+    REQUIRE(before);
+    auto cache = load_scan_cache(file, tree.root, shape);
+    REQUIRE(cache);
+    CacheEntries entries;
+    for (const auto& [relative, record] : cache->folders) entries.emplace_back(relative, &record);
+    REQUIRE(save_scan_cache(file, tree.root, shape, before->keeper, entries,
+                            WalkFacts{before->skip, before->too_deep, before->passed_over}, 0));
+    REQUIRE(load_scan_summary(file, tree.root, shape)->ticket == 0);
+    ScanStats by_folders;
+    const Paths found = tree.scan(&by_folders);
+    CHECK(by_folders.folders_vouched == kFolders);  // asked by the folders
+    CHECK(by_folders.caches_written == 1);          // and written again with a ticket
+    auto after = load_scan_summary(file, tree.root, shape);
+    REQUIRE(after);
+    CHECK(after->ticket != 0);
+    CHECK(after->keeper == before->keeper);  // the same mark: nothing is vouched for from later on
+    CHECK(after->folders.size() == kFolders);
+    ScanStats by_ticket;
+    CHECK(tree.scan(&by_ticket) == found);
+    CHECK(by_ticket.folders_vouched == kFolders);
+    CHECK(by_ticket.caches_written == 0);
+    CHECK(found == Paths{tree.path("a/b/c/d/id.json"), tree.path("a/x-keypair.json")});
+}
+
 TEST_CASE("a keeper started by a launcher that blocks signals still stops on SIGTERM", "[scan-keeper]") {
     // oms blocks the signals it forwards to its command; the keeper must not
     // inherit that mask, or nothing short of SIGKILL would stop it.

@@ -146,6 +146,10 @@ void FolderWatches::watch_tree(int top_fd, const std::string& top) {
         stack.clear();
     };
     const auto enter = [&](int fd, std::string path) {
+        if (pause_ && ++walked_since_pause_ >= kFoldersBetweenPauses) {
+            walked_since_pause_ = 0;
+            pause_();  // may not touch the table: the walk goes on from its descriptors
+        }
         std::vector<std::string> subfolders;
         const bool more = watch_one(fd, path, subfolders);
         stack.push_back(Frame{fd, std::move(path), std::move(subfolders)});

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -59,6 +60,12 @@ public:
     // or a move).
     void cover(const std::string& root, const FolderId& expected);
 
+    // Called every kFoldersBetweenPauses folders a walk watches: a long walk
+    // (a new 5,000-folder root takes about 250 ms) must not keep askers
+    // waiting out their time limit.
+    void set_pause(std::function<void()> pause) { pause_ = std::move(pause); }
+    static constexpr size_t kFoldersBetweenPauses = 128;
+
     // The roots covered so far, walked again by cover_again().
     void cover_again();
     bool needs_cover_again() const { return cover_again_; }
@@ -90,6 +97,8 @@ private:
     std::unordered_map<FolderId, Watch, FolderIdHash> by_id_;
     std::unordered_map<int, FolderId> by_descriptor_;
     std::unordered_map<std::string, FolderId> roots_;
+    std::function<void()> pause_;
+    size_t walked_since_pause_ = 0;
 
     void apply(int descriptor, uint32_t mask, const char* name);
     void start_again();

@@ -160,6 +160,20 @@ public:
         covered_again_at_ = milliseconds_now();
     }
 
+    // While it walks, whoever asks is turned away at once (the connection
+    // closed unanswered: the start checks its folders itself) instead of
+    // waiting out its 200 ms for an answer the walk would delay.
+    void turn_away_while_walking(int listener) {
+        watches_.set_pause([listener] {
+            pollfd pending{listener, POLLIN, 0};
+            while (poll(&pending, 1, 0) == 1 && (pending.revents & POLLIN)) {
+                const int client = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
+                if (client < 0) return;
+                close(client);
+            }
+        });
+    }
+
     bool tidy_pending() const { return watches_.needs_cover_again(); }
     int inotify_fd() const { return watches_.inotify_fd(); }
     int mounts_fd() const { return mounts_.fd(); }
@@ -194,6 +208,7 @@ int run_scan_keeper(const KeeperSettings& settings) {
     const int stops = stop_signals();
     const int listener = keeper.ready() && stops >= 0 ? listen_at(socket_path) : -1;
     if (listener < 0) return 1;
+    keeper.turn_away_while_walking(listener);
     int64_t last_asked = seconds_now();
     for (;;) {
         const int64_t left = settings.idle_seconds - (seconds_now() - last_asked);

@@ -7,11 +7,17 @@
 // root it sent it for. A cache names the ticket beside its folders; a
 // ticket the keeper no longer knows (forgotten, or another keeper's) only
 // makes the start send its folders again.
+//
+// Bounded whatever is asked of it (any process of the user's may ask): at
+// most kMaxLists lists, and kMaxFolders folders counting each list as at
+// least kListCost, the oldest forgotten first.
 #pragma once
 #include "keeper_protocol.hpp"
 
 #include <cstdint>
+#include <deque>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 namespace oms::landlock {
@@ -21,7 +27,9 @@ public:
     // The newest lists of each root are kept: a root's older caches were
     // replaced by the newer ones (at most a few concurrent starts' worth).
     static constexpr size_t kListsPerRoot = 4;
-    static constexpr size_t kMaxFolders = 4'000'000;  // about 64 MB at most
+    static constexpr size_t kMaxLists = 4096;
+    static constexpr size_t kMaxFolders = 4'000'000;  // 64 MB of identities
+    static constexpr size_t kListCost = 64;           // what a list weighs at least, in folders
 
     // A new ticket for `folders` of `root` (0: too many folders to keep).
     uint64_t remember(const KeeperFolder& root, std::vector<KeeperFolder> folders);
@@ -40,14 +48,17 @@ public:
     // The list under `ticket` for `root`, or nullptr.
     List* find(uint64_t ticket, const KeeperFolder& root);
 
-    size_t folder_count() const { return folders_; }
+    size_t list_count() const { return lists_.size(); }
+    size_t weight() const { return weight_; }
 
 private:
     std::map<uint64_t, List> lists_;  // by ticket: the oldest first
+    std::unordered_map<KeeperFolder, std::deque<uint64_t>, KeeperFolderHash> by_root_;  // oldest first
     uint64_t next_ticket_ = 1;
-    size_t folders_ = 0;
+    size_t weight_ = 0;
 
-    void forget(std::map<uint64_t, List>::iterator list);
+    static size_t weight_of(size_t folders) { return folders < kListCost ? kListCost : folders; }
+    void forget(uint64_t ticket);
 };
 
 }  // namespace oms::landlock

@@ -416,6 +416,28 @@ void mark_unchanged(ScanCache& cache, const KeeperWord& word) {
     }
 }
 
+// A cache written while the keeper was busy (it turns askers away while it
+// walks a new root) has no ticket, and every start would send its folders.
+// Once the keeper vouches for all of them, the same cache, mark and all, is
+// written again with a ticket for its folders. A newer cache another start
+// renamed in meanwhile is replaced by this older one: its mark is older,
+// so the next start is asked about more, never less.
+bool give_ticket(KeeperClient& keeper, const ScanCacheFile& reading, const std::string& file,
+                 const std::string& root, const struct stat& root_st, const ScanShape& shape) {
+    const ScanSummary& summary = reading.summary();
+    if (!keeper.worth_asking(summary.folder_count)) return false;
+    std::optional<ScanCache> cache = reading.records();
+    if (!cache) return false;
+    CacheEntries entries;
+    entries.reserve(cache->folders.size());
+    for (const auto& [relative, record] : cache->folders) entries.emplace_back(relative, &record);
+    const uint64_t ticket =
+        keeper.remember({uint64_t(root_st.st_dev), uint64_t(root_st.st_ino)}, root, folder_ids(entries));
+    if (ticket == 0) return false;
+    const WalkFacts facts{summary.skip, summary.too_deep, summary.passed_over};
+    return save_scan_cache(file, root, shape, summary.keeper, entries, facts, ticket);
+}
+
 // Every folder unchanged and the root's path still leading to the root: the
 // last walk's findings hold as they are.
 ScanFindings summarized(const ScanSummary& summary) {
@@ -463,7 +485,10 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
             counts.folders_reused += summary->folder_count;
             counts.folders_vouched += summary->folder_count;
             merge(found, summarized(*summary));
-            continue;  // the cache holds as of its mark still: nothing to write
+            if (summary->ticket == 0 && !word->asked.empty() &&
+                give_ticket(*keeper, *reading, file, root, root_st, shape_of(request)))
+                ++counts.caches_written;
+            continue;  // the cache holds as of its mark still
         }
         ScanFindings in_root;
         std::optional<ScanCache> cache = reading ? reading->records() : std::nullopt;
