@@ -7,10 +7,10 @@
 #include "oms/core/error.hpp"
 #include "oms/core/own_files.hpp"
 #include "oms/core/policy_guard.hpp"
-#include "oms/core/protected_folders.hpp"
 #include "oms/core/toolchain_homes.hpp"
 
 #include <oms/abi_history.hpp>
+#include <oms/path_resolver.hpp>
 #include <oms/sdk.hpp>
 
 #include <cctype>
@@ -108,7 +108,7 @@ void assemble_policy(const Registry& registry, const RunContext& context, Policy
                                      toolchain_home_defaults(in.home), account_name(::getuid()));
     policy.rules = std::move(rules);
     apply_env_options(in.env_options, in.parent_env, policy);
-    const ResolutionMemory resolving;  // the guard and own_files resolve HOME's folders once
+    const sdk::PathResolverScope resolving;  // the guard and own_files resolve HOME's folders once
     guard_assembled_policy(context, policy);
     deny_writes_to_own_files(own_files(registry.named_folders()), policy);
 }

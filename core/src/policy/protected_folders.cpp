@@ -14,24 +14,12 @@ namespace fs = std::filesystem;
 
 namespace oms::core {
 
-namespace {
-thread_local sdk::PathResolver* current_resolver = nullptr;
-}  // namespace
-
-ResolutionMemory::ResolutionMemory() : outer_(current_resolver), resolver_(new sdk::PathResolver) {
-    current_resolver = static_cast<sdk::PathResolver*>(resolver_);
-}
-
-ResolutionMemory::~ResolutionMemory() {
-    current_resolver = static_cast<sdk::PathResolver*>(outer_);
-    delete static_cast<sdk::PathResolver*>(resolver_);
-}
-
 std::string resolved_path(const std::string& path) {
     // An existing path resolves the same either way; weakly_canonical is
     // left for the rest (a missing tail, a relative path).
-    if (current_resolver && !path.empty() && path.front() == '/')
-        if (auto real = current_resolver->real_path(path)) return *real;
+    sdk::PathResolver* resolver = sdk::PathResolverScope::active();
+    if (resolver && !path.empty() && path.front() == '/')
+        if (auto real = resolver->real_path(path)) return *real;
     std::error_code error;
     fs::path out = fs::weakly_canonical(fs::absolute(path, error), error);
     std::string text = (error ? fs::path(path).lexically_normal() : out).string();

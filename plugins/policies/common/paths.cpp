@@ -10,29 +10,9 @@
 
 namespace oms::policies {
 
-struct ResolutionScope::Memory {
-    sdk::PathResolver resolver;
-};
-
-namespace {
-thread_local ResolutionScope* current_scope = nullptr;
-thread_local sdk::PathResolver* current_resolver = nullptr;
-}  // namespace
-
-ResolutionScope::ResolutionScope() : outer_(current_scope), memory_(new Memory) {
-    current_scope = this;
-    current_resolver = &memory_->resolver;
-}
-
-ResolutionScope::~ResolutionScope() {
-    current_scope = outer_;
-    current_resolver = outer_ ? &outer_->memory_->resolver : nullptr;
-    delete memory_;
-}
-
 std::optional<std::string> real_path(std::string_view path) {
     if (path.empty()) return std::nullopt;
-    if (current_resolver) return current_resolver->real_path(path);
+    if (sdk::PathResolver* resolver = sdk::PathResolverScope::active()) return resolver->real_path(path);
     return fresh_real_path(path);
 }
 

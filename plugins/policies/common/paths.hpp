@@ -10,29 +10,13 @@ namespace oms::policies {
 
 // The path with every symlink resolved, or nullopt when it does not exist
 // (or cannot be resolved, e.g. a dangling link or a permission error).
-// Inside a ResolutionScope, each component is looked up once for the scope.
+// Inside an oms::sdk::PathResolverScope (one policy contribution), each
+// component is looked up once for the scope's life.
 std::optional<std::string> real_path(std::string_view path);
 
 // realpath(3) itself, whatever scope is open: for a check that a name still
 // resolves where it did a moment ago (remembered answers would always agree).
 std::optional<std::string> fresh_real_path(std::string_view path);
-
-// For one policy contribution: real_path on this thread answers from one
-// resolver (oms/path_resolver.hpp), so HOME and the folders above it are
-// read once, not once per root asked about. What it remembers ends with
-// the scope: the next run looks again.
-class ResolutionScope {
-public:
-    ResolutionScope();
-    ~ResolutionScope();
-    ResolutionScope(const ResolutionScope&) = delete;
-    ResolutionScope& operator=(const ResolutionScope&) = delete;
-
-private:
-    ResolutionScope* outer_;
-    struct Memory;
-    Memory* memory_;
-};
 
 // True when something (even a dangling symlink) is at `path`.
 bool path_exists(std::string_view path);

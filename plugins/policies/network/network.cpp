@@ -4,6 +4,8 @@
 #include "ports.hpp"
 #include "rule_emitter.hpp"
 
+#include <oms/path_resolver.hpp>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -40,7 +42,7 @@ const oms_config_key* Network::config_keys() { return keys; }
 size_t Network::config_key_count() { return sizeof keys / sizeof keys[0]; }
 
 void Network::contribute(const oms::sdk::Context& context, const oms::sdk::RuleSink& sink) {
-    const ResolutionScope resolving;  // each folder above the roots looked at once
+    const sdk::PathResolverScope resolving;  // each folder above the roots looked at once
     const PortSettings settings = read_port_settings(host());
     const auto surfpool = context.surfpool();
     const std::vector<int64_t> ports = allowed_ports(settings, surfpool.has_value());

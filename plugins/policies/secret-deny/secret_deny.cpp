@@ -7,6 +7,7 @@
 #include "secret_locations.hpp"
 
 #include <oms/path.hpp>
+#include <oms/path_resolver.hpp>
 
 #include <algorithm>
 
@@ -86,7 +87,7 @@ std::vector<std::string> SecretDeny::extra_suffixes() const {
 }
 
 void SecretDeny::contribute(const oms::sdk::Context& context, const oms::sdk::RuleSink& sink) {
-    const ResolutionScope resolving;  // each folder above the roots looked at once
+    const sdk::PathResolverScope resolving;  // each folder above the roots looked at once
     // Config first: a bad entry fails the run before any rule is added.
     const auto paths = config_paths(host(), id, "extra_paths", context.home(), RelativePaths::from_home);
     const auto suffixes = extra_suffixes();

@@ -11,6 +11,7 @@
 #include "rule_emitter.hpp"
 
 #include <oms/path.hpp>
+#include <oms/path_resolver.hpp>
 
 #include <string>
 
@@ -46,7 +47,7 @@ const oms_config_key* ToolchainRoots::config_keys() { return keys; }
 size_t ToolchainRoots::config_key_count() { return sizeof keys / sizeof keys[0]; }
 
 void ToolchainRoots::contribute(const oms::sdk::Context& context, const oms::sdk::RuleSink& sink) {
-    const ResolutionScope resolving;  // each folder above the roots looked at once
+    const sdk::PathResolverScope resolving;  // each folder above the roots looked at once
     // Config first: a bad entry fails the run before any rule is added.
     const auto extras = config_paths(host(), id, "extra", context.home(), RelativePaths::refuse);
     RuleEmitter emit(sink, id);

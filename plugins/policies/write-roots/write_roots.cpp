@@ -7,6 +7,7 @@
 #include "rule_emitter.hpp"
 
 #include <oms/path.hpp>
+#include <oms/path_resolver.hpp>
 
 namespace oms::policies {
 namespace {
@@ -68,7 +69,7 @@ std::vector<std::string> WriteRoots::temp_dirs(const oms::sdk::Context& context)
 }
 
 void WriteRoots::contribute(const oms::sdk::Context& context, const oms::sdk::RuleSink& sink) {
-    const ResolutionScope resolving;  // each folder above the roots looked at once
+    const sdk::PathResolverScope resolving;  // each folder above the roots looked at once
     // Config first: a bad entry fails the run before any rule is added.
     const auto temps = temp_dirs(context);
     RuleEmitter emit(sink, id);

@@ -144,4 +144,30 @@ private:
     }
 };
 
+// One resolver for a piece of work on this thread, found by code that does
+// not take it as an argument (a helper deep in a plan): while a scope
+// lives, PathResolverScope::active() is its resolver; when it ends, the
+// one around it, or none. Each shared library has its own (the SDK's
+// inline functions are hidden in a plugin), so a plugin's scope never
+// reaches the core or another plugin.
+class PathResolverScope {
+public:
+    PathResolverScope() : outer_(current()) { current() = &resolver_; }
+    ~PathResolverScope() { current() = outer_; }
+    PathResolverScope(const PathResolverScope&) = delete;
+    PathResolverScope& operator=(const PathResolverScope&) = delete;
+
+    // The innermost scope's resolver on this thread, or nullptr.
+    static PathResolver* active() { return current(); }
+
+private:
+    PathResolver resolver_;
+    PathResolver* outer_;
+
+    static PathResolver*& current() {
+        static thread_local PathResolver* innermost = nullptr;
+        return innermost;
+    }
+};
+
 }  // namespace oms::sdk

@@ -9,25 +9,10 @@
 namespace oms::core {
 
 // The path with every link resolved; for a path that does not exist, its
-// nearest existing parent resolved and the rest appended. Inside a
-// ResolutionMemory, an existing path's components are each looked up once.
+// nearest existing parent resolved and the rest appended. Inside an
+// oms::sdk::PathResolverScope (the check over the assembled policy), an
+// existing path's components are each looked up once.
 std::string resolved_path(const std::string& path);
-
-// For one check over many paths (the assembled policy's): resolved_path on
-// this thread remembers what each component it looked at is, until the
-// memory ends; HOME and the folders above it are then read once, not once
-// per rule. Never around a check that a name still resolves as before.
-class ResolutionMemory {
-public:
-    ResolutionMemory();
-    ~ResolutionMemory();
-    ResolutionMemory(const ResolutionMemory&) = delete;
-    ResolutionMemory& operator=(const ResolutionMemory&) = delete;
-
-private:
-    void* outer_;
-    void* resolver_;
-};
 
 // HOME, resolved, under every name the caller may have for it.
 std::vector<std::string> home_folders();

@@ -32,21 +32,8 @@ std::vector<std::string> outermost(std::vector<std::string> roots) {
     return out;
 }
 
-namespace {
-thread_local sdk::PathResolver* plan_resolver = nullptr;
-}  // namespace
-
-PlanResolution::PlanResolution() : outer_(plan_resolver), resolver_(new sdk::PathResolver) {
-    plan_resolver = static_cast<sdk::PathResolver*>(resolver_);
-}
-
-PlanResolution::~PlanResolution() {
-    plan_resolver = static_cast<sdk::PathResolver*>(outer_);
-    delete static_cast<sdk::PathResolver*>(resolver_);
-}
-
 std::optional<std::string> canonical(const std::string& path) {
-    if (plan_resolver) return plan_resolver->real_path(path);
+    if (sdk::PathResolver* resolver = sdk::PathResolverScope::active()) return resolver->real_path(path);
     char buffer[PATH_MAX];
     if (!realpath(path.c_str(), buffer)) return std::nullopt;
     return std::string(buffer);

@@ -10,25 +10,11 @@ namespace oms::landlock {
 // Drops roots that lie inside another root of the list (sorted, no duplicates).
 std::vector<std::string> outermost(std::vector<std::string> roots);
 // Canonical path (symlinks resolved), or nullopt when it does not exist.
-// Inside a PlanResolution, each component is looked up once for its life.
+// Inside an oms::sdk::PathResolverScope (one plan, build_plan), each
+// component is looked up once for the scope's life. The checks that decide
+// on what is opened (real_path_without_links, the child's openat2) never
+// use it.
 std::optional<std::string> canonical(const std::string& path);
-
-// For one plan: canonical() on this thread remembers what each component it
-// looked at is (oms/path_resolver.hpp), so the folders above HOME and the
-// worktree are read once, not once per path of the plan. What it remembers
-// ends with it. The checks that decide on what is opened
-// (real_path_without_links, the child's openat2) never use it.
-class PlanResolution {
-public:
-    PlanResolution();
-    ~PlanResolution();
-    PlanResolution(const PlanResolution&) = delete;
-    PlanResolution& operator=(const PlanResolution&) = delete;
-
-private:
-    void* outer_;
-    void* resolver_;
-};
 // The real path of what `path` names when no component of it is a link,
 // taken from the very file opened; nullopt when it is missing or a link is on
 // the way. For policy paths that become mounts: the policy names real paths,

@@ -16,6 +16,7 @@
 
 #include <oms/install_roots.hpp>
 #include <oms/path.hpp>
+#include <oms/path_resolver.hpp>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -513,7 +514,7 @@ const std::vector<std::string>& default_hidden_sockets() {
 }
 
 Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy, const PlanOptions& options) {
-    const PlanResolution resolving;  // the folders above HOME and the worktree read once
+    const sdk::PathResolverScope resolving;  // the folders above HOME and the worktree read once
     Plan plan;
     plan.worktree = std::string(context.worktree());
     plan_working_dir(plan, context);
