@@ -348,7 +348,7 @@ private:
 // from now on holds as of it).
 struct KeeperWord {
     KeeperMark now;
-    std::vector<KeeperFolder> asked;  // read from the cache only when some folder changed
+    std::vector<KeeperFolder> asked;  // empty when answered by ticket (the cache's own folders, in order)
     std::vector<bool> unchanged;      // one per folder of the cache
     bool all_unchanged = false;       // and none was left out
 };
@@ -397,12 +397,7 @@ std::optional<KeeperWord> ask_keeper(KeeperClient* keeper, const std::string& ro
     word.now = answer->now;
     word.all_unchanged = folders > 0;
     for (bool unchanged : answer->unchanged) word.all_unchanged = word.all_unchanged && unchanged;
-    if (!word.all_unchanged && asked.empty() && folders > 0) {  // answered by ticket: which folders are they?
-        auto ids = reading->folders();
-        if (!ids || ids->size() != answer->unchanged.size()) return std::nullopt;
-        asked = std::move(*ids);
-    }
-    word.asked = std::move(asked);
+    word.asked = std::move(asked);  // empty when answered by ticket: read only if the cache is walked
     word.unchanged = std::move(answer->unchanged);
     return word;
 }
@@ -496,8 +491,8 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
                                        word->unchanged.size() == summary->folder_count &&
                                        std::find(word->unchanged.begin(), word->unchanged.end(), true) !=
                                            word->unchanged.end();
-        if (cache && vouched_by_ticket)
-            if (auto ids = reading->folders()) word->asked = std::move(*ids);  // which folders the words are about
+        if (cache && vouched_by_ticket)  // which folders the words are about; none vouched for if unreadable
+            if (auto ids = reading->folders()) word->asked = std::move(*ids);
         if (cache && word) mark_unchanged(*cache, *word);
         auto outcome = walker->walk(root, std::move(cache), in_root);
         for (int attempt = 2; !walker->vanished().empty(); ++attempt) {  // no cache from a walk that missed a folder
