@@ -34,14 +34,21 @@ int FilterContext::number_of(const char* name) const {
     return nr;
 }
 
-void FilterContext::refuse(const char* name, int error) {
-    check(seccomp_rule_add(ctx_, SCMP_ACT_ERRNO(error), number_of(name), 0), std::string("refuse ") + name);
+void FilterContext::add(uint32_t action, const char* name, std::initializer_list<scmp_arg_cmp> comparisons,
+                        const char* what) {
+    std::vector<scmp_arg_cmp> list(comparisons);
+    check(seccomp_rule_add_array(ctx_, action, number_of(name), static_cast<unsigned>(list.size()), list.data()),
+          std::string(what) + " " + name);
 }
 
+void FilterContext::refuse(const char* name, int error) { add(SCMP_ACT_ERRNO(error), name, {}, "refuse"); }
+
 void FilterContext::refuse_when(const char* name, int error, std::initializer_list<scmp_arg_cmp> comparisons) {
-    std::vector<scmp_arg_cmp> list(comparisons);
-    check(seccomp_rule_add_array(ctx_, SCMP_ACT_ERRNO(error), number_of(name), list.size(), list.data()),
-          std::string("refuse ") + name + " with arguments");
+    add(SCMP_ACT_ERRNO(error), name, comparisons, "refuse, with arguments,");
+}
+
+void FilterContext::notify_when(const char* name, std::initializer_list<scmp_arg_cmp> comparisons) {
+    add(SCMP_ACT_NOTIFY, name, comparisons, "notify");
 }
 
 void FilterContext::refuse_when_any_bit(const char* name, int error, unsigned index, uint32_t bits) {

@@ -29,12 +29,16 @@ public:
     // The call answers `error` when arg `index` has any of `bits` set (one
     // rule per bit: a rule's comparisons all have to hold).
     void refuse_when_any_bit(const char* name, int error, unsigned index, uint32_t bits);
+    // The call waits for the filter's listener (SECCOMP_RET_USER_NOTIF) when
+    // all of `comparisons` hold (none: always).
+    void notify_when(const char* name, std::initializer_list<scmp_arg_cmp> comparisons);
 
     // The classic BPF program the kernel runs.
     std::vector<sock_filter> program() const;
 
 private:
     int number_of(const char* name) const;
+    void add(uint32_t action, const char* name, std::initializer_list<scmp_arg_cmp> comparisons, const char* what);
     scmp_filter_ctx ctx_;
 };
 

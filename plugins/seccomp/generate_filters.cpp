@@ -14,6 +14,7 @@
 
 namespace {
 
+using oms::seccomp_gen::connect_watch_policy;
 using oms::seccomp_gen::docker_runner_policy;
 using oms::seccomp_gen::landlock_policy;
 
@@ -36,6 +37,8 @@ std::string header() {
     text += table("kLandlockHostNetwork", landlock_policy(false));
     text += "\n// landlock backend, a run in its own network namespace: UDP on its lo too.\n";
     text += table("kLandlockOwnNetwork", landlock_policy(true));
+    text += "\n// landlock and docker commands in a network of their own: connects told to the watcher.\n";
+    text += table("kConnectWatch", connect_watch_policy());
     text += "\n// docker runner, every command it starts.\n";
     text += table("kDockerRunnerCommand", docker_runner_policy());
     text += "\n}  // namespace oms::seccomp\n";

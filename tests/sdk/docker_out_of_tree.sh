@@ -19,7 +19,7 @@ command -v ccache >/dev/null && launcher="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache" 
 quiet cmake -S "$source_dir/sdk" -B "$work/sdk-build" -DCMAKE_INSTALL_PREFIX="$work/prefix" $launcher
 quiet cmake --build "$work/sdk-build" -j2
 quiet cmake --install "$work/sdk-build"
-for header in verify_launch.hpp dns_responder.hpp; do
+for header in verify_launch.hpp dns_responder.hpp connect_watch.hpp; do
     test -f "$work/prefix/include/oms/$header" || fail "the SDK installs no oms/$header"
 done
 

@@ -81,7 +81,8 @@ TEST_CASE("egress: an allowed pinned name is reached through the proxy; other na
                         "curl -sS -f http://pkg.test:" + other_port + "/hello; echo other_port=$?; "
                         "curl -sS -f -p http://localhost:" + port + "/hello --noproxy ''; echo loopback=$?; "
                         "curl -sS --noproxy '*' http://127.0.0.1:" + port + "/hello; echo direct=$?; "
-                        "curl -sS --noproxy '*' http://pkg.test:" + port + "/hello; echo direct_name=$?");
+                        "curl -sS --noproxy '*' http://pkg.test:" + port + "/hello; echo direct_name=$?; "
+                        "curl -sS --noproxy '*' http://192.0.2.10:" + port + "/hello; echo direct_off=$?");
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     // Through the proxy, by every protocol it speaks: the server answered.
@@ -97,12 +98,13 @@ TEST_CASE("egress: an allowed pinned name is reached through the proxy; other na
     // Around the proxy: no route (7: cannot connect), no name (6: cannot resolve).
     CHECK(lines_starting(r.out, "direct=7").size() == 1);
     CHECK(lines_starting(r.out, "direct_name=6").size() == 1);
+    CHECK(lines_starting(r.out, "direct_off=7").size() == 1);
     CHECK(server.requests().size() == 3);  // only the three that went through the proxy
 
     // The one-line summary names each refused host and its rule: the
-    // proxy's three, then what the sandbox saw itself (the direct connect
-    // and the name lookup around the proxy).
-    const auto summary = lines_starting(r.err, "oms: network: 4 connections refused, 1 name lookup refused: ");
+    // proxy's three, then what the sandbox saw itself (the direct connects,
+    // to the loopback and off it, and the name lookup around the proxy).
+    const auto summary = lines_starting(r.err, "oms: network: 5 connections refused, 1 name lookup refused: ");
     REQUIRE(summary.size() == 1);
     CHECK_THAT(summary[0], Catch::Contains("other.test:" + port + " (not in allow_hosts)"));
     CHECK_THAT(summary[0], Catch::Contains("pkg.test:" + other_port + " (not in allow_hosts)"));
@@ -111,11 +113,12 @@ TEST_CASE("egress: an allowed pinned name is reached through the proxy; other na
     auto last = explain_last(w);
     INFO(last.out << last.err);
     CHECK(last.exit_code == 0);
-    CHECK_THAT(last.out, Catch::Contains("refused: 5"));
+    CHECK_THAT(last.out, Catch::Contains("refused: 6"));
     CHECK_THAT(last.out, Catch::Contains("  other.test:" + port + "  not in allow_hosts  (egress-proxy)"));
     CHECK_THAT(last.out, Catch::Contains("  localhost:" + port + "  resolves to 127.0.0.1 (loopback)"));
     CHECK_THAT(last.out, Catch::Contains("  127.0.0.1:" + port + "  nothing listens there"));
     CHECK_THAT(last.out, Catch::Contains("  pkg.test  answered \"no such host\""));
+    CHECK_THAT(last.out, Catch::Contains("  192.0.2.10:" + port + "  off the sandbox's loopback"));
     auto json = explain_last(w, true);
     CHECK_THAT(json.out, Catch::Contains("{\"host\":\"other.test\",\"port\":" + port + ",\"rule\":\"not in allow_hosts\""));
 

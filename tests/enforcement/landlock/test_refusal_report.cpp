@@ -108,6 +108,49 @@ TEST_CASE("refusals: a connect to ::1 and a lookup of an IPv6 address alone are 
     CHECK_THAT(json.out, Catch::Contains("{\"host\":\"::1\",\"port\":4321,"));
 }
 
+TEST_CASE("refusals: connects off the sandbox's loopback are reported with their address; the relayed port is not",
+          "[landlock][network][refusals]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    StaticHttpServer surfnet(std::map<std::string, std::string>{{"/hello", "SURFNET\n"}});  // relayed: the control
+    const std::string s = std::to_string(surfnet.port());
+    World w;
+    relay_surfnet_port(w, surfnet.port());
+    // Addresses of the documentation ranges: never anyone's. bash's
+    // /dev/udp connects a datagram socket.
+    auto r = run_in_oms(w, "curl -sS http://127.0.0.1:" + s + "/hello; echo relayed=$?; "
+                           "curl -sS http://192.0.2.1:8080/; echo v4=$?; "
+                           "curl -sS 'http://[2001:db8::1]:8443/'; echo v6=$?; "
+                           "curl -sS http://192.0.2.1:8080/; echo again=$?; "
+                           "bash -c 'echo x > /dev/udp/198.51.100.2/5353'; echo udp=$?");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(lines_starting(r.out, "SURFNET").size() == 1);
+    CHECK(lines_starting(r.out, "relayed=0").size() == 1);
+    // The kernel's answer is unchanged by the watch: no route.
+    CHECK(lines_starting(r.out, "v4=7").size() == 1);
+    CHECK(lines_starting(r.out, "v6=7").size() == 1);
+    CHECK(lines_starting(r.out, "again=7").size() == 1);
+    CHECK(lines_starting(r.out, "udp=1").size() == 1);
+    CHECK_THAT(r.err, Catch::Contains("Network is unreachable"));
+
+    const std::string rule = "off the sandbox's loopback: the sandbox has no route to other hosts";
+    // The same address and port twice: once.
+    const auto summary = lines_starting(r.err, "oms: network: 3 connections refused: ");
+    REQUIRE(summary.size() == 1);
+    CHECK_THAT(summary[0], Catch::Contains("192.0.2.1:8080 (" + rule));
+    CHECK_THAT(summary[0], Catch::Contains("[2001:db8::1]:8443 (" + rule));
+    CHECK_THAT(summary[0], Catch::Contains("198.51.100.2:5353 (" + rule));
+    CHECK_THAT(summary[0], !Catch::Contains(":" + s + " "));
+    auto last = explain_last(w);
+    INFO(last.out << last.err);
+    CHECK_THAT(last.out, Catch::Contains("refused: 3"));
+    CHECK_THAT(last.out, Catch::Contains("  192.0.2.1:8080  " + rule));
+    CHECK_THAT(last.out, Catch::Contains("(route)"));
+    auto json = explain_last(w, true);
+    CHECK_THAT(json.out, Catch::Contains("{\"host\":\"2001:db8::1\",\"port\":8443,"));
+}
+
 TEST_CASE("refusals: a relayed port with no host listener is reported as such; a run refused nothing reports nothing",
           "[landlock][network][refusals]") {
     require_landlock();

@@ -6,9 +6,12 @@
 // signals it handles, so it forwards them to the command, reaps orphans, and
 // exits with the command's status. In a run with its own network it also
 // answers DNS on 127.0.0.1:53 (dns_responder.hpp) and reports the names it
-// answered and the loopback connects refused (refused_connect_watch.hpp).
+// answered, the loopback connects refused (refused_connect_watch.hpp) and
+// those off the loopback (off_loopback_watch.hpp).
 #include "child_steps.hpp"
 #include "dns_responder.hpp"
+#include "off_loopback_watch.hpp"
+#include "refusal_reports.hpp"
 #include "refused_connect_watch.hpp"
 
 #include <errno.h>
@@ -125,19 +128,23 @@ void run_as_init(const ChildSpec& spec) {
     if (spec.own_network) {
         dns_responder::open();
         dns_responder::report_to(spec.report_fd);
+        refusal_reports::write_to(spec.report_fd);
         refused_connect_watch::open(spec);
+        off_loopback_watch::prepare();
     }
     pid_t pid = start_command(spec);
     if (pid < 0) child_fail(spec, "start the command");
     command_pid = pid;
+    off_loopback_watch::take_listener();
     // Holds nothing of the command's: its failure report pipe must reach EOF
     // at exec, its standard streams close when it and its children do.
     const dns_responder::Descriptors dns = dns_responder::descriptors();
     const refused_connect_watch::Descriptors watched = refused_connect_watch::descriptors();
+    const int listener = off_loopback_watch::descriptor();
     const bool reporting = watched.v4 >= 0 || watched.v6 >= 0 || watched.unreachable_v4 >= 0 ||
-                           watched.unreachable_v6 >= 0 || dns.udp >= 0;
+                           watched.unreachable_v6 >= 0 || dns.udp >= 0 || listener >= 0;
     int keep[] = {dns.udp, dns.tcp, watched.v4, watched.v6, watched.unreachable_v4, watched.unreachable_v6,
-                  reporting ? spec.report_fd : -1};
+                  listener, reporting ? spec.report_fd : -1};
     close_all_but(keep, static_cast<int>(sizeof keep / sizeof keep[0]));
     struct sigaction action {};
     action.sa_sigaction = forward;
@@ -159,7 +166,10 @@ void run_as_init(const ChildSpec& spec) {
         reap(pid);
         int count = dns_responder::watch(fds, 16);
         count = refused_connect_watch::watch(fds, count, 16);
+        count = off_loopback_watch::watch(fds, count, 16);
         if (ppoll(fds, static_cast<nfds_t>(count), nullptr, &none) > 0) {
+            // The connect watch first: a command's call waits for its answer.
+            off_loopback_watch::serve(fds, count);
             dns_responder::serve(fds, count);
             refused_connect_watch::serve(fds, count);
         }

@@ -1,4 +1,5 @@
 #include "child_steps.hpp"
+#include "off_loopback_watch.hpp"
 #include "openat2.hpp"
 
 #include <errno.h>
@@ -158,6 +159,7 @@ void confine_and_exec(const ChildSpec& spec) {
     drop_capabilities(spec);
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) child_fail(spec, "set no_new_privs");
     apply_landlock(spec);
+    off_loopback_watch::install_in_command();  // report only: nothing when the init prepared none
     apply_seccomp(spec);
     // Descriptors inherited from oms (or its caller) must not reach the
     // command; the error pipe is CLOEXEC already and closes at exec.

@@ -3,8 +3,7 @@
 #include "child_spec.hpp"
 #include "child_steps.hpp"
 #include "packet_filter.hpp"
-
-#include <oms/refusal_log.hpp>
+#include "refusal_reports.hpp"
 
 #include <arpa/inet.h>
 #include <linux/filter.h>
@@ -21,22 +20,11 @@ namespace oms::landlock::refused_connect_watch {
 namespace {
 
 constexpr size_t kMaxRelayed = 64;
-constexpr size_t kMaxAddress = 16;  // an IPv6 address
-
-struct Remembered {
-    uint8_t address[kMaxAddress];
-    uint16_t port;
-    bool used;
-};
 
 int packet_v4 = -1, packet_v6 = -1;
 int unreachable_v4 = -1, unreachable_v6 = -1;
-int report_fd = -1;
 uint16_t relayed[kMaxRelayed];
 size_t relayed_count = 0;
-Remembered recent[kRemembered];
-int next_recent = 0;
-int reports = 0;
 
 using packet_filter::Check;
 using packet_filter::Op;
@@ -92,18 +80,6 @@ bool is_relayed(uint16_t port) {
     return false;
 }
 
-bool seen_before(const uint8_t* address, size_t size, uint16_t port) {
-    Remembered key{};
-    memcpy(key.address, address, size);
-    key.port = port;
-    key.used = true;
-    for (const Remembered& r : recent)
-        if (r.used && r.port == port && memcmp(r.address, key.address, kMaxAddress) == 0) return true;
-    recent[next_recent] = key;
-    next_recent = (next_recent + 1) % kRemembered;
-    return false;
-}
-
 // The rule, in the user's words: a relayed port with no host listener, or
 // a port the run never relays.
 const char* rule_for(uint16_t port) {
@@ -112,14 +88,8 @@ const char* rule_for(uint16_t port) {
            "(the Surfnet's, and oms's proxy for [network] allow_hosts)";
 }
 
-// One refusal of `port` at `address`, once per address and port among the
-// last kRemembered, at most kMaxReports in all.
 void report(int family, const uint8_t* address, size_t address_size, uint16_t port, const char* rule) {
-    if (seen_before(address, address_size, port) || reports >= kMaxReports) return;
-    ++reports;
-    char text[INET6_ADDRSTRLEN] = {0};
-    if (!inet_ntop(family, address, text, sizeof text)) return;
-    refusal_log::append(report_fd, "loopback", text, static_cast<size_t>(-1), port, rule);
+    refusal_reports::report(family, address, address_size, port, "loopback", rule);
 }
 
 // A UDP datagram's words: the relay carries TCP only.
@@ -210,7 +180,7 @@ bool open(const ChildSpec& spec) {
     unreachable_v4 = open_on_loopback(ETH_P_IP, unreachable_filter(false));
     unreachable_v6 = open_on_loopback(ETH_P_IPV6, unreachable_filter(true));
     if (packet_v4 < 0 && packet_v6 < 0 && unreachable_v4 < 0 && unreachable_v6 < 0) return false;
-    report_fd = spec.report_fd;
+    refusal_reports::write_to(spec.report_fd);
     relayed_count = spec.relay_ports.size() < kMaxRelayed ? spec.relay_ports.size() : kMaxRelayed;
     for (size_t i = 0; i < relayed_count; ++i) relayed[i] = spec.relay_ports[i];
     return true;

@@ -11,9 +11,8 @@
 // answers a SYN with when no socket takes it (RFC 793; Linux
 // tcp_v4_send_reset, tcp_v6_send_reset), never a reset of an established
 // connection. IPv4 and IPv6 (a connect to ::1), one packet socket each; the
-// filters are assembled from a list of checks (packet_filter.hpp). Bounded:
-// once per address and port among the last kRemembered, at most kMaxReports
-// in all. A UDP datagram to a port where nothing listens is answered with
+// filters are assembled from a list of checks (packet_filter.hpp). Bounded
+// as every refusal of the init is (refusal_reports.hpp). A UDP datagram to a port where nothing listens is answered with
 // an ICMP "port unreachable" quoting it, and reported the same way from two
 // more packet sockets (IPv4 and IPv6) whose filters pass only those.
 // libc only, static storage: it runs in the init, a copy of a threaded
@@ -30,9 +29,6 @@ namespace oms::landlock {
 struct ChildSpec;
 
 namespace refused_connect_watch {
-
-inline constexpr int kRemembered = 32;
-inline constexpr int kMaxReports = 1000;
 
 // Opens the packet sockets on `lo` when spec.report_fd is open; false (and
 // nothing watched) when neither opens. spec.relay_ports tell the rule's words.
