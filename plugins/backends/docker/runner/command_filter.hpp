@@ -9,9 +9,11 @@
 
 namespace oms::docker::runner {
 
-// Sets umask 022, no_new_privs and the filter on the calling process. Returns
-// false (errno set) when the filter cannot be installed: the caller must not
-// run the command then.
-bool restrict_command();
+// Sets umask 022, no_new_privs and the filter on the calling process, and
+// with a `connect_watch_channel` the connect watch (command_connects.hpp).
+// Returns false (errno set) when the filter cannot be installed: the caller
+// must not run the command then. The watch is report only: its failure is no
+// failure here.
+bool restrict_command(int connect_watch_channel);
 
 }  // namespace oms::docker::runner

@@ -5,6 +5,7 @@
 // frame on the command's connection (runner_protocol.hpp), once per name,
 // within the bounds runner_protocol.hpp gives.
 #pragma once
+#include "command_connects.hpp"
 #include "lookup_askers.hpp"
 
 #include <sys/types.h>
@@ -30,6 +31,7 @@ struct CommandLookups {
     bool wanted = false;  // its oms asked (kReportLookups)
     std::vector<std::string> sent;
     size_t untraced = 0;  // of them, names whose asker was not found
+    RoutesTold routes;    // the destinations off the loopback it was told of
 };
 
 // Sends `name` on `conn` as a lookup frame unless the command was told of it
@@ -39,5 +41,9 @@ struct CommandLookups {
 // fill half the socket's send buffer: the runner never waits for one
 // command's oms, and the command's status always fits.
 void tell_command(int conn, CommandLookups& told, const std::string& name, bool traced);
+
+// Sends `call`'s destination on `conn` as a route frame, once per address
+// and port, within RoutesTold's bound, and like a lookup frame never waiting.
+void tell_command_route(int conn, CommandLookups& told, const connect_watch::Call& call);
 
 }  // namespace oms::docker::runner

@@ -1,5 +1,10 @@
 #include "one_shot_supervisor.hpp"
 
+#include "command_connects.hpp"
+#include "runner_protocol.hpp"
+
+#include <oms/refusal_log.hpp>
+
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -17,12 +22,12 @@ namespace oms::docker::runner {
 
 namespace {
 
-int connect_lifeline(const char* path) {
+int connect_unix(const char* path, int type) {
     sockaddr_un address{};
     address.sun_family = AF_UNIX;
     if (std::strlen(path) >= sizeof address.sun_path) return -1;
     std::strcpy(address.sun_path, path);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int fd = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
     if (fd >= 0 && connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0) return fd;
     if (fd >= 0) close(fd);
     return -1;
@@ -49,6 +54,23 @@ bool command_ended(pid_t command, int& code) {
     return ended;
 }
 
+// The command's destinations off the loopback, as route lines to oms
+// (which takes the address and port, and says the rule itself). Never
+// waits: a full queue drops the line.
+class RouteLines {
+public:
+    explicit RouteLines(const char* path) : fd_(path ? connect_unix(path, SOCK_DGRAM | SOCK_NONBLOCK) : -1) {}
+    void send(const oms::connect_watch::Call& call) {
+        if (fd_ < 0 || !told_.first_time(call)) return;
+        const std::string host = address_text(call);
+        refusal_log::append(fd_, kRouteSource, host.c_str(), host.size(), call.port, "no route");
+    }
+
+private:
+    int fd_;
+    RoutesTold told_;
+};
+
 }  // namespace
 
 const char* lifeline_from(int& argi, int argc, char** argv) {
@@ -57,9 +79,10 @@ const char* lifeline_from(int& argi, int argc, char** argv) {
     return argv[argi++] + std::strlen(kFlag);
 }
 
-void supervise(const char* lifeline, const std::function<void()>& start_command) {
+void supervise(const char* lifeline, const char* connect_reports,
+               const std::function<void(int connect_watch_channel)>& start_command) {
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-    const int life = connect_lifeline(lifeline);
+    const int life = connect_unix(lifeline, SOCK_STREAM);
     if (life < 0) {
         std::fprintf(stderr, "oms: the container cannot reach oms at %s (%s); the command did not run\n", lifeline,
                      std::strerror(errno));
@@ -69,19 +92,26 @@ void supervise(const char* lifeline, const std::function<void()>& start_command)
     sigset_t previous;
     sigprocmask(SIG_BLOCK, &watched, &previous);
     const int signals = signalfd(-1, &watched, SFD_CLOEXEC);
+    ConnectWatch connects;
+    const bool watched_connects = connect_reports && connects.open();
     const pid_t command = signals < 0 ? -1 : fork();
     if (command == 0) {
         sigprocmask(SIG_SETMASK, &previous, nullptr);
-        start_command();
+        start_command(watched_connects ? connects.command_end() : -1);
         _exit(126);
     }
+    connects.forked();
+    RouteLines routes(watched_connects ? connect_reports : nullptr);
     if (command < 0) {
         std::fprintf(stderr, "oms: cannot start the command: %s\n", std::strerror(errno));
         _exit(126);
     }
     for (;;) {
-        pollfd fds[2] = {{life, POLLIN, 0}, {signals, POLLIN, 0}};
-        if (poll(fds, 2, -1) < 0 && errno != EINTR) _exit(125);
+        pollfd fds[3] = {{life, POLLIN, 0}, {signals, POLLIN, 0}, {connects.descriptor(), POLLIN, 0}};
+        if (poll(fds, connects.descriptor() >= 0 ? 3 : 2, -1) < 0 && errno != EINTR) _exit(125);
+        // First: a command's connect waits for its answer.
+        if (fds[2].fd >= 0 && fds[2].revents)
+            connects.serve(fds[2].revents, [&routes](const oms::connect_watch::Call& call) { routes.send(call); });
         // oms ended: so does the container (PID 1's exit kills everything in it).
         if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) _exit(137);
         if (!(fds[1].revents & POLLIN)) continue;

@@ -39,6 +39,7 @@
 // swapped in before the daemon mounted it) stops the runner before any
 // command runs.
 // Statically linked: the image need not have a libc.
+#include "command_connects.hpp"
 #include "command_filter.hpp"
 #include "exact_env.hpp"
 #include "expectations.hpp"
@@ -198,7 +199,7 @@ bool prepare_command_env(std::vector<std::string>& env) {
     _exit(missing ? 127 : 126);
 }
 
-[[noreturn]] void become_command(Request& req) {
+[[noreturn]] void become_command(Request& req, int connect_watch_channel) {
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -206,7 +207,7 @@ bool prepare_command_env(std::vector<std::string>& env) {
     setsid();  // its session and group: what the runner kills with it, what a signal from oms reaches
     for (int i = 0; i < 3; ++i) dup2(req.fds[i], i);  // dup2 clears close-on-exec
     if (!prepare_command_env(req.env)) _exit(126);
-    if (!restrict_command()) {
+    if (!restrict_command(connect_watch_channel)) {
         dprintf(2, "oms: cannot restrict the command (seccomp): %s\n", std::strerror(errno));
         _exit(126);
     }
@@ -239,7 +240,12 @@ struct LiveCommand {
     bool finished = false;  // its leftovers killed, its status sent
     int status = 0;
     CommandLookups lookups;  // the refused names its oms was told of
+    ConnectWatch connects;   // where its processes tried to connect
 };
+
+// With network none: each command's connects off the loopback are reported
+// to its oms (command_connects.hpp).
+bool watch_connects = false;
 
 // A note on the command's stderr, given up after a moment rather than
 // stalling every command when oms does not drain that pipe.
@@ -251,6 +257,7 @@ void note(int fd, const char* text) {
 void close_command(LiveCommand& c) {
     for (int* fd : {&c.conn, &c.err, &c.pidfd})
         if (*fd >= 0) close(*fd), *fd = -1;
+    c.connects.close_all();
 }
 
 // Receives a request on `conn` and forks its command (the runner's child, a
@@ -266,16 +273,19 @@ bool start_command(int conn, const std::vector<int>& close_in_child, LiveCommand
         return false;
     }
     c.hits_before = pids_limit_hits();
+    const bool watched = watch_connects && req.report_lookups && c.connects.open();
     const pid_t child = fork();
     if (child == 0) {
         for (int fd : close_in_child) close(fd);
-        become_command(req);
+        become_command(req, watched ? c.connects.command_end() : -1);
     }
+    c.connects.forked();
     for (int i = 0; i < 2; ++i) close(req.fds[i]);
     c.err = req.fds[2];
     if (child < 0) {
         dprintf(c.err, "oms: the warm container cannot start the command: %s\n", std::strerror(errno));
         close(c.err);
+        c.connects.close_all();
         return false;
     }
     c.conn = conn;
@@ -316,13 +326,13 @@ int listen_on(const char* path) {
 
 // The environment docker gave this process, cut to the policy's names
 // (`kept_env`): docker adds HOSTNAME and the image's ENV entries.
-[[noreturn]] void exec_restricted(char** argv, const std::vector<std::string>& kept_env) {
+[[noreturn]] void exec_restricted(char** argv, const std::vector<std::string>& kept_env, int connect_watch_channel) {
     std::vector<std::string> env = own_environment();
     keep_only_env(env, kept_env);
     if (!prepare_command_env(env)) _exit(126);
     auto env_list = c_list(env);
     environ = env_list.data();
-    if (!restrict_command()) {
+    if (!restrict_command(connect_watch_channel)) {
         std::fprintf(stderr, "oms: cannot restrict the command (seccomp): %s\n", std::strerror(errno));
         _exit(126);
     }
@@ -408,7 +418,7 @@ void finish_command(LiveCommand& c, std::vector<LiveCommand>& commands, Helpers&
 std::vector<int> runner_fds(int server, const std::vector<LiveCommand>& commands) {
     std::vector<int> fds{server};
     for (const LiveCommand& c : commands)
-        for (int fd : {c.conn, c.err, c.pidfd})
+        for (int fd : {c.conn, c.err, c.pidfd, c.connects.descriptor()})
             if (fd >= 0) fds.push_back(fd);
     return fds;
 }
@@ -454,9 +464,17 @@ void pass_on_lookups(int askers, std::vector<LiveCommand>& commands) {
         for (const LiveCommand& c : commands) {
             if (c.conn >= 0) fds.push_back({c.conn, POLLIN, 0});
             if (c.pidfd >= 0) fds.push_back({c.pidfd, POLLIN, 0});
+            if (c.connects.descriptor() >= 0) fds.push_back({c.connects.descriptor(), POLLIN, 0});
         }
         const bool polling_ends = std::all_of(commands.begin(), commands.end(), [](auto& c) { return c.pidfd >= 0; });
         const int n = poll(fds.data(), fds.size(), polling_ends ? 1000 : 50);
+        // First: a command's connect waits for its answer.
+        for (size_t i = 1; n > 0 && i < fds.size(); ++i)
+            for (LiveCommand& c : commands)
+                if (fds[i].revents && fds[i].fd == c.connects.descriptor())
+                    c.connects.serve(fds[i].revents, [&c](const oms::connect_watch::Call& call) {
+                        tell_command_route(c.conn, c.lookups, call);
+                    });
         // Before any end is sent: the resolver queued a refusal before its answer.
         if (helpers.askers >= 0) pass_on_lookups(helpers.askers, commands);
         reap_children(commands, helpers);
@@ -510,8 +528,12 @@ int main(int argc, char** argv) {
         if (answer_dns && hold_dns_port() && fork_resolver(true, lifeline ? lookup_reports.c_str() : nullptr) < 0)
             return 125;
         char** command = argv + argi + 1;
-        if (lifeline) supervise(lifeline, [&] { exec_restricted(command, kept_env); });  // one-shot: PID 1
-        exec_restricted(command, kept_env);  // a terminal command exec'd into a warm container
+        // One-shot: PID 1, reporting the command's connects off the loopback
+        // when the container has no network (oms serves lookups.sock then).
+        const char* connect_reports = answer_dns ? lookup_reports.c_str() : nullptr;
+        if (lifeline)
+            supervise(lifeline, connect_reports, [&](int channel) { exec_restricted(command, kept_env, channel); });
+        exec_restricted(command, kept_env, -1);  // a terminal command exec'd into a warm container
     }
     if (argc - argi != 1) {
         std::fprintf(stderr, "usage: oms-docker-runner [--expect=DEV:INO:PATH]... SOCKET_PATH | [--keep-env=NAME]... --exec ARGV...\n");
@@ -550,6 +572,7 @@ int main(int argc, char** argv) {
     struct sigaction on_child {};
     on_child.sa_handler = [](int) {};
     sigaction(SIGCHLD, &on_child, nullptr);
+    watch_connects = answer_dns;
     Helpers helpers{relay, resolver, resolving, askers[0], askers[1], relay_listeners, relay_ports, relay_socket};
     serve_commands(server, helpers);
 }

@@ -1,6 +1,9 @@
 #include "resolver_reports.hpp"
 
 #include "private_socket.hpp"
+#include "route_refusals.hpp"
+
+#include "../runner/runner_protocol.hpp"
 
 #include <oms/dns_responder.hpp>
 #include <oms/refusal_log.hpp>
@@ -18,9 +21,9 @@
 
 namespace oms::docker {
 
-std::string refused_lookup_name(const char* line, size_t size) {
+ReportLine report_line(const char* line, size_t size) {
     std::string_view text(line, size);
-    if (text.empty() || text.back() != '\n') return "";
+    if (text.empty() || text.back() != '\n') return {};
     text.remove_suffix(1);
     std::vector<std::string_view> fields;
     for (size_t start = 0;;) {
@@ -29,10 +32,14 @@ std::string refused_lookup_name(const char* line, size_t size) {
         if (tab == std::string_view::npos) break;
         start = tab + 1;
     }
-    if (fields.size() != 5 || fields[0] != "refused" || fields[1] != "resolver" || fields[3] != "0" ||
-        fields[2].empty())
-        return "";
-    return std::string(fields[2]);
+    if (fields.size() != 5 || fields[0] != "refused" || fields[1].empty() || fields[2].empty()) return {};
+    return ReportLine{std::string(fields[1]), std::string(fields[2]), std::string(fields[3])};
+}
+
+std::string refused_lookup_name(const char* line, size_t size) {
+    const ReportLine fields = report_line(line, size);
+    if (fields.source != "resolver" || fields.port != "0") return "";
+    return fields.host;
 }
 
 ResolverReports::ResolverReports(const std::string& socket_path, const std::string& refusal_file) {
@@ -97,6 +104,11 @@ void ResolverReports::take_queued() {
 
 void ResolverReports::take(const char* datagram, size_t size) {
     if (taken_ >= kMaxLines) return;
+    const ReportLine line = report_line(datagram, size);
+    if (line.source == runner::kRouteSource) {
+        if (append_route_refusal(report_fd_, line.host, line.port)) ++taken_;
+        return;
+    }
     const std::string name = refused_lookup_name(datagram, size);
     if (name.empty()) return;
     ++taken_;

@@ -6,7 +6,9 @@
 // there as one refusal_log line, and this appends it to the run's log.
 //
 // Only the name is taken from a datagram: the source, the port (0) and the
-// rule are oms's own, and a datagram of another shape is dropped. A command
+// rule are oms's own, and a datagram of another shape is dropped. The
+// runner sends its command's destinations off the loopback there too, as
+// route lines (route_refusals.hpp): address and port taken, the rest oms's. A command
 // can send to the socket too, naming hosts of its choosing, which it could
 // equally do by looking them up; at most kMaxLines lines are taken per run.
 #pragma once
@@ -42,6 +44,13 @@ private:
     int taken_ = 0;
     std::thread thread_;
 };
+
+// A line's fields ("refused\tSOURCE\tHOST\tPORT\tRULE\n"); empty when
+// `line` has another shape.
+struct ReportLine {
+    std::string source, host, port;
+};
+ReportLine report_line(const char* line, size_t size);
 
 // The name in a resolver refusal line ("refused\tresolver\tNAME\t0\tRULE\n"),
 // or empty when `line` has another shape.

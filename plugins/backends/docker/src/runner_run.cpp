@@ -1,5 +1,7 @@
 #include "runner_run.hpp"
 
+#include "route_refusals.hpp"
+
 #include "../runner/runner_protocol.hpp"
 
 #include <oms/dns_responder.hpp>
@@ -119,6 +121,15 @@ uint32_t RunnerRun::read_word() {
     return word;
 }
 
+void RunnerRun::read_exact(void* data, size_t size) {
+    for (size_t got = 0; got < size;) {
+        ssize_t n = recv(connection_, static_cast<char*>(data) + got, size - got, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw sdk::Error(OMS_ERR_FAILED, "docker: the warm container's runner ended before the command did");
+        got += static_cast<size_t>(n);
+    }
+}
+
 // A lookup frame's length and name (runner_protocol.hpp), into the log. The
 // source, port and rule are oms's own: only the name comes from the runner.
 void RunnerRun::take_lookup() {
@@ -126,22 +137,32 @@ void RunnerRun::take_lookup() {
     if (length == 0 || length > runner::kMaxLookupName)
         throw sdk::Error(OMS_ERR_FAILED, "docker: the warm container's runner sent a malformed lookup report");
     std::string name(length, '\0');
-    for (size_t got = 0; got < length;) {
-        ssize_t n = recv(connection_, name.data() + got, length - got, 0);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) throw sdk::Error(OMS_ERR_FAILED, "docker: the warm container's runner ended before the command did");
-        got += static_cast<size_t>(n);
-    }
+    read_exact(name.data(), length);
     if (refusal_fd_ < 0 || lookups_ >= kMaxLookups) return;
     ++lookups_;
     refusal_log::append(refusal_fd_, "resolver", name.c_str(), name.size(), 0, dns_responder::kNoSuchHost);
 }
 
+// A route frame's destination (runner_protocol.hpp), into the log; the
+// source and rule are oms's own, and one on the loopback is dropped.
+void RunnerRun::take_route() {
+    if (read_word() != runner::kRouteFrameSize)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: the warm container's runner sent a malformed route report");
+    uint8_t frame[runner::kRouteFrameSize];
+    read_exact(frame, sizeof frame);
+    uint16_t family, port;
+    std::memcpy(&family, frame, 2);
+    std::memcpy(&port, frame + 2, 2);
+    if (refusal_fd_ < 0 || routes_ >= kMaxRoutes) return;
+    if (append_route_refusal(refusal_fd_, family, frame + 4, port)) ++routes_;
+}
+
 int RunnerRun::wait() {
     for (;;) {
         const uint32_t word = read_word();
-        if (word != runner::kLookupFrame) return static_cast<int>(word);
-        take_lookup();
+        if (word == runner::kLookupFrame) take_lookup();
+        else if (word == runner::kRouteFrame) take_route();
+        else return static_cast<int>(word);
     }
 }
 
