@@ -4,8 +4,8 @@
 // reaches it through oms's proxy (relayed into the container by the runner
 // like the Surfnet port); a name not on the list is refused and reported
 // (the one-line summary, oms explain --last); a direct connection around the
-// proxy is refused; and without allow_hosts the container gets no proxy at
-// all.
+// proxy is refused and reported, to the container's loopback and off it;
+// and without allow_hosts the container gets no proxy at all.
 #include "docker_fixture.hpp"
 #include "oms_user.hpp"
 #include "static_http_server.hpp"
@@ -47,7 +47,8 @@ TEST_CASE("docker: an allowed pinned name is reached through oms's proxy; others
                              "wget -q -O - http://pkg.test:" + port + "/hello; echo plain=$?; "
                              "wget -q -O - http://other.test:" + port + "/hello; echo other=$?; "
                              "wget -q -Y off -O - http://127.0.0.1:" + port + "/hello; echo direct=$?; "
-                             "wget -q -Y off -O - http://pkg.test:" + port + "/hello; echo direct_name=$?"});
+                             "wget -q -Y off -O - http://pkg.test:" + port + "/hello; echo direct_name=$?; "
+                             "wget -q -Y off -O - http://192.0.2.10:" + port + "/hello; echo direct_off=$?"});
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(lines_with(r.out, "proxy=http://127.0.0.1:").size() == 1);
@@ -56,16 +57,21 @@ TEST_CASE("docker: an allowed pinned name is reached through oms's proxy; others
     CHECK(lines_with(r.out, "other=1").size() == 1);
     CHECK(lines_with(r.out, "direct=1").size() == 1);
     CHECK(lines_with(r.out, "direct_name=1").size() == 1);
+    CHECK(lines_with(r.out, "direct_off=1").size() == 1);
     CHECK(server.requests().size() == 1);  // the one through the proxy, nothing else
-    // The run also names the lookup of pkg.test that went round the proxy
-    // (-Y off): the container's resolver refused it.
-    const auto summary = lines_with(r.err, "oms: network: 1 connection refused, 1 name lookup refused: "
+    // The run also names what went round the proxy (-Y off): the connects
+    // to the container's loopback and off it, and the lookup of pkg.test the
+    // container's resolver refused.
+    const auto summary = lines_with(r.err, "oms: network: 3 connections refused, 1 name lookup refused: "
                                            "other.test:" + port + " (not in allow_hosts)");
     REQUIRE(summary.size() == 1);
     CHECK_THAT(summary[0], Catch::Contains("pkg.test (answered \"no such host\""));
+    CHECK_THAT(summary[0], Catch::Contains("127.0.0.1:" + port + " (nothing listens there"));
+
     ProcessResult last = u.oms({"explain", "--last"});
     INFO(last.out << last.err);
     CHECK_THAT(last.out, Catch::Contains("  other.test:" + port + "  not in allow_hosts  (egress-proxy)"));
+    CHECK_THAT(last.out, Catch::Contains("  192.0.2.10:" + port + "  off the container's loopback"));
     CHECK_THAT(last.out, Catch::Contains("backend: docker"));
 
     // Without allow_hosts (the control): no proxy, the name is unknown.

@@ -102,11 +102,13 @@ TEST_CASE("docker: a relayed port with no host listener is reported as such", "[
 }
 
 // With network "none" the kernel refuses a connect off the container's
-// loopback (no route) without a packet anyone could see; the
-// runner watches its commands' connects (runner/command_connects.hpp) and
-// oms reports each destination once, one-shot (a route line to lookups.sock)
-// and warm (a route frame). The relayed port, carried, is the control.
-TEST_CASE("docker: connects off the container's loopback are reported; the relayed port is not",
+// loopback (no route), or to a loopback port nothing listens on (a reset),
+// without a packet anything inside may see; the runner watches its
+// commands' connects (runner/command_connects.hpp) and oms reports each
+// refused one once, one-shot (a line to lookups.sock) and warm (a frame).
+// The relayed port, carried (the runner's relay listens there), is the
+// control.
+TEST_CASE("docker: connects off the container's loopback and to its closed ports are reported; the relayed port is not",
           "[docker][network][refusals]") {
     require_daemon();
     const bool warm = GENERATE(false, true);
@@ -119,26 +121,30 @@ TEST_CASE("docker: connects off the container's loopback are reported; the relay
     ProcessResult r = u.oms({"run", "--", "sh", "-c",
                              probe + " connect 127.0.0.1 " + s + " x; " + probe + " connect 192.0.2.1 8080 x; " +
                                  probe + " connect 2001:db8::1 8443 x; " + probe + " udp 198.51.100.2 5353; " +
-                                 probe + " connect 192.0.2.1 8080 x"});
+                                 probe + " connect 192.0.2.1 8080 x; " + probe + " connect 127.0.0.1 4321 x"});
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(has_line_starting(r.out, "OK reply=hello-x"));
     // The kernel's answer, unchanged by the watch: no route.
     CHECK(r.out.find("DENIED connect ENETUNREACH") != std::string::npos);
     CHECK(has_line_starting(r.out, "DENIED sendto ENETUNREACH"));
+    CHECK(has_line_starting(r.out, "DENIED connect ECONNREFUSED"));
     const std::string rule = "off the container's loopback: with network \"none\" the container has no route";
     // The same address and port twice: once. A datagram sent with sendto is
     // not watched (each would pay a round trip to the runner).
-    CHECK_THAT(r.err, Catch::Contains("oms: network: 2 connections refused: "));
+    CHECK_THAT(r.err, Catch::Contains("oms: network: 3 connections refused: "));
     CHECK_THAT(r.err, Catch::Contains("192.0.2.1:8080 (" + rule));
     CHECK_THAT(r.err, Catch::Contains("[2001:db8::1]:8443 (" + rule));
+    CHECK_THAT(r.err, Catch::Contains("127.0.0.1:4321 (nothing listens there: the container's loopback reaches the "
+                                      "host only on the relayed ports"));
     CHECK_THAT(r.err, !Catch::Contains("198.51.100.2"));
     CHECK_THAT(r.err, !Catch::Contains("127.0.0.1:" + s + " ("));
     ProcessResult last = u.oms({"explain", "--last"});
     INFO(last.out << last.err);
-    CHECK_THAT(last.out, Catch::Contains("refused: 2"));
+    CHECK_THAT(last.out, Catch::Contains("refused: 3"));
     CHECK_THAT(last.out, Catch::Contains("  192.0.2.1:8080  " + rule));
     CHECK_THAT(last.out, Catch::Contains("(route)"));
+    CHECK_THAT(last.out, Catch::Contains("(loopback)"));
     // The control: a run that connects only where it may reports nothing.
     ProcessResult quiet = u.oms({"run", "--", probe, "connect", "127.0.0.1", s, "y"});
     INFO(quiet.out << quiet.err);

@@ -3,6 +3,7 @@
 // sockets of this process stand for a command's, and each case checks the
 // inode found against the socket's own.
 #include "../runner/lookup_askers.hpp"
+#include "socket_address.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -50,13 +51,7 @@ struct UdpSocket {
         const sockaddr_in a = v4(address, port);
         REQUIRE(connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0);
     }
-    uint16_t port() const {
-        sockaddr_storage a{};
-        socklen_t size = sizeof a;
-        REQUIRE(getsockname(fd, reinterpret_cast<sockaddr*>(&a), &size) == 0);
-        return a.ss_family == AF_INET ? ntohs(reinterpret_cast<sockaddr_in*>(&a)->sin_port)
-                                      : ntohs(reinterpret_cast<sockaddr_in6*>(&a)->sin6_port);
-    }
+    uint16_t port() const { return oms::test::bound_port(fd); }
     unsigned long inode() const {
         struct stat st{};
         REQUIRE(fstat(fd, &st) == 0);

@@ -1,5 +1,7 @@
 #include "command_connects.hpp"
 
+#include "loopback_listeners.hpp"
+
 #include <arpa/inet.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -49,7 +51,7 @@ void ConnectWatch::serve(short revents, const std::function<void(const connect_w
     connect_watch::Call call;
     const connect_watch::Answer answer = connect_watch::answer(listener_, call);
     if (answer == connect_watch::Answer::finished) close_all();
-    if (answer == connect_watch::Answer::call && call.off_loopback) report(call);
+    if (answer == connect_watch::Answer::call && call.family != 0) report(call);
 }
 
 void ConnectWatch::close_all() {
@@ -64,6 +66,10 @@ std::string address_text(const connect_watch::Call& call) {
     if (call.family != AF_INET && call.family != AF_INET6) return "";
     if (!inet_ntop(call.family, call.address, text, sizeof text)) return "";
     return text;
+}
+
+bool refused(const connect_watch::Call& call, ListenerLooks& looks) {
+    return call.off_loopback || looks.listening_at(call.port) == Listening::no;
 }
 
 bool RoutesTold::first_time(const connect_watch::Call& call) {

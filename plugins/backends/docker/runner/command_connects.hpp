@@ -6,9 +6,10 @@
 // one more seccomp filter (kConnectWatch, plugins/seccomp, the landlock
 // init's too) and hands its listener to the runner, which reads each
 // connect's destination, lets the call go on unchanged (the kernel decides)
-// and reports a destination off the loopback: a warm command's as a route
-// frame on its oms connection (runner_protocol.hpp), a one-shot command's
-// as a line to lookups.sock. Report only: when the filter or the hand-over
+// and reports a destination off the loopback, or a loopback port nothing
+// listens on (loopback_listeners.hpp): a warm command's as a frame on its
+// oms connection (runner_protocol.hpp), a one-shot command's as a line to
+// lookups.sock. Report only: when the filter or the hand-over
 // fails, the command runs unwatched and is refused all the same.
 #pragma once
 #include <oms/connect_watch.hpp>
@@ -37,7 +38,8 @@ public:
     // listener; -1 once done.
     int descriptor() const { return listener_ >= 0 ? listener_ : channel_[0]; }
     // When poll said `revents` for descriptor(): takes the listener, or
-    // answers one call, calling `report` for a destination off the loopback.
+    // answers one call, then (the call gone on) calls `report` with its
+    // IPv4 or IPv6 destination.
     void serve(short revents, const std::function<void(const connect_watch::Call&)>& report);
     void close_all();
 
@@ -46,8 +48,8 @@ private:
     int listener_ = -1;
 };
 
-// Which destinations a command was told of: each address and port once, at
-// most kMaxRoutes a command.
+// Which refused destinations a command was told of: each address and port
+// once, at most kMaxRoutes a command.
 class RoutesTold {
 public:
     static constexpr size_t kMaxRoutes = 1000;
@@ -60,5 +62,10 @@ private:
 
 // "ADDRESS" of a call, as inet_ntop writes it; empty when it has none.
 std::string address_text(const connect_watch::Call& call);
+
+// Whether the kernel refused `call` as far as the runner can tell: off the
+// loopback always (no route), on it when `looks` finds nothing listening.
+class ListenerLooks;
+bool refused(const connect_watch::Call& call, ListenerLooks& looks);
 
 }  // namespace oms::docker::runner

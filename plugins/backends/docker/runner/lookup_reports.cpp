@@ -81,11 +81,11 @@ void tell_command(int conn, CommandLookups& told, const std::string& name, bool 
     }
 }
 
-void tell_command_route(int conn, CommandLookups& told, const connect_watch::Call& call) {
+void tell_command_refused(int conn, CommandLookups& told, const connect_watch::Call& call) {
     if (!told.wanted || conn < 0 || (call.family != AF_INET && call.family != AF_INET6)) return;
     if (!leaves_room_for_status(conn) || !told.routes.first_time(call)) return;
-    char frame[8 + kRouteFrameSize] = {0};
-    const uint32_t head[2] = {kRouteFrame, kRouteFrameSize};
+    char frame[8 + kAddressFrameSize] = {0};
+    const uint32_t head[2] = {call.off_loopback ? kRouteFrame : kLoopbackFrame, kAddressFrameSize};
     const uint16_t family = static_cast<uint16_t>(call.family), port = call.port;
     std::memcpy(frame, head, sizeof head);
     std::memcpy(frame + 8, &family, 2);

@@ -31,7 +31,7 @@ struct CommandLookups {
     bool wanted = false;  // its oms asked (kReportLookups)
     std::vector<std::string> sent;
     size_t untraced = 0;  // of them, names whose asker was not found
-    RoutesTold routes;    // the destinations off the loopback it was told of
+    RoutesTold routes;    // the refused destinations it was told of
 };
 
 // Sends `name` on `conn` as a lookup frame unless the command was told of it
@@ -42,8 +42,9 @@ struct CommandLookups {
 // command's oms, and the command's status always fits.
 void tell_command(int conn, CommandLookups& told, const std::string& name, bool traced);
 
-// Sends `call`'s destination on `conn` as a route frame, once per address
-// and port, within RoutesTold's bound, and like a lookup frame never waiting.
-void tell_command_route(int conn, CommandLookups& told, const connect_watch::Call& call);
+// Sends `call`'s refused destination on `conn` as a route frame (off the
+// loopback) or a loopback frame, once per address and port, within
+// RoutesTold's bound, and like a lookup frame never waiting.
+void tell_command_refused(int conn, CommandLookups& told, const connect_watch::Call& call);
 
 }  // namespace oms::docker::runner

@@ -1,6 +1,7 @@
 #include "one_shot_supervisor.hpp"
 
 #include "command_connects.hpp"
+#include "loopback_listeners.hpp"
 #include "runner_protocol.hpp"
 
 #include <oms/refusal_log.hpp>
@@ -54,21 +55,24 @@ bool command_ended(pid_t command, int& code) {
     return ended;
 }
 
-// The command's destinations off the loopback, as route lines to oms
-// (which takes the address and port, and says the rule itself). Never
-// waits: a full queue drops the line.
-class RouteLines {
+// The command's refused connects, as lines to oms (which takes the address
+// and port, and says the rule itself). Never waits: a full queue drops the
+// line.
+class RefusedConnectLines {
 public:
-    explicit RouteLines(const char* path) : fd_(path ? connect_unix(path, SOCK_DGRAM | SOCK_NONBLOCK) : -1) {}
+    explicit RefusedConnectLines(const char* path)
+        : fd_(path ? connect_unix(path, SOCK_DGRAM | SOCK_NONBLOCK) : -1) {}
     void send(const oms::connect_watch::Call& call) {
-        if (fd_ < 0 || !told_.first_time(call)) return;
+        if (fd_ < 0 || !refused(call, looks_) || !told_.first_time(call)) return;
         const std::string host = address_text(call);
-        refusal_log::append(fd_, kRouteSource, host.c_str(), host.size(), call.port, "no route");
+        refusal_log::append(fd_, call.off_loopback ? kRouteSource : kLoopbackSource, host.c_str(), host.size(),
+                            call.port, "refused");
     }
 
 private:
     int fd_;
     RoutesTold told_;
+    ListenerLooks looks_;
 };
 
 }  // namespace
@@ -101,7 +105,7 @@ void supervise(const char* lifeline, const char* connect_reports,
         _exit(126);
     }
     connects.forked();
-    RouteLines routes(watched_connects ? connect_reports : nullptr);
+    RefusedConnectLines refusals(watched_connects ? connect_reports : nullptr);
     if (command < 0) {
         std::fprintf(stderr, "oms: cannot start the command: %s\n", std::strerror(errno));
         _exit(126);
@@ -111,7 +115,7 @@ void supervise(const char* lifeline, const char* connect_reports,
         if (poll(fds, connects.descriptor() >= 0 ? 3 : 2, -1) < 0 && errno != EINTR) _exit(125);
         // First: a command's connect waits for its answer.
         if (fds[2].fd >= 0 && fds[2].revents)
-            connects.serve(fds[2].revents, [&routes](const oms::connect_watch::Call& call) { routes.send(call); });
+            connects.serve(fds[2].revents, [&refusals](const oms::connect_watch::Call& call) { refusals.send(call); });
         // oms ended: so does the container (PID 1's exit kills everything in it).
         if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) _exit(137);
         if (!(fds[1].revents & POLLIN)) continue;

@@ -20,9 +20,9 @@ const char* lifeline_from(int& argi, int argc, char** argv);
 // Connects to `lifeline`, forks `start_command` (which must not return) and
 // watches both; never returns. Exits 125 when the lifeline cannot be reached.
 // With `connect_reports` (the path of oms's lookups.sock) the command's
-// connects off the loopback are watched (command_connects.hpp) and sent
-// there as route lines; start_command gets the channel for its listener
-// (-1: not watched).
+// connects are watched (command_connects.hpp) and the refused ones sent
+// there as lines; start_command gets the channel for its listener (-1: not
+// watched).
 [[noreturn]] void supervise(const char* lifeline, const char* connect_reports,
                             const std::function<void(int connect_watch_channel)>& start_command);
 

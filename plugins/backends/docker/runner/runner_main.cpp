@@ -49,6 +49,7 @@
 #include "inner_resolver.hpp"
 #include "leftovers.hpp"
 #include "lookup_reports.hpp"
+#include "loopback_listeners.hpp"
 #include "one_shot_supervisor.hpp"
 #include "runner_protocol.hpp"
 #include "user_names.hpp"
@@ -458,6 +459,7 @@ void pass_on_lookups(int askers, std::vector<LiveCommand>& commands) {
 // left alive.
 [[noreturn]] void serve_commands(int server, Helpers& helpers) {
     std::vector<LiveCommand> commands;
+    ListenerLooks looks;
     for (;;) {
         std::vector<pollfd> fds{{server, POLLIN, 0}};
         if (helpers.askers >= 0) fds.push_back({helpers.askers, POLLIN, 0});
@@ -472,8 +474,8 @@ void pass_on_lookups(int askers, std::vector<LiveCommand>& commands) {
         for (size_t i = 1; n > 0 && i < fds.size(); ++i)
             for (LiveCommand& c : commands)
                 if (fds[i].revents && fds[i].fd == c.connects.descriptor())
-                    c.connects.serve(fds[i].revents, [&c](const oms::connect_watch::Call& call) {
-                        tell_command_route(c.conn, c.lookups, call);
+                    c.connects.serve(fds[i].revents, [&c, &looks](const oms::connect_watch::Call& call) {
+                        if (refused(call, looks)) tell_command_refused(c.conn, c.lookups, call);
                     });
         // Before any end is sent: the resolver queued a refusal before its answer.
         if (helpers.askers >= 0) pass_on_lookups(helpers.askers, commands);

@@ -15,11 +15,12 @@
 // (1 to kMaxLookupName), the name a process of this command asked of the
 // container's resolver and was answered "no such host" (an exit status is
 // never kLookupFrame: it is below 256). Also, when the request asked and the
-// container has no network but its loopback, route frames: u32 kRouteFrame,
-// u32 kRouteFrameSize, then u16 family (AF_INET or AF_INET6), u16 port (host
-// order) and 16 bytes of address (the first 4 for AF_INET): a destination
-// off the loopback a process of this command connected to
-// (command_connects.hpp), which the kernel refused (no route).
+// container has no network but its loopback, address frames: u32
+// kRouteFrame or kLoopbackFrame, u32 kAddressFrameSize, then u16 family
+// (AF_INET or AF_INET6), u16 port (host order) and 16 bytes of address (the
+// first 4 for AF_INET): where a process of this command connected
+// (command_connects.hpp), refused for want of a route (off the loopback) or
+// of a listener (a loopback port nothing listened on).
 // Closing the connection before the reply kills the command.
 #pragma once
 #include <cstddef>
@@ -36,8 +37,9 @@ inline constexpr const char* kRelaySocketName = "relay.sock";
 inline constexpr const char* kReportLookups = "report-lookups";
 inline constexpr uint32_t kLookupFrame = 0x6f6d734c;  // "omsL"
 inline constexpr uint32_t kMaxLookupName = 253;
-inline constexpr uint32_t kRouteFrame = 0x6f6d7352;  // "omsR"
-inline constexpr uint32_t kRouteFrameSize = 20;
+inline constexpr uint32_t kRouteFrame = 0x6f6d7352;     // "omsR"
+inline constexpr uint32_t kLoopbackFrame = 0x6f6d7350;  // "omsP"
+inline constexpr uint32_t kAddressFrameSize = 20;
 // Lookup frames per command: names traced to it, and names whose asker was
 // not found (told to every command), each bound on its own, so that another
 // command's unfound names cannot use up this command's room for its own.
@@ -47,9 +49,10 @@ inline constexpr size_t kMaxUntracedLookups = 100;
 // The container's resolver's refusals, served by a one-shot run's oms in the
 // socket folder: a datagram socket, one refusal_log line per datagram
 // (oms/refusal_log.hpp; resolver_reports.hpp on the host). The one-shot
-// runner sends its command's destinations off the loopback there too, as
-// lines of source kRouteSource with the address and port.
+// runner sends its command's refused connects there too, as lines of source
+// kRouteSource (off the loopback) or kLoopbackSource with address and port.
 inline constexpr const char* kLookupReportSocketName = "lookups.sock";
 inline constexpr const char* kRouteSource = "route";
+inline constexpr const char* kLoopbackSource = "loopback";
 
 }  // namespace oms::docker::runner

@@ -1,7 +1,7 @@
 #include "resolver_reports.hpp"
 
 #include "private_socket.hpp"
-#include "route_refusals.hpp"
+#include "connect_refusals.hpp"
 
 #include "../runner/runner_protocol.hpp"
 
@@ -105,8 +105,9 @@ void ResolverReports::take_queued() {
 void ResolverReports::take(const char* datagram, size_t size) {
     if (taken_ >= kMaxLines) return;
     const ReportLine line = report_line(datagram, size);
-    if (line.source == runner::kRouteSource) {
-        if (append_route_refusal(report_fd_, line.host, line.port)) ++taken_;
+    if (line.source == runner::kRouteSource || line.source == runner::kLoopbackSource) {
+        const auto kind = line.source == runner::kRouteSource ? RefusedConnect::no_route : RefusedConnect::nothing_listens;
+        if (append_connect_refusal(report_fd_, kind, line.host, line.port)) ++taken_;
         return;
     }
     const std::string name = refused_lookup_name(datagram, size);

@@ -7,8 +7,9 @@
 //
 // Only the name is taken from a datagram: the source, the port (0) and the
 // rule are oms's own, and a datagram of another shape is dropped. The
-// runner sends its command's destinations off the loopback there too, as
-// route lines (route_refusals.hpp): address and port taken, the rest oms's. A command
+// runner sends its command's refused connects there too, as lines of source
+// route or loopback (connect_refusals.hpp): address and port taken, the
+// rest oms's. A command
 // can send to the socket too, naming hosts of its choosing, which it could
 // equally do by looking them up; at most kMaxLines lines are taken per run.
 #pragma once

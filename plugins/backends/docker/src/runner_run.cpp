@@ -1,6 +1,6 @@
 #include "runner_run.hpp"
 
-#include "route_refusals.hpp"
+#include "connect_refusals.hpp"
 
 #include "../runner/runner_protocol.hpp"
 
@@ -143,25 +143,26 @@ void RunnerRun::take_lookup() {
     refusal_log::append(refusal_fd_, "resolver", name.c_str(), name.size(), 0, dns_responder::kNoSuchHost);
 }
 
-// A route frame's destination (runner_protocol.hpp), into the log; the
-// source and rule are oms's own, and one on the loopback is dropped.
-void RunnerRun::take_route() {
-    if (read_word() != runner::kRouteFrameSize)
-        throw sdk::Error(OMS_ERR_FAILED, "docker: the warm container's runner sent a malformed route report");
-    uint8_t frame[runner::kRouteFrameSize];
+// An address frame's destination (runner_protocol.hpp), into the log; the
+// source and rule are oms's own, and an address of the other kind dropped.
+void RunnerRun::take_refused_connect(uint32_t frame_word) {
+    if (read_word() != runner::kAddressFrameSize)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: the warm container's runner sent a malformed connect report");
+    uint8_t frame[runner::kAddressFrameSize];
     read_exact(frame, sizeof frame);
     uint16_t family, port;
     std::memcpy(&family, frame, 2);
     std::memcpy(&port, frame + 2, 2);
-    if (refusal_fd_ < 0 || routes_ >= kMaxRoutes) return;
-    if (append_route_refusal(refusal_fd_, family, frame + 4, port)) ++routes_;
+    if (refusal_fd_ < 0 || connects_ >= kMaxConnects) return;
+    const auto kind = frame_word == runner::kRouteFrame ? RefusedConnect::no_route : RefusedConnect::nothing_listens;
+    if (append_connect_refusal(refusal_fd_, kind, family, frame + 4, port)) ++connects_;
 }
 
 int RunnerRun::wait() {
     for (;;) {
         const uint32_t word = read_word();
         if (word == runner::kLookupFrame) take_lookup();
-        else if (word == runner::kRouteFrame) take_route();
+        else if (word == runner::kRouteFrame || word == runner::kLoopbackFrame) take_refused_connect(word);
         else return static_cast<int>(word);
     }
 }

@@ -27,8 +27,7 @@ public:
     // request. With a `refusal_file`, the runner is asked for the names the
     // command looked up in vain, and wait() appends each to that file
     // (oms/refusal_log.hpp), at most kMaxLookups; with network none also
-    // the destinations off the loopback (route_refusals.hpp), at most
-    // kMaxRoutes.
+    // the refused connects (connect_refusals.hpp), at most kMaxConnects.
     RunnerRun(int connection, const std::string& cwd, const std::vector<std::string>& argv,
               const std::vector<std::string>& env, oms_stdio stdio, const std::string& refusal_file = "");
     ~RunnerRun() override;  // closing the connection kills a command still running
@@ -36,18 +35,18 @@ public:
     int wait() override;
 
     static constexpr size_t kMaxLookups = runner::kMaxTracedLookups + runner::kMaxUntracedLookups;
-    static constexpr size_t kMaxRoutes = 1000;
+    static constexpr size_t kMaxConnects = 1000;
 
 private:
     uint32_t read_word();
     void read_exact(void* data, size_t size);
     void take_lookup();
-    void take_route();
+    void take_refused_connect(uint32_t frame);
 
     int connection_;
     int refusal_fd_ = -1;
     size_t lookups_ = 0;
-    size_t routes_ = 0;
+    size_t connects_ = 0;
 };
 
 }  // namespace oms::docker

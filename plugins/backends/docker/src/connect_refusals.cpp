@@ -1,4 +1,4 @@
-#include "route_refusals.hpp"
+#include "connect_refusals.hpp"
 
 #include "../runner/runner_protocol.hpp"
 
@@ -31,22 +31,25 @@ bool off_loopback(int family, const uint8_t* address) {
 
 }  // namespace
 
-bool append_route_refusal(int refusal_fd, int family, const uint8_t* address, uint16_t port) {
-    if ((family != AF_INET && family != AF_INET6) || !off_loopback(family, address)) return false;
+bool append_connect_refusal(int refusal_fd, RefusedConnect kind, int family, const uint8_t* address, uint16_t port) {
+    if (family != AF_INET && family != AF_INET6) return false;
+    const bool no_route = kind == RefusedConnect::no_route;
+    if (off_loopback(family, address) != no_route) return false;
     char text[INET6_ADDRSTRLEN] = {0};
     if (!inet_ntop(family, address, text, sizeof text)) return false;
-    return refusal_log::append(refusal_fd, runner::kRouteSource, text, static_cast<size_t>(-1), port, kNoRouteRule);
+    return refusal_log::append(refusal_fd, no_route ? runner::kRouteSource : runner::kLoopbackSource, text,
+                               static_cast<size_t>(-1), port, no_route ? kNoRouteRule : kNothingListensRule);
 }
 
-bool append_route_refusal(int refusal_fd, const std::string& address, const std::string& port) {
+bool append_connect_refusal(int refusal_fd, RefusedConnect kind, const std::string& address, const std::string& port) {
     if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos) return false;
     const unsigned long number = std::stoul(port);
     if (number > 65535) return false;
     uint8_t bytes[16] = {0};
     if (inet_pton(AF_INET, address.c_str(), bytes) == 1)
-        return append_route_refusal(refusal_fd, AF_INET, bytes, static_cast<uint16_t>(number));
+        return append_connect_refusal(refusal_fd, kind, AF_INET, bytes, static_cast<uint16_t>(number));
     if (inet_pton(AF_INET6, address.c_str(), bytes) == 1)
-        return append_route_refusal(refusal_fd, AF_INET6, bytes, static_cast<uint16_t>(number));
+        return append_connect_refusal(refusal_fd, kind, AF_INET6, bytes, static_cast<uint16_t>(number));
     return false;
 }
 
