@@ -41,16 +41,33 @@ ssize_t read_through_proc(uint32_t pid, uint64_t where, uint8_t* bytes, size_t s
 // The destination the stopped call names, read from the caller's memory;
 // how many bytes were read (0: none). The watcher may read its command: the
 // same user, and its ancestor.
-size_t read_destination(const seccomp_notif& request, uint8_t* bytes) {
-    const uint64_t where = request.data.args[1], size = request.data.args[2];  // connect(fd, address, length)
-    if (request.data.nr != __NR_connect || where == 0 || size == 0) return 0;
-    iovec local{bytes, size < kLargestAddress ? static_cast<size_t>(size) : kLargestAddress};
-    iovec remote{reinterpret_cast<void*>(where), local.iov_len};
-    ssize_t got = process_vm_readv(static_cast<pid_t>(request.pid), &local, 1, &remote, 1, 0);
+// Up to `size` bytes at `where` in the caller's memory; how many were read.
+size_t read_caller(uint32_t pid, uint64_t where, void* bytes, size_t size) {
+    if (where == 0 || size == 0) return 0;
+    iovec local{bytes, size};
+    iovec remote{reinterpret_cast<void*>(where), size};
+    ssize_t got = process_vm_readv(static_cast<pid_t>(pid), &local, 1, &remote, 1, 0);
     // Where a seccomp profile refuses process_vm_readv (a container's), the
     // same read through /proc, under the same ptrace access check.
-    if (got < 0 && (errno == EPERM || errno == ENOSYS)) got = read_through_proc(request.pid, where, bytes, local.iov_len);
+    if (got < 0 && (errno == EPERM || errno == ENOSYS))
+        got = read_through_proc(pid, where, static_cast<uint8_t*>(bytes), size);
     return got > 0 ? static_cast<size_t>(got) : 0;
+}
+
+// connect(fd, address, length); sendto(fd, buffer, size, flags, address,
+// length); sendmsg(fd, message, flags), the address in the message.
+size_t read_destination(const seccomp_notif& request, uint8_t* bytes) {
+    uint64_t where = 0, size = 0;
+    if (request.data.nr == __NR_connect) {
+        where = request.data.args[1], size = request.data.args[2];
+    } else if (request.data.nr == __NR_sendto) {
+        where = request.data.args[4], size = request.data.args[5];
+    } else if (request.data.nr == __NR_sendmsg) {
+        msghdr message{};
+        if (read_caller(request.pid, request.data.args[1], &message, sizeof message) != sizeof message) return 0;
+        where = reinterpret_cast<uint64_t>(message.msg_name), size = message.msg_namelen;
+    }
+    return read_caller(request.pid, where, bytes, size < kLargestAddress ? static_cast<size_t>(size) : kLargestAddress);
 }
 
 // One byte with room for one descriptor beside it (SCM_RIGHTS).

@@ -5,6 +5,7 @@
 // answers a connect (or a datagram) to any other address with ENETUNREACH at
 // once, and nothing inside can see that it happened. The command installs,
 // after no_new_privs and before its exec, a seccomp filter whose connect
+// (and sendto or sendmsg with MSG_FASTOPEN, a TCP Fast Open connect)
 // returns SECCOMP_RET_USER_NOTIF; the
 // filter's listener goes to the watching process (send_listener /
 // receive_listener over a unix socket), which answers each call: it reads
@@ -51,8 +52,8 @@ enum class Answer {
 };
 
 // Answers one notification on `listener` (poll it for POLLIN first: this
-// waits for one otherwise), a connect. The caller waits only while its
-// destination is read.
+// waits for one otherwise): a connect, sendto or sendmsg, whose
+// destination is read while the caller waits.
 Answer answer(int listener, Call& call);
 
 // Whether the sockaddr in `bytes` (`size` of them, as the caller passed it)

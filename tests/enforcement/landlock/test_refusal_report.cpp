@@ -151,6 +151,28 @@ TEST_CASE("refusals: connects off the sandbox's loopback are reported with their
     CHECK_THAT(json.out, Catch::Contains("{\"host\":\"2001:db8::1\",\"port\":8443,"));
 }
 
+// The connect watch takes the one seccomp listener the kernel allows a
+// process: with it (the default) a command cannot make a listener of its
+// own; report_connects = false gives it back and reports no such connect.
+TEST_CASE("refusals: report_connects = false lets a command have its own seccomp listener; connects go unreported",
+          "[landlock][network][refusals]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World w;
+    const std::string command = expand(w, "{probe} seccomp-listener; curl -sS http://192.0.2.1:8080/; echo v4=$?");
+    auto watched = run_in_oms(w, command);
+    INFO(watched.out << watched.err);
+    CHECK(lines_starting(watched.out, "DENIED seccomp-listener EBUSY").size() == 1);
+    CHECK_THAT(watched.err, Catch::Contains("oms: network: 1 connection refused: 192.0.2.1:8080"));
+
+    write_file(w.root / "xdg-config/oms/config.toml", "[plugin.landlock]\nreport_connects = false\n");
+    auto unwatched = run_in_oms(w, command);
+    INFO(unwatched.out << unwatched.err);
+    CHECK(lines_starting(unwatched.out, "OK seccomp-listener").size() == 1);
+    CHECK(lines_starting(unwatched.out, "v4=7").size() == 1);  // refused all the same
+    CHECK(unwatched.err.find("oms: network:") == std::string::npos);
+}
+
 TEST_CASE("refusals: a relayed port with no host listener is reported as such; a run refused nothing reports nothing",
           "[landlock][network][refusals]") {
     require_landlock();

@@ -153,6 +153,33 @@ TEST_CASE("docker: connects off the container's loopback and to its closed ports
     if (warm) u.oms({"task", "end"});
 }
 
+// The connect watch takes the one seccomp listener the kernel allows a
+// process; [plugin.docker] report_connects = false gives it back to the
+// command, and reports no refused connect.
+TEST_CASE("docker: report_connects = false lets a command have its own seccomp listener; connects go unreported",
+          "[docker][network][refusals]") {
+    require_daemon();
+    const bool warm = GENERATE(false, true);
+    CAPTURE(warm);
+    OmsUser u(warm);
+    const std::string probe = probe_in(u);
+    const std::vector<std::string> command{"run", "--", "sh", "-c",
+                                           probe + " seccomp-listener; " + probe + " connect 192.0.2.1 8080 x"};
+    ProcessResult watched = u.oms(command);
+    INFO(watched.out << watched.err);
+    CHECK(has_line_starting(watched.out, "DENIED seccomp-listener EBUSY"));
+    CHECK_THAT(watched.err, Catch::Contains("oms: network: 1 connection refused: 192.0.2.1:8080"));
+    if (warm) u.oms({"task", "end"});
+
+    write_file(u.config_file, u.config + "report_connects = false\n");
+    ProcessResult unwatched = u.oms(command);
+    INFO(unwatched.out << unwatched.err);
+    CHECK(has_line_starting(unwatched.out, "OK seccomp-listener"));
+    CHECK(unwatched.out.find("DENIED connect ENETUNREACH") != std::string::npos);  // refused all the same
+    CHECK(unwatched.err.find("oms: network:") == std::string::npos);
+    if (warm) u.oms({"task", "end"});
+}
+
 // The container's resolver answers every name "no such host"; a one-shot
 // run's oms takes its refusals over lookups.sock (resolver_reports.hpp), a
 // warm run's from the runner, which finds the command that asked

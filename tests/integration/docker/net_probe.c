@@ -16,8 +16,15 @@
  *   net_probe lookup-flood COUNT
  *       ask 127.0.0.1:53 for COUNT different long names, each from a new
  *       UDP socket closed at once (no process holds it when the resolver
- *       looks for the asker) */
+ *       looks for the asker)
+ *   net_probe seccomp-listener
+ *       install a seccomp filter of its own with a user-notification
+ *       listener (EBUSY while the runner watches the command's connects) */
 #include <arpa/inet.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -225,8 +232,21 @@ static int lookup_flood(int count) {
     return 0;
 }
 
+/* A seccomp filter of its own with a user-notification listener, as a
+ * supervisor inside the command would make; allows everything. */
+static int seccomp_listener(void) {
+    struct sock_filter allow[] = {BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)};
+    struct sock_fprog program = {1, allow};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+        syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &program) < 0)
+        return printf("DENIED seccomp-listener %s\n", errno == EBUSY ? "EBUSY" : error_name(errno)), 0;
+    printf("OK seccomp-listener\n");
+    return 0;
+}
+
 int main(int argc, char** argv) {
     setvbuf(stdout, NULL, _IONBF, 0);
+    if (argc == 2 && strcmp(argv[1], "seccomp-listener") == 0) return seccomp_listener();
     if (argc == 5 && strcmp(argv[1], "connect") == 0) return do_connect(argv[2], atoi(argv[3]), argv[4]);
     if (argc == 4 && strcmp(argv[1], "udp") == 0) return do_udp(argv[2], atoi(argv[3]));
     if (argc == 5 && strcmp(argv[1], "relay-ask") == 0) return relay_ask(argv[2], atoi(argv[3]), argv[4]);

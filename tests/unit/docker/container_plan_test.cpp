@@ -87,7 +87,7 @@ TEST_CASE("plan: the plainest policy gives exactly these one-shot arguments") {
                              "--mount=type=bind,source=/opt/oms/oms-docker-runner,target=/.oms/runner,readonly",
                              "--mount=type=bind,source=/state/docker/oms-run-1.relay,target=/.oms/sock,readonly",
                              "--env=PATH", "--env=HOME", "--env=TMPDIR", "--env=LANG", "--env=SOLANA_RPC_URL",
-                             kImage, "/.oms/runner", "--answer-dns", "--lifeline=/.oms/sock/life.sock", "--keep-env=PATH", "--keep-env=HOME",
+                             kImage, "/.oms/runner", "--answer-dns", "--watch-connects", "--lifeline=/.oms/sock/life.sock", "--keep-env=PATH", "--keep-env=HOME",
                              "--keep-env=TMPDIR", "--keep-env=LANG", "--keep-env=SOLANA_RPC_URL", "--exec", "cargo",
                              "build"}});
     CHECK(one_shot_argv(f.settings, plan, "oms-run-1", f.in.argv, false, "/opt/oms/oms-docker-runner",
@@ -419,7 +419,7 @@ TEST_CASE("plan: warm mode keeps the same flags, with HOME and TMPDIR at task-wi
                             warm.flags,
                             {"--mount=type=bind,source=/opt/oms/oms-docker-runner,target=/.oms/runner,readonly",
                              "--mount=type=bind,source=/state/docker/" + name + ",target=/.oms/sock",
-                             kImage, "/.oms/runner", "--answer-dns", "/.oms/sock/runner.sock"}});
+                             kImage, "/.oms/runner", "--answer-dns", "--watch-connects", "/.oms/sock/runner.sock"}});
     CHECK(create == expected);
     CHECK(name.rfind("oms-warm-" + fnv_hex(f.wt).substr(0, 12) + "-", 0) == 0);
 }

@@ -39,15 +39,18 @@ long count(const Args& items, const std::string& item) { return std::count(items
 
 }  // namespace
 
-TEST_CASE("resolver: network none binds the sandbox's resolv.conf and asks the runner to answer") {
+TEST_CASE("resolver: network none binds the sandbox's resolv.conf and asks the runner to answer and watch connects") {
     Inputs t;
     const std::string bind = "--mount=type=bind,source=" + t.root / "state/docker/resolv.conf" +
                              ",target=/etc/resolv.conf,readonly";
     for (Mode mode : {Mode::OneShot, Mode::Warm}) {
         ContainerPlan plan = t.plan(mode);
         CHECK(count(plan.flags, bind) == 1);
-        CHECK(plan.runner_args == Args{"--answer-dns"});
+        CHECK(plan.runner_args == Args{"--answer-dns", "--watch-connects"});
     }
+    t.settings.report_connects = false;  // [plugin.docker] report_connects = false: no watch
+    CHECK(t.plan(Mode::OneShot).runner_args == Args{"--answer-dns"});
+    t.settings.report_connects = true;
     t.settings.network = "oms-net";  // a chosen network keeps Docker's resolver
     ContainerPlan bridged = t.plan(Mode::OneShot);
     CHECK(count(bridged.flags, bind) == 0);

@@ -57,6 +57,22 @@ using oms::test::ipv6_address;
     const auto to = ipv4_address("192.0.2.9", 9);
     sendto(datagram, "x", 1, MSG_DONTWAIT, reinterpret_cast<const sockaddr*>(to.data()), sizeof(sockaddr_in));
     close(datagram);
+    // TCP Fast Open connects: sendto and sendmsg with MSG_FASTOPEN.
+    int fast = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    const auto fast_to = ipv4_address("192.0.2.10", 83);
+    sendto(fast, "x", 1, MSG_FASTOPEN, reinterpret_cast<const sockaddr*>(fast_to.data()), sizeof(sockaddr_in));
+    close(fast);
+    fast = socket(AF_INET6, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    auto fast_to6 = ipv6_address("2001:db8::10", 84);
+    char byte = 'x';
+    iovec data{&byte, 1};
+    msghdr message{};
+    message.msg_name = fast_to6.data();
+    message.msg_namelen = static_cast<socklen_t>(fast_to6.size());
+    message.msg_iov = &data;
+    message.msg_iovlen = 1;
+    sendmsg(fast, &message, MSG_FASTOPEN);
+    close(fast);
     _exit(connect_to(ipv4_address("127.0.0.1", listening_port)) ? 0 : 91);
 }
 
@@ -122,7 +138,9 @@ TEST_CASE("the connect watch reports a command's connects and datagrams off the 
     CHECK(text.find("refused\troute\t2001:db8::7\t82\t") != std::string::npos);
     CHECK(text.find("refused\troute\t192.0.2.8\t9\toff the sandbox's loopback") != std::string::npos);
     CHECK(text.find("192.0.2.9") == std::string::npos);
+    CHECK(text.find("refused\troute\t192.0.2.10\t83\t") != std::string::npos);
+    CHECK(text.find("refused\troute\t2001:db8::10\t84\t") != std::string::npos);
     CHECK(text.find("127.0.0.1") == std::string::npos);
-    // Three lines: the repeated connect is written once.
-    CHECK(std::count(text.begin(), text.end(), '\n') == 3);
+    // Five lines: the repeated connect is written once.
+    CHECK(std::count(text.begin(), text.end(), '\n') == 5);
 }

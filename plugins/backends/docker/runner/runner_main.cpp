@@ -16,9 +16,9 @@
 // nothing of a command once it is over.
 //
 // Usage (inside the container):
-//   oms-docker-runner [--expect=DEV:INO:PATH]... [--answer-dns] [--relay=PORT,...] SOCKET_PATH
+//   oms-docker-runner [--expect=DEV:INO:PATH]... [--answer-dns] [--watch-connects] [--relay=PORT,...] SOCKET_PATH
 //       serve commands on the socket
-//   oms-docker-runner [--expect=DEV:INO:PATH]... [--answer-dns] [--relay=PORT,...] [--lifeline=PATH]
+//   oms-docker-runner [--expect=DEV:INO:PATH]... [--answer-dns] [--watch-connects] [--relay=PORT,...] [--lifeline=PATH]
 //                     [--keep-env=NAME]... --exec ARGV...
 //       restrict, keep only the named variables (exact_env.hpp), then exec
 //       ARGV: in place (a terminal command in a warm container), or, with
@@ -29,6 +29,8 @@
 //       start the Surfnet, wait for its port, run the check, stop the Surfnet
 // --answer-dns answers every name lookup on 127.0.0.1:53 with "no such host"
 // (inner_resolver.hpp; network none, where oms binds a resolv.conf naming it).
+// --watch-connects reports each command's refused connects to its oms
+// (command_connects.hpp; network none).
 // Before each command starts, the private HOME's files oms hands over in the
 // command's environment (home_seed.hpp) are written into its HOME.
 // --relay holds 127.0.0.1:PORT in the container for each port and carries its
@@ -518,6 +520,7 @@ int main(int argc, char** argv) {
     int argi = 1;
     if (!expectations_hold(argi, argc, argv)) return 125;
     const bool answer_dns = answer_dns_from(argi, argc, argv);
+    const bool watch_connects_flag = argi < argc && std::strcmp(argv[argi], "--watch-connects") == 0 && ++argi;
     std::vector<uint16_t> relay_ports;
     if (!relay_ports_from(argi, argc, argv, relay_ports)) return 125;
     const std::string relay_socket = std::string("/.oms/sock/") + kRelaySocketName;
@@ -532,7 +535,7 @@ int main(int argc, char** argv) {
         char** command = argv + argi + 1;
         // One-shot: PID 1, reporting the command's connects off the loopback
         // when the container has no network (oms serves lookups.sock then).
-        const char* connect_reports = answer_dns ? lookup_reports.c_str() : nullptr;
+        const char* connect_reports = watch_connects_flag ? lookup_reports.c_str() : nullptr;
         if (lifeline)
             supervise(lifeline, connect_reports, [&](int channel) { exec_restricted(command, kept_env, channel); });
         exec_restricted(command, kept_env, -1);  // a terminal command exec'd into a warm container
@@ -574,7 +577,7 @@ int main(int argc, char** argv) {
     struct sigaction on_child {};
     on_child.sa_handler = [](int) {};
     sigaction(SIGCHLD, &on_child, nullptr);
-    watch_connects = answer_dns;
+    watch_connects = watch_connects_flag;
     Helpers helpers{relay, resolver, resolving, askers[0], askers[1], relay_listeners, relay_ports, relay_socket};
     serve_commands(server, helpers);
 }

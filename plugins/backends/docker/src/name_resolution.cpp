@@ -53,6 +53,7 @@ void add_name_resolution(const Settings& settings, const RunInputs& in, Containe
         throw sdk::Error(OMS_ERR_FAILED, "docker: the container's resolver needs oms's state folder (none given)");
     plan.flags.push_back(bind_mount_flag(resolv_conf_file(in.state_dir), kResolvConfInContainer, true));
     plan.runner_args.push_back(kAnswerDnsFlag);
+    if (settings.report_connects) plan.runner_args.push_back(kWatchConnectsFlag);
 }
 
 void write_resolv_conf(const std::string& state_dir) {

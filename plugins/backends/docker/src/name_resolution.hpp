@@ -20,6 +20,10 @@
 namespace oms::docker {
 
 inline constexpr const char* kAnswerDnsFlag = "--answer-dns";
+// With network none and [plugin.docker] report_connects: the runner watches
+// the commands' connects (runner/command_connects.hpp). Right after
+// kAnswerDnsFlag: the runner reads its flags in order.
+inline constexpr const char* kWatchConnectsFlag = "--watch-connects";
 
 // Whether the container gets the sandbox's resolver (network none).
 bool answers_dns_itself(const Settings& settings);
@@ -31,7 +35,8 @@ std::string resolver_line(const Settings& settings);
 std::string resolv_conf_file(const std::string& state_dir);
 
 // With network none: the read-only bind of resolv_conf_file at
-// /etc/resolv.conf and the runner's --answer-dns. Nothing otherwise.
+// /etc/resolv.conf and the runner's --answer-dns (and --watch-connects).
+// Nothing otherwise.
 void add_name_resolution(const Settings& settings, const RunInputs& in, ContainerPlan& plan);
 
 // Writes resolv_conf_file (0644, through a new file renamed over it) unless

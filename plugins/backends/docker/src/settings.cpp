@@ -20,6 +20,11 @@ const oms_config_key kKeys[] = {
     key("pids_limit", OMS_CONFIG_INTEGER, "maximum number of processes in the container (default 512)"),
     key("tmpfs_size", OMS_CONFIG_STRING, "size of the /tmp and HOME tmpfs mounts (default 512m)"),
     key("warm", OMS_CONFIG_BOOLEAN, "keep one container per task and exec each command in it (default true)"),
+    key("report_connects", OMS_CONFIG_BOOLEAN,
+        "with network none, report connects refused off the container's loopback or to its closed ports "
+        "(default true): each connect then waits for the runner (a seccomp user notification); false: no such "
+        "filter, for a command that needs seccomp user notification itself (the kernel allows one listener per "
+        "process)"),
     key("extra_args", OMS_CONFIG_STRING_ARRAY, "extra docker run flags, --flag=value, from a vetted list"),
     key("docker", OMS_CONFIG_STRING, "the docker CLI (default: docker from PATH)"),
     key("socket", OMS_CONFIG_STRING, "Engine API unix socket (default: DOCKER_HOST, else /var/run/docker.sock)"),
@@ -49,6 +54,7 @@ Settings read_settings(const sdk::Host& host) {
     s.pids_limit = host.integer("pids_limit").value_or(s.pids_limit);
     s.tmpfs_size = host.string("tmpfs_size").value_or(s.tmpfs_size);
     s.warm = host.boolean("warm").value_or(s.warm);
+    s.report_connects = host.boolean("report_connects").value_or(s.report_connects);
     s.extra_args = host.strings("extra_args");
     s.docker = host.string("docker").value_or(s.docker);
     s.socket = host.string("socket").value_or(s.socket);

@@ -18,6 +18,7 @@ struct Settings {
     int64_t pids_limit = 512;              // --pids-limit
     std::string tmpfs_size = "512m";       // size of each tmpfs (/tmp, HOME)
     bool warm = true;                      // one container per task, one exec per command
+    bool report_connects = true;           // the runner watches the commands' connects (network none)
     std::vector<std::string> extra_args;   // vetted extra `docker run` flags
     std::string docker = "docker";         // the docker CLI
     std::string socket;                    // Engine API unix socket; empty: from DOCKER_HOST

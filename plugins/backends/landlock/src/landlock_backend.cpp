@@ -28,6 +28,10 @@ const oms_config_key kKeys[] = {
     {sizeof(oms_config_key), "scan_keeper", OMS_CONFIG_BOOLEAN, 0,
      "keep a process of yours that watches the searched folders for changes, so a start only looks again at "
      "the folders that changed (default true); false: every start checks every folder itself"},
+    {sizeof(oms_config_key), "report_connects", OMS_CONFIG_BOOLEAN, 0,
+     "report connects refused off the sandbox's loopback (default true): each connect then waits for the run's "
+     "init (a seccomp user notification); false: no such filter, for a command that needs seccomp user "
+     "notification itself (the kernel allows one listener per process)"},
 };
 
 std::string joined(const std::vector<std::string>& items) {
@@ -52,11 +56,12 @@ size_t LandlockBackend::config_key_count() { return sizeof kKeys / sizeof kKeys[
 LandlockBackend::LandlockBackend(oms::sdk::Host host) : BackendPlugin(host) {
     int cap = static_cast<int>(this->host().integer("max_abi").value_or(0));
     features_ = detect_features(cap);
-    seccomp_ = build_seccomp_program(false);
-    seccomp_own_network_ = build_seccomp_program(true);
     options_.extra_hidden = default_hidden_sockets();
     for (auto& path : this->host().strings("hide")) options_.extra_hidden.push_back(path);
     options_.scan_keeper = this->host().boolean("scan_keeper").value_or(true);
+    options_.report_connects = this->host().boolean("report_connects").value_or(true);
+    seccomp_ = build_seccomp_program(false, false);
+    seccomp_own_network_ = build_seccomp_program(true, options_.report_connects);
 }
 
 void LandlockBackend::probe(const oms::sdk::Report& report) {

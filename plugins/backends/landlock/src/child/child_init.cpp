@@ -130,7 +130,7 @@ void run_as_init(const ChildSpec& spec) {
         dns_responder::report_to(spec.report_fd);
         refusal_reports::write_to(spec.report_fd);
         refused_connect_watch::open(spec);
-        off_loopback_watch::prepare();
+        if (spec.watch_connects) off_loopback_watch::prepare();
     }
     pid_t pid = start_command(spec);
     if (pid < 0) child_fail(spec, "start the command");

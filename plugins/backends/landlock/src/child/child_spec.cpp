@@ -80,6 +80,7 @@ ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, cons
     spec.own_network = plan.own_network;
     if (plan.own_network) spec.relay_ports = plan.connect_ports;
     if (!plan.refusal_log.empty()) spec.refusal_log = plan.refusal_log.c_str();
+    spec.watch_connects = plan.watch_connects;
     spec.empty_folder = masks.folder().c_str();
     spec.empty_file = masks.file().c_str();
     spec.empty_folder_id[0] = masks.folder_identity().device;

@@ -64,6 +64,7 @@ struct ChildSpec {
     int channel_fd = -1;   // unix socket carrying the relay listeners to the parent
     const char* refusal_log = nullptr;  // Plan::refusal_log, opened by the launcher
     int report_fd = -1;    // that file, O_APPEND: the init's refusals (refused_connect_watch.hpp)
+    bool watch_connects = true;  // Plan::watch_connects
     bool own_network = true;
     bool need_user_namespace = false;  // not root: a user namespace grants the mount rights
     uint32_t uid = 0, gid = 0;

@@ -10,7 +10,7 @@
 
 namespace oms::landlock {
 
-SeccompProgram build_seccomp_program(bool datagrams) {
+SeccompProgram build_seccomp_program(bool datagrams, bool watched_connects) {
     SeccompProgram program;
     if (datagrams) {
         program.code.assign(std::begin(seccomp::kLandlockOwnNetwork), std::end(seccomp::kLandlockOwnNetwork));
@@ -34,10 +34,11 @@ SeccompProgram build_seccomp_program(bool datagrams) {
                   : "socket: AF_UNIX, or AF_INET/AF_INET6 with SOCK_STREAM only; anything else (UDP, raw, netlink, "
                     "packet) EACCES; socketpair: AF_UNIX only",
     };
-    if (datagrams)
+    if (watched_connects)
         program.summary.push_back(
-            "connect: the run's init reads the address first and reports one off the loopback (the kernel "
-            "still answers the call; report only)");
+            "connect (and sendto, sendmsg with MSG_FASTOPEN): the run's init reads the address first and reports "
+            "one off the loopback (the kernel still answers the call; report only; [plugin.landlock] "
+            "report_connects = false turns this off)");
     return program;
 }
 

@@ -20,7 +20,9 @@ struct SeccompProgram {
 // `datagrams`: UDP (and ICMP datagram) sockets are allowed too, for a run in
 // its own network namespace, where they reach only its lo (test servers, the
 // DNS responder); a run on the host's network never gets them.
-SeccompProgram build_seccomp_program(bool datagrams);
+// `watched_connects`: the summary says the init watches the connects
+// (off_loopback_watch.hpp installs that filter itself).
+SeccompProgram build_seccomp_program(bool datagrams, bool watched_connects);
 
 // Installs it on the calling thread (no_new_privs must already be set).
 // Returns 0 or an errno value.

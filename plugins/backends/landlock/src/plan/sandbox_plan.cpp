@@ -544,6 +544,7 @@ Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy
     plan_network(plan, policy);
     plan_name_resolution(plan);
     plan.refusal_log = std::string(context.refusal_log());
+    plan.watch_connects = options.report_connects;
     plan_isolation(plan, context, policy);
     forget_overlaid_identities(plan);
     plan_home_skeleton(plan, context, policy);

@@ -88,11 +88,15 @@ struct Plan {
     // Where the run's resolver and loopback refusals are appended (the
     // context's refusal_log, oms/refusal_log.hpp): empty for none.
     std::string refusal_log;
+    // The command's connects watched by the init (off_loopback_watch.hpp):
+    // [plugin.landlock] report_connects.
+    bool watch_connects = true;
 };
 
 struct PlanOptions {
     std::vector<std::string> extra_hidden;  // [plugin.landlock] hide (daemon sockets, ...)
     bool scan_keeper = true;                // [plugin.landlock] scan_keeper (keeper_client.hpp)
+    bool report_connects = true;            // [plugin.landlock] report_connects (off_loopback_watch.hpp)
 };
 
 // Throws oms::sdk::Error when a rule is malformed. A command that cannot be
