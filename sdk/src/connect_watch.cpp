@@ -22,6 +22,8 @@ bool loopback_v4(const uint8_t* address) {
     return address[0] == 127 || (address[0] == 0 && address[1] == 0 && address[2] == 0 && address[3] == 0);
 }
 
+// /proc/PID/mem at `where`; no formatting functions (a copy of a threaded
+// process may call this).
 ssize_t read_through_proc(uint32_t pid, uint64_t where, uint8_t* bytes, size_t size) {
     char path[32] = "/proc/";
     size_t at = 6;
@@ -38,10 +40,9 @@ ssize_t read_through_proc(uint32_t pid, uint64_t where, uint8_t* bytes, size_t s
     return got;
 }
 
-// The destination the stopped call names, read from the caller's memory;
-// how many bytes were read (0: none). The watcher may read its command: the
-// same user, and its ancestor.
-// Up to `size` bytes at `where` in the caller's memory; how many were read.
+// Up to `size` bytes at `where` in the caller's memory; how many were read
+// (0: none). The watcher may read its command: the same user, and its
+// ancestor (landlock's init), or the same user (the docker runner).
 size_t read_caller(uint32_t pid, uint64_t where, void* bytes, size_t size) {
     if (where == 0 || size == 0) return 0;
     iovec local{bytes, size};
@@ -54,8 +55,9 @@ size_t read_caller(uint32_t pid, uint64_t where, void* bytes, size_t size) {
     return got > 0 ? static_cast<size_t>(got) : 0;
 }
 
-// connect(fd, address, length); sendto(fd, buffer, size, flags, address,
-// length); sendmsg(fd, message, flags), the address in the message.
+// The destination the stopped call names, into `bytes`; how many bytes were
+// read. connect(fd, address, length); sendto(fd, buffer, size, flags,
+// address, length); sendmsg(fd, message, flags), the address in the message.
 size_t read_destination(const seccomp_notif& request, uint8_t* bytes) {
     uint64_t where = 0, size = 0;
     if (request.data.nr == __NR_connect) {
