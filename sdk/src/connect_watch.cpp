@@ -124,6 +124,14 @@ bool send_listener(int channel, int listener) {
     return sendmsg(channel, &message.header, MSG_NOSIGNAL) == 1;
 }
 
+bool hand_over(const sock_fprog& filter, int channel) {
+    const int listener = install(filter);
+    if (listener < 0) return false;
+    const bool sent = send_listener(channel, listener);
+    close(listener);
+    return sent;
+}
+
 // The caller's wake-up hands the CPU to the waiting watcher and back
 // (Linux 6.6; the headers here may be older): measured here, a stopped call
 // costs about 20 us so, 30 us without.

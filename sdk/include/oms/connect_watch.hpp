@@ -32,6 +32,12 @@ int install(const sock_fprog& filter);
 // Passes `listener` over the unix socket `channel` (SCM_RIGHTS); false when
 // it could not be sent.
 bool send_listener(int channel, int listener);
+
+// The command's whole side: install `filter` with a listener, send it on
+// `channel` and close the command's copy of the listener. False when the
+// kernel refused the filter or the listener could not be sent: the command
+// then runs unwatched (report only). `channel` stays open.
+bool hand_over(const sock_fprog& filter, int channel);
 // Takes a listener from `channel` (close-on-exec), waiting for it; -1 when
 // the channel ended without one. Where the kernel has it (Linux 6.6), the
 // caller's wake-up hands the CPU straight to the watcher and back.

@@ -17,11 +17,7 @@ void hand_over_connect_watch(int channel) {
     if (channel < 0) return;
     const sock_fprog filter{static_cast<unsigned short>(std::size(seccomp::kConnectWatch)),
                             const_cast<sock_filter*>(seccomp::kConnectWatch)};
-    const int listener = connect_watch::install(filter);
-    if (listener >= 0) {
-        connect_watch::send_listener(channel, listener);  // unsent: the command runs unwatched
-        close(listener);
-    }
+    connect_watch::hand_over(filter, channel);  // refused or unsent: the command runs unwatched
     close(channel);
 }
 

@@ -246,8 +246,8 @@ struct LiveCommand {
     ConnectWatch connects;   // where its processes tried to connect
 };
 
-// With network none: each command's connects off the loopback are reported
-// to its oms (command_connects.hpp).
+// With --watch-connects (network none): each command's refused connects are
+// reported to its oms (command_connects.hpp).
 bool watch_connects = false;
 
 // A note on the command's stderr, given up after a moment rather than
@@ -533,8 +533,8 @@ int main(int argc, char** argv) {
         if (answer_dns && hold_dns_port() && fork_resolver(true, lifeline ? lookup_reports.c_str() : nullptr) < 0)
             return 125;
         char** command = argv + argi + 1;
-        // One-shot: PID 1, reporting the command's connects off the loopback
-        // when the container has no network (oms serves lookups.sock then).
+        // One-shot: PID 1, reporting the command's refused connects with
+        // --watch-connects (network none: oms serves lookups.sock then).
         const char* connect_reports = watch_connects_flag ? lookup_reports.c_str() : nullptr;
         if (lifeline)
             supervise(lifeline, connect_reports, [&](int channel) { exec_restricted(command, kept_env, channel); });

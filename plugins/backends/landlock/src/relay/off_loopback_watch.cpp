@@ -47,11 +47,7 @@ void install_in_command() {
     if (channel[1] < 0) return;
     const sock_fprog filter{static_cast<unsigned short>(std::size(seccomp::kConnectWatch)),
                             const_cast<sock_filter*>(seccomp::kConnectWatch)};
-    const int fd = connect_watch::install(filter);
-    if (fd >= 0) {
-        connect_watch::send_listener(channel[1], fd);  // unsent: the calls go on unwatched
-        close(fd);
-    }
+    connect_watch::hand_over(filter, channel[1]);  // refused or unsent: the calls go on unwatched
     // Its own copy only: the command may share the init's memory (CLONE_VM)
     // but not its descriptors, so `channel` is left as the init has it.
     close(channel[1]);

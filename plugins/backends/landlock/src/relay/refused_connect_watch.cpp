@@ -180,7 +180,6 @@ bool open(const ChildSpec& spec) {
     unreachable_v4 = open_on_loopback(ETH_P_IP, unreachable_filter(false));
     unreachable_v6 = open_on_loopback(ETH_P_IPV6, unreachable_filter(true));
     if (packet_v4 < 0 && packet_v6 < 0 && unreachable_v4 < 0 && unreachable_v6 < 0) return false;
-    refusal_reports::write_to(spec.report_fd);
     relayed_count = spec.relay_ports.size() < kMaxRelayed ? spec.relay_ports.size() : kMaxRelayed;
     for (size_t i = 0; i < relayed_count; ++i) relayed[i] = spec.relay_ports[i];
     return true;

@@ -30,8 +30,9 @@ struct ChildSpec;
 
 namespace refused_connect_watch {
 
-// Opens the packet sockets on `lo` when spec.report_fd is open; false (and
-// nothing watched) when neither opens. spec.relay_ports tell the rule's words.
+// Opens the packet sockets on `lo` when spec.report_fd is open (the init
+// gives it to refusal_reports first); false (and nothing watched) when
+// neither opens. spec.relay_ports tell the rule's words.
 bool open(const ChildSpec& spec);
 struct Descriptors {
     int v4, v6;                          // the resets' sockets; -1 when not open
