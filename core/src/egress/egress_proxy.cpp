@@ -4,6 +4,7 @@
 #include "oms/core/egress_request.hpp"
 #include "oms/core/egress_resolver.hpp"
 #include "oms/core/error.hpp"
+#include "oms/core/local_address.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -42,6 +43,9 @@ struct Connection {
     bool greeted = false;
     ProxyRequest request;
     std::vector<sockaddr_storage> candidates;  // addresses still to try, in order
+    bool pinned = false;                       // candidates are the user's pin: any address, this machine too
+    std::string local_refused;                 // a candidate skipped as this machine's own address
+    bool tried_elsewhere = false;              // a connect was made to a candidate off this machine
     Buffer to_upstream, to_client;
     bool client_ended = false, upstream_ended = false;
     bool upstream_shut = false, client_shut = false;
@@ -216,6 +220,9 @@ void EgressProxy::Loop::read_request(Connection& c) {
                 c.greeted = true;
                 break;
             case ParseStep::State::bad:
+                if (step.refused_host)
+                    log.record(Violation{"egress-proxy", printable_host(step.request.host), step.request.port,
+                                         step.why});
                 c.to_client.bytes += step.reply;
                 c.phase = Phase::closing;
                 return;
@@ -234,6 +241,7 @@ void EgressProxy::Loop::decide(Connection& c) {
     if (auto pinned = rules.pinned_address(c.request.host)) {
         // The user's own word for this name: any address class.
         c.candidates = {*numeric_address(*pinned, c.request.port)};
+        c.pinned = true;
         return connect_next(c);
     }
     if (auto literal = numeric_address(c.request.host, c.request.port)) {
@@ -279,8 +287,16 @@ void EgressProxy::Loop::connect_next(Connection& c) {
     while (!c.candidates.empty()) {
         sockaddr_storage address = c.candidates.front();
         c.candidates.erase(c.candidates.begin());
+        // Asked now, just before the connect: the machine's addresses change
+        // (a VPN comes up), and what is connected to is what was checked.
+        const auto* a = reinterpret_cast<const sockaddr*>(&address);
+        if (!c.pinned && address_locality(a) != Locality::elsewhere) {
+            if (c.local_refused.empty()) c.local_refused = address_text(a);
+            continue;
+        }
         const int fd = ::socket(address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
         if (fd < 0) continue;
+        c.tried_elsewhere = true;
         if (::connect(fd, reinterpret_cast<sockaddr*>(&address), length_of(address)) == 0 || errno == EINPROGRESS) {
             c.upstream = fd;
             c.upstream_watched = true;
@@ -290,6 +306,9 @@ void EgressProxy::Loop::connect_next(Connection& c) {
         }
         ::close(fd);
     }
+    if (!c.local_refused.empty() && !c.tried_elsewhere)
+        return refuse(c, "leads to " + c.local_refused +
+                             ", an address of this machine, which only a pinned name may reach");
     fail(c, ProxyOutcome::unreachable,
          "oms: cannot connect to " + printable_host(c.request.host) + ":" + std::to_string(c.request.port));
 }

@@ -1,5 +1,7 @@
 #include "oms/core/egress_request.hpp"
 
+#include "oms/core/proxy_host.hpp"
+
 #include <arpa/inet.h>
 
 #include <cctype>
@@ -21,24 +23,62 @@ ParseStep bad_http(const std::string& why) {
     return bad(why, proxy_reply(ProxyProtocol::http_plain, ProxyOutcome::unreachable, "oms proxy: " + why));
 }
 
+// A host the rules of proxy_host.hpp refuse: refused like a host not allowed
+// (403, or SOCKS5's "not allowed"), and recorded as a refusal with the bytes
+// made printable.
+ParseStep bad_host(ProxyProtocol protocol, const std::string& raw, int port, const std::string& why) {
+    ParseStep step = bad("malformed host: " + why,
+                         proxy_reply(protocol, ProxyOutcome::refused, "oms proxy: malformed host: " + why));
+    step.refused_host = true;
+    step.request.protocol = protocol;
+    step.request.host = raw;
+    step.request.port = port;
+    return step;
+}
+
+// Replaces the raw host of `r` with its validated form; false when refused.
+bool take_valid_host(ProxyRequest& r, ParseStep& refusal) {
+    const ValidatedHost v = validate_proxy_host(r.host);
+    if (!v.ok) {
+        refusal = bad_host(r.protocol, r.host, r.port, v.why);
+        return false;
+    }
+    r.host = v.host;
+    r.numeric_host = v.numeric;
+    return true;
+}
+
+// "Host:" as the validated host says it: the server sees the name that was
+// matched, never one the command wrote beside it.
+std::string host_header(const ProxyRequest& r) {
+    const bool v6 = r.numeric_host && r.host.find(':') != std::string::npos;
+    std::string text = v6 ? "[" + r.host + "]" : r.host;
+    if (r.port != 80) text += ":" + std::to_string(r.port);
+    return "Host: " + text + "\r\n";
+}
+
 // "host:port" or "[v6]:port"; false when either part is missing or wrong.
 bool split_authority(std::string_view authority, int default_port, std::string& host, int& port) {
     std::string_view port_text;
+    bool has_port = false;
     if (!authority.empty() && authority.front() == '[') {
         const auto close = authority.find(']');
         if (close == std::string_view::npos) return false;
         host = std::string(authority.substr(1, close - 1));
+        if (host.find(':') == std::string::npos) return false;  // brackets hold an IPv6 address only
         std::string_view rest = authority.substr(close + 1);
         if (!rest.empty() && rest.front() != ':') return false;
-        if (!rest.empty()) port_text = rest.substr(1);
+        has_port = !rest.empty();
+        if (has_port) port_text = rest.substr(1);
     } else {
         const auto colon = authority.rfind(':');
         host = std::string(authority.substr(0, colon));
-        if (colon != std::string_view::npos) port_text = authority.substr(colon + 1);
+        has_port = colon != std::string_view::npos;
+        if (has_port) port_text = authority.substr(colon + 1);
         if (host.find(':') != std::string::npos) return false;
     }
     if (host.empty()) return false;
-    if (port_text.empty() && authority.find(':') == std::string_view::npos) {
+    if (!has_port) {
         port = default_port;
         return default_port > 0;
     }
@@ -57,11 +97,12 @@ std::string lower(std::string_view text) {
     return out;
 }
 
-// Headers a proxy must not pass on: they concern the hop to the proxy.
-bool is_hop_header(std::string_view line) {
+// Headers a proxy must not pass on: they concern the hop to the proxy, or
+// (Host) are written from the validated host instead.
+bool is_dropped_header(std::string_view line) {
     const std::string name = lower(line.substr(0, line.find(':')));
     return name == "connection" || name == "proxy-connection" || name == "keep-alive" ||
-           name == "proxy-authorization";
+           name == "proxy-authorization" || name == "host";
 }
 
 ParseStep parse_http(std::string_view bytes) {
@@ -86,6 +127,7 @@ ParseStep parse_http(std::string_view bytes) {
     if (method == "CONNECT") {
         r.protocol = ProxyProtocol::http_connect;
         if (!split_authority(target, 0, r.host, r.port)) return bad_http("CONNECT needs HOST:PORT");
+        if (!take_valid_host(r, step)) return step;
         r.upstream_bytes = std::string(bytes.substr(end + 4));
         return step;
     }
@@ -97,13 +139,14 @@ ParseStep parse_http(std::string_view bytes) {
     const std::string_view authority = rest.substr(0, slash);
     if (authority.find('@') != std::string_view::npos) return bad_http("user names in URLs are not proxied");
     if (!split_authority(authority, 80, r.host, r.port)) return bad_http("malformed URL host");
+    if (!take_valid_host(r, step)) return step;
     std::string path = slash == std::string_view::npos ? "/" : std::string(rest.substr(slash));
     if (path[0] == '?') path = "/" + path;
-    std::string rewritten = std::string(method) + " " + path + " " + std::string(version) + "\r\n";
+    std::string rewritten = std::string(method) + " " + path + " " + std::string(version) + "\r\n" + host_header(r);
     for (size_t at = line_end + 2; at < head.size();) {
         const size_t next = head.find("\r\n", at);
         const std::string_view header = head.substr(at, next - at);
-        if (!is_hop_header(header)) rewritten += std::string(header) + "\r\n";
+        if (!is_dropped_header(header)) rewritten += std::string(header) + "\r\n";
         at = next + 2;
     }
     r.upstream_bytes = rewritten + "Connection: close\r\n\r\n" + std::string(bytes.substr(end + 4));
@@ -148,13 +191,13 @@ ParseStep parse_socks(std::string_view bytes, bool greeted) {
         if (bytes.size() < at + 1 + length + 2) return {};
         r.host = std::string(bytes.substr(at + 1, length));
         at += 1 + length;
-        if (r.host.empty() || r.host.find('\0') != std::string::npos) return bad("empty SOCKS5 host", refuse_command);
     } else {
         return bad("unknown SOCKS5 address type", std::string("\x05\x08\x00\x01\x00\x00\x00\x00\x00\x00", 10));
     }
     r.port = b[at] << 8 | b[at + 1];
     at += 2;
     if (r.port == 0) return bad("SOCKS5 port 0", refuse_command);
+    if (!take_valid_host(r, step)) return step;
     r.upstream_bytes = std::string(bytes.substr(at));
     step.state = ParseStep::State::done;
     step.consumed = bytes.size();

@@ -3,6 +3,7 @@
 #include "oms/core/address_class.hpp"
 #include "oms/core/config.hpp"
 #include "oms/core/error.hpp"
+#include "oms/core/proxy_host.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -16,17 +17,6 @@ namespace {
 
 [[noreturn]] void refuse(const std::string& where, const std::string& what) {
     throw UserError(kExitConfig, "config error: " + where + ": " + what);
-}
-
-bool is_name_character(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_';
-}
-
-// Letters, digits, '-', '_' and dots between labels; no empty label.
-bool is_host_name(const std::string& name) {
-    if (name.empty() || name.size() > 253 || name.front() == '.' || name.back() == '.') return false;
-    if (name.find("..") != std::string::npos) return false;
-    return std::all_of(name.begin(), name.end(), is_name_character);
 }
 
 bool is_numeric_address(const std::string& text) {
@@ -95,7 +85,9 @@ HostPattern parse_host_pattern(const std::string& text, const std::string& where
         rest = rest.substr(2);
     }
     p.name = normal_host(rest);
-    if (!is_host_name(p.name) || p.name.find('*') != std::string::npos)
+    // A name by the rule requests are held to (proxy_host.hpp), or a numeric
+    // address the proxy then still refuses unless its class is public.
+    if (!(is_host_name(p.name) || (!p.wildcard && is_numeric_address(p.name))))
         refuse(where, quoted(text) + " is not a host name, \"*.\" and a domain, or either with \":PORT\"");
     if (p.wildcard && p.name.find('.') == std::string::npos)
         refuse(where, quoted(text) + " would allow a whole top-level domain; name a domain below it");

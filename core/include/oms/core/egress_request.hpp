@@ -1,4 +1,5 @@
-// The first bytes a client sends the egress proxy, read into a destination:
+// The first bytes a client sends the egress proxy, read into a destination
+// whose host is validated once (proxy_host.hpp):
 // an HTTP CONNECT (TLS and anything else passes through untouched), a plain
 // HTTP request in absolute form ("GET http://host/path"), rewritten to the
 // origin form a server expects with "Connection: close" so that one
@@ -15,7 +16,8 @@ enum class ProxyProtocol { http_connect, http_plain, socks5 };
 
 struct ProxyRequest {
     ProxyProtocol protocol = ProxyProtocol::http_connect;
-    std::string host;           // a name or a numeric address (no brackets)
+    std::string host;           // validated (proxy_host.hpp): a name, or a numeric address without brackets
+    bool numeric_host = false;  // host is a numeric address
     int port = 0;
     std::string upstream_bytes;  // to send the destination first (plain HTTP: the rewritten request)
 };
@@ -30,6 +32,9 @@ struct ParseStep {
     State state = State::need_more;
     std::string reply, why;
     size_t consumed = 0;
+    // With `bad`: the host was refused by proxy_host.hpp's rules; `request`
+    // holds the raw host and port, for the refusal record.
+    bool refused_host = false;
     ProxyRequest request;
 };
 
