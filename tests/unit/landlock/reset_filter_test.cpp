@@ -1,6 +1,8 @@
 // The loopback watch's socket filters on the real kernel: attached to one
 // end of a unix datagram pair, where the kernel runs a socket filter on each
-// message as it would on a packet, so crafted IPv4 and IPv6 segments show
+// message as it would on a packet, so crafted IPv4 packets (from the IP
+// header, as an IPv4 raw socket gets them) and IPv6 ones (from the
+// transport header, as an IPv6 raw socket gets them) show
 // what the filter keeps (a TCP reset, cut to its first bytes) and drops
 // (other TCP segments, UDP, a later fragment), and the same for the ICMP port
 // unreachables the UDP watch keeps, unprivileged.
@@ -29,11 +31,10 @@ Bytes ipv4_segment(uint8_t protocol, uint8_t tcp_flags, bool later_fragment = fa
     return p;
 }
 
-Bytes ipv6_segment(uint8_t next_header, uint8_t tcp_flags) {
-    Bytes p(40 + 20 + 30, 0);
-    p[0] = 0x60;
-    p[6] = next_header;
-    p[40 + 13] = tcp_flags;
+// What an IPv6 raw socket of TCP is given: the TCP header on (and data).
+Bytes tcp_v6_payload(uint8_t tcp_flags, size_t size = 20 + 30) {
+    Bytes p(size, 0);
+    p[13] = tcp_flags;
     return p;
 }
 
@@ -66,9 +67,10 @@ TEST_CASE("the IPv4 reset filter keeps TCP resets and drops the rest", "[landloc
 
 TEST_CASE("the IPv6 reset filter keeps TCP resets and drops the rest", "[landlock][refusals][filter]") {
     const sock_fprog v6 = oms::landlock::refused_connect_watch::reset_filter(true);
-    CHECK(through(v6, ipv6_segment(IPPROTO_TCP, 0x14)) == 80);  // cut to 80 of 90
-    CHECK(through(v6, ipv6_segment(IPPROTO_TCP, 0x10)) == -1);  // ACK alone
-    CHECK(through(v6, ipv6_segment(IPPROTO_UDP, 0x04)) == -1);
+    CHECK(through(v6, tcp_v6_payload(0x14)) == 20);      // RST|ACK: its TCP header, cut from 50
+    CHECK(through(v6, tcp_v6_payload(0x04, 20)) == 20);  // RST alone
+    CHECK(through(v6, tcp_v6_payload(0x10)) == -1);      // ACK alone
+    CHECK(through(v6, tcp_v6_payload(0x02)) == -1);      // SYN
 }
 
 namespace {
@@ -85,14 +87,14 @@ Bytes icmp_v4(uint8_t type, uint8_t code, uint8_t quoted_protocol = IPPROTO_UDP)
     return p;
 }
 
+// What an IPv6 raw socket of ICMPv6 is given: the ICMPv6 header on, then
+// the quoted datagram's IPv6 and UDP headers.
 Bytes icmp_v6(uint8_t type, uint8_t code) {
-    Bytes p(40 + 8 + 40 + 8, 0);
-    p[0] = 0x60;
-    p[6] = IPPROTO_ICMPV6;
-    p[40] = type;
-    p[41] = code;
-    p[48] = 0x60;
-    p[48 + 6] = IPPROTO_UDP;
+    Bytes p(8 + 40 + 8, 0);
+    p[0] = type;
+    p[1] = code;
+    p[8] = 0x60;
+    p[8 + 6] = IPPROTO_UDP;
     return p;
 }
 
@@ -108,10 +110,12 @@ TEST_CASE("the unreachable filters keep ICMP port unreachables and drop the rest
     long_one.resize(300);
     CHECK(through(v4, long_one) == 128);
     const sock_fprog v6 = oms::landlock::refused_connect_watch::unreachable_filter(true);
-    CHECK(through(v6, icmp_v6(1, 4)) == 96);  // port unreachable
+    CHECK(through(v6, icmp_v6(1, 4)) == 56);  // port unreachable, whole
     CHECK(through(v6, icmp_v6(1, 3)) == -1);  // address unreachable
     CHECK(through(v6, icmp_v6(129, 0)) == -1);  // echo reply
-    CHECK(through(v6, ipv6_segment(IPPROTO_TCP, 0x14)) == -1);
+    Bytes long_v6 = icmp_v6(1, 4);
+    long_v6.resize(300);
+    CHECK(through(v6, long_v6) == 96);
 }
 
 TEST_CASE("assembled filters jump only to the drop at their end", "[landlock][filter]") {

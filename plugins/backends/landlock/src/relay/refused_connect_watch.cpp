@@ -7,11 +7,8 @@
 
 #include <arpa/inet.h>
 #include <linux/filter.h>
-#include <linux/if_packet.h>
-#include <net/ethernet.h>
-#include <net/if.h>
+#include <netinet/in.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -37,12 +34,11 @@ constexpr Check kIpv4Resets[] = {
     {Op::drop_unless_any_bit, 0x04},                           // TCP flags: RST
     {Op::keep, 64},
 };
-// IPv6 TCP segments with RST set, the TCP header right after the fixed one
-// (the kernel's own resets carry no extension header).
+// IPv6 TCP segments with RST set. An IPv6 raw socket is given the
+// transport header alone (the addresses come with recvfrom).
 constexpr Check kIpv6Resets[] = {
-    {Op::load_byte, 6}, {Op::drop_unless_equal, IPPROTO_TCP},  // next header
-    {Op::load_byte, 40 + 13}, {Op::drop_unless_any_bit, 0x04},  // TCP flags: RST
-    {Op::keep, 80},
+    {Op::load_byte, 13}, {Op::drop_unless_any_bit, 0x04},  // TCP flags: RST
+    {Op::keep, 20},
 };
 // ICMP "port unreachable" (type 3, code 3), unfragmented: the kernel's answer
 // to a UDP datagram no socket takes; it quotes the datagram's IP and UDP
@@ -56,23 +52,18 @@ constexpr Check kIpv4Unreachable[] = {
     {Op::load_byte_after_ip, 1}, {Op::drop_unless_equal, 3},  // port unreachable
     {Op::keep, 128},
 };
-// ICMPv6 "port unreachable" (type 1, code 4) right after the fixed header.
+// ICMPv6 "port unreachable" (type 1, code 4), from its ICMPv6 header on:
+// what an IPv6 raw socket is given. It quotes the datagram's IPv6 and UDP
+// headers.
 constexpr Check kIpv6Unreachable[] = {
-    {Op::load_byte, 6}, {Op::drop_unless_equal, IPPROTO_ICMPV6},
-    {Op::load_byte, 40}, {Op::drop_unless_equal, 1},
-    {Op::load_byte, 41}, {Op::drop_unless_equal, 4},
-    {Op::keep, 128},
+    {Op::load_byte, 0}, {Op::drop_unless_equal, 1},
+    {Op::load_byte, 1}, {Op::drop_unless_equal, 4},
+    {Op::keep, 96},
 };
 constexpr auto kIpv4Program = packet_filter::assemble(kIpv4Resets);
 constexpr auto kIpv6Program = packet_filter::assemble(kIpv6Resets);
 constexpr auto kIpv4UnreachableProgram = packet_filter::assemble(kIpv4Unreachable);
 constexpr auto kIpv6UnreachableProgram = packet_filter::assemble(kIpv6Unreachable);
-
-int loopback_index(int fd) {
-    ifreq request{};
-    strncpy(request.ifr_name, "lo", IFNAMSIZ - 1);
-    return ioctl(fd, SIOCGIFINDEX, &request) == 0 ? request.ifr_ifindex : -1;
-}
 
 bool is_relayed(uint16_t port) {
     for (size_t i = 0; i < relayed_count; ++i)
@@ -110,21 +101,22 @@ void report_reset(int family, const uint8_t* address, size_t address_size, const
     report(family, address, address_size, port, rule_for(port));
 }
 
-void inspect_v4(const uint8_t* packet, size_t size) {
+void inspect_v4(const uint8_t* packet, size_t size, const sockaddr_in6&) {
     if (size < 20) return;
     const size_t ip_header = static_cast<size_t>(packet[0] & 0x0f) * 4;
     if ((packet[0] >> 4) != 4 || ip_header < 20 || size < ip_header + 20) return;
     report_reset(AF_INET, packet + 12, 4, packet + ip_header);  // the source: where the command connected
 }
 
-void inspect_v6(const uint8_t* packet, size_t size) {
-    if (size < 40 + 20 || (packet[0] >> 4) != 6 || packet[6] != IPPROTO_TCP) return;
-    report_reset(AF_INET6, packet + 8, 16, packet + 40);
+// `from`: the segment's source, where the command connected.
+void inspect_v6(const uint8_t* segment, size_t size, const sockaddr_in6& from) {
+    if (size < 20) return;
+    report_reset(AF_INET6, from.sin6_addr.s6_addr, 16, segment);
 }
 
 // A port unreachable quoting a UDP datagram: its destination address and
 // port are where the command sent it.
-void inspect_unreachable_v4(const uint8_t* packet, size_t size) {
+void inspect_unreachable_v4(const uint8_t* packet, size_t size, const sockaddr_in6&) {
     if (size < 20 || (packet[0] >> 4) != 4) return;
     const size_t quoted = static_cast<size_t>(packet[0] & 0x0f) * 4 + 8;
     if (size < quoted + 20 || (packet[quoted] >> 4) != 4 || packet[quoted + 9] != IPPROTO_UDP) return;
@@ -134,39 +126,39 @@ void inspect_unreachable_v4(const uint8_t* packet, size_t size) {
     report(AF_INET, packet + quoted + 16, 4, port, udp_rule_for(port));
 }
 
-void inspect_unreachable_v6(const uint8_t* packet, size_t size) {
-    constexpr size_t quoted = 40 + 8, udp = quoted + 40;
-    if (size < udp + 8 || (packet[0] >> 4) != 6 || (packet[quoted] >> 4) != 6 || packet[quoted + 6] != IPPROTO_UDP)
-        return;
+void inspect_unreachable_v6(const uint8_t* packet, size_t size, const sockaddr_in6&) {
+    constexpr size_t quoted = 8, udp = quoted + 40;
+    if (size < udp + 8 || (packet[quoted] >> 4) != 6 || packet[quoted + 6] != IPPROTO_UDP) return;
     const uint16_t port = static_cast<uint16_t>((packet[udp + 2] << 8) | packet[udp + 3]);
     report(AF_INET6, packet + quoted + 24, 16, port, udp_rule_for(port));
 }
 
-int open_on_loopback(uint16_t protocol, sock_fprog filter) {
-    const int fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, htons(protocol));
+// A raw socket of `family` taking a copy of every `protocol` packet the
+// namespace receives (its only interface is lo), through `filter`. Not a
+// packet socket: the kernel waits for an RCU grace period when a packet
+// socket's protocol hook is replaced at bind and again at every close
+// (8 to 16 ms each on some machines), which every run would pay twice per
+// socket; a raw socket opens and closes without waiting.
+int open_raw(int family, int protocol, sock_fprog filter) {
+    const int fd = socket(family, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, protocol);
     if (fd < 0) return -1;
-    sockaddr_ll address{};
-    address.sll_family = AF_PACKET;
-    address.sll_protocol = htons(protocol);
-    address.sll_ifindex = loopback_index(fd);
-    if (address.sll_ifindex <= 0 || setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &filter, sizeof filter) != 0 ||
-        bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+    if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &filter, sizeof filter) != 0) {
         close(fd);
         return -1;
     }
     return fd;
 }
 
-void drain(int fd, void (*inspect)(const uint8_t*, size_t)) {
+using Inspect = void (*)(const uint8_t*, size_t, const sockaddr_in6&);
+
+void drain(int fd, Inspect inspect) {
     for (int n = 0; n < 64; ++n) {
         uint8_t packet[128];
-        sockaddr_ll from{};
+        sockaddr_in6 from{};  // the larger of the two families' addresses
         socklen_t from_size = sizeof from;
         const ssize_t got = recvfrom(fd, packet, sizeof packet, 0, reinterpret_cast<sockaddr*>(&from), &from_size);
         if (got <= 0) return;
-        // Each segment on lo is seen leaving and arriving: count it once.
-        if (from.sll_pkttype == PACKET_OUTGOING) continue;
-        inspect(packet, static_cast<size_t>(got));
+        inspect(packet, static_cast<size_t>(got), from);
     }
 }
 
@@ -174,11 +166,11 @@ void drain(int fd, void (*inspect)(const uint8_t*, size_t)) {
 
 bool open(const ChildSpec& spec) {
     if (spec.report_fd < 0) return false;
-    packet_v4 = open_on_loopback(ETH_P_IP, reset_filter(false));
+    packet_v4 = open_raw(AF_INET, IPPROTO_TCP, reset_filter(false));
     // No IPv6 (disabled on this machine) leaves only it unwatched.
-    packet_v6 = open_on_loopback(ETH_P_IPV6, reset_filter(true));
-    unreachable_v4 = open_on_loopback(ETH_P_IP, unreachable_filter(false));
-    unreachable_v6 = open_on_loopback(ETH_P_IPV6, unreachable_filter(true));
+    packet_v6 = open_raw(AF_INET6, IPPROTO_TCP, reset_filter(true));
+    unreachable_v4 = open_raw(AF_INET, IPPROTO_ICMP, unreachable_filter(false));
+    unreachable_v6 = open_raw(AF_INET6, IPPROTO_ICMPV6, unreachable_filter(true));
     if (packet_v4 < 0 && packet_v6 < 0 && unreachable_v4 < 0 && unreachable_v6 < 0) return false;
     relayed_count = spec.relay_ports.size() < kMaxRelayed ? spec.relay_ports.size() : kMaxRelayed;
     for (size_t i = 0; i < relayed_count; ++i) relayed[i] = spec.relay_ports[i];
