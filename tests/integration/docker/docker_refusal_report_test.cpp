@@ -13,6 +13,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstring>
+#include <map>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -210,9 +213,26 @@ TEST_CASE("docker: a name the container's resolver refused is reported", "[docke
     if (warm) u.oms({"task", "end"});
 }
 
+// The names in a refusal line, each with its rule: "name (rule)" entries
+// separated by "; ".
+std::map<std::string, std::string> named_in(const std::string& line) {
+    std::map<std::string, std::string> out;
+    for (const char* name : {"first-only.test", "first-setsid.test", "second-only.test"}) {
+        const size_t at = line.find(std::string(name) + " (");
+        if (at == std::string::npos) continue;
+        const size_t rule = at + std::strlen(name) + 2;
+        const size_t end = line.find(")", line.find("resolves it", rule));
+        out[name] = line.substr(rule, end == std::string::npos ? std::string::npos : end - rule);
+    }
+    return out;
+}
+
 // Two commands of one warm container look names up while both run (each
-// waits for the other's marker): each run's report names its own lookups
-// only, also one asked by a process that left the command's session.
+// waits for the other's marker): each run's report names its own lookups,
+// also one asked by a process that left the command's session. Another
+// command's name may appear only in the honest form: when the runner could
+// not trace its asker (gone before it looked, or past its search budget on
+// a busy machine), every running command is told of it, and its rule says so.
 TEST_CASE("docker: concurrent warm commands each get their own refused lookups", "[docker][network][refusals]") {
     require_daemon();
     OmsUser u(true);
@@ -229,12 +249,19 @@ TEST_CASE("docker: concurrent warm commands each get their own refused lookups",
     const ProcessResult a = first.get(), b = second.get();
     INFO(a.out << a.err << "\n---\n" << b.out << b.err);
     CHECK_THAT(a.out, Catch::Contains("first-saw-second"));  // both ran at once
-    CHECK_THAT(a.err, Catch::Contains("oms: network: 2 name lookups refused: "));
-    CHECK_THAT(a.err, Catch::Contains("first-only.test"));
-    CHECK_THAT(a.err, Catch::Contains("first-setsid.test"));
-    CHECK_THAT(a.err, !Catch::Contains("second-only.test"));
-    CHECK_THAT(b.err, Catch::Contains("oms: network: 1 name lookup refused: second-only.test ("));
-    CHECK_THAT(b.err, !Catch::Contains("first-"));
+    const std::string untraced = "asker not traced: maybe another command's";
+    const auto a_names = named_in(a.err), b_names = named_in(b.err);
+    CHECK(a_names.count("first-only.test") == 1);  // its own, whether traced or not
+    CHECK(a_names.count("first-setsid.test") == 1);
+    CHECK(b_names.count("second-only.test") == 1);
+    // The other's names: never as a command's own, only as untraced.
+    for (const auto& [name, rule] : a_names)
+        if (name.rfind("second-", 0) == 0) CHECK_THAT(rule, Catch::EndsWith(untraced));
+    for (const auto& [name, rule] : b_names)
+        if (name.rfind("first-", 0) == 0) CHECK_THAT(rule, Catch::EndsWith(untraced));
+    // On a quiet machine every asker here is traced; under load any may not
+    // be, so which form each takes is not asserted, only that no command is
+    // told another's name as its own.
     u.oms({"task", "end"});
 }
 

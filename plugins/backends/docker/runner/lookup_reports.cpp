@@ -70,7 +70,10 @@ void tell_command(int conn, CommandLookups& told, const std::string& name, bool 
     if (traced ? told.sent.size() - told.untraced >= kMaxTracedLookups : told.untraced >= kMaxUntracedLookups) return;
     if (std::find(told.sent.begin(), told.sent.end(), name) != told.sent.end()) return;
     char frame[8 + kMaxLookupName];
-    const uint32_t head[2] = {kLookupFrame, uint32_t(name.size())};
+    // An untraced name says so, where this oms can tell it apart: it was
+    // told to every running command, and may be another's.
+    const uint32_t word = traced || !told.untraced_frames ? kLookupFrame : kUntracedLookupFrame;
+    const uint32_t head[2] = {word, uint32_t(name.size())};
     std::memcpy(frame, head, sizeof head);
     std::memcpy(frame + sizeof head, name.data(), name.size());
     // A unix stream socket takes a frame this small whole or not at all.

@@ -28,7 +28,8 @@ bool receive_asker_report(int fd, AskerReport& report);
 
 // What one command was already told.
 struct CommandLookups {
-    bool wanted = false;  // its oms asked (kReportLookups)
+    bool wanted = false;           // its oms asked (kReportLookups)
+    bool untraced_frames = false;  // and takes untraced names apart (kReportUntraced)
     std::vector<std::string> sent;
     size_t untraced = 0;  // of them, names whose asker was not found
     RoutesTold routes;    // the refused destinations it was told of

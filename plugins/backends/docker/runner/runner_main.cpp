@@ -88,6 +88,7 @@ struct Request {
     std::string cwd;
     std::vector<std::string> argv, env;
     bool report_lookups = false;
+    bool report_untraced = false;  // untraced names in frames of their own
 };
 
 bool read_exact(int fd, void* data, size_t size) {
@@ -142,6 +143,7 @@ bool parse(const std::string& payload, Request& req) {
     req.env.assign(parts.begin() + at, parts.begin() + at + envc);
     at += envc;
     req.report_lookups = at < parts.size() && parts[at] == kReportLookups;
+    req.report_untraced = req.report_lookups && at + 1 < parts.size() && parts[at + 1] == kReportUntraced;
     return true;
 }
 
@@ -293,6 +295,7 @@ bool start_command(int conn, const std::vector<int>& close_in_child, LiveCommand
     }
     c.conn = conn;
     c.lookups.wanted = req.report_lookups;
+    c.lookups.untraced_frames = req.report_untraced;
     c.pid = child;
     c.pidfd = static_cast<int>(syscall(SYS_pidfd_open, child, 0));
     return true;

@@ -7,14 +7,18 @@
 //   u32 magic, u32 payload length, payload = NUL-terminated strings:
 //   cwd, argc, argv..., envc, env... (counts as decimal text)
 //   then, optionally, kReportLookups: send this command's refused lookups
-//   (an older runner ignores it and sends none).
+//   (an older runner ignores it and sends none), and after it, optionally,
+//   kReportUntraced: send a name whose asker was not found as an untraced
+//   lookup frame (an older runner sends it as a lookup frame).
 // Then any number of u32 signal numbers (host -> runner): forward to the command.
 // Reply (runner -> host): u32 exit status (128+N when signal N ended it), or
 // the connection closes early when the runner failed. Before it, when the
 // request asked, any number of lookup frames: u32 kLookupFrame, u32 length
 // (1 to kMaxLookupName), the name a process of this command asked of the
 // container's resolver and was answered "no such host" (an exit status is
-// never kLookupFrame: it is below 256). Also, when the request asked and the
+// never kLookupFrame: it is below 256), or untraced lookup frames, the same
+// with u32 kUntracedLookupFrame: a name whose asker the runner could not
+// find, told to every running command (it may be another's). Also, when the request asked and the
 // container has no network but its loopback, address frames: u32
 // kRouteFrame or kLoopbackFrame, u32 kAddressFrameSize, then u16 family
 // (AF_INET or AF_INET6), u16 port (host order) and 16 bytes of address (the
@@ -35,7 +39,9 @@ inline constexpr uint32_t kMaxPayload = 4u << 20;
 inline constexpr const char* kRelaySocketName = "relay.sock";
 
 inline constexpr const char* kReportLookups = "report-lookups";
-inline constexpr uint32_t kLookupFrame = 0x6f6d734c;  // "omsL"
+inline constexpr const char* kReportUntraced = "report-untraced";
+inline constexpr uint32_t kLookupFrame = 0x6f6d734c;          // "omsL"
+inline constexpr uint32_t kUntracedLookupFrame = 0x6f6d7355;  // "omsU"
 inline constexpr uint32_t kMaxLookupName = 253;
 inline constexpr uint32_t kRouteFrame = 0x6f6d7352;     // "omsR"
 inline constexpr uint32_t kLoopbackFrame = 0x6f6d7350;  // "omsP"

@@ -39,7 +39,7 @@ std::string runner_payload(const std::string& cwd, const std::vector<std::string
     for (const std::string& a : argv) out += a + '\0';
     out += std::to_string(env.size()) + '\0';
     for (const std::string& e : env) out += e + '\0';
-    if (report_lookups) out += std::string(runner::kReportLookups) + '\0';
+    if (report_lookups) out += std::string(runner::kReportLookups) + '\0' + runner::kReportUntraced + '\0';
     return out;
 }
 
@@ -132,7 +132,8 @@ void RunnerRun::read_exact(void* data, size_t size) {
 
 // A lookup frame's length and name (runner_protocol.hpp), into the log. The
 // source, port and rule are oms's own: only the name comes from the runner.
-void RunnerRun::take_lookup() {
+// An untraced one's rule says that it may be another command's.
+void RunnerRun::take_lookup(bool traced) {
     const uint32_t length = read_word();
     if (length == 0 || length > runner::kMaxLookupName)
         throw sdk::Error(OMS_ERR_FAILED, "docker: the warm container's runner sent a malformed lookup report");
@@ -140,7 +141,9 @@ void RunnerRun::take_lookup() {
     read_exact(name.data(), length);
     if (refusal_fd_ < 0 || lookups_ >= kMaxLookups) return;
     ++lookups_;
-    refusal_log::append(refusal_fd_, "resolver", name.c_str(), name.size(), 0, dns_responder::kNoSuchHost);
+    const std::string rule = traced ? std::string(dns_responder::kNoSuchHost)
+                                    : std::string(dns_responder::kNoSuchHost) + kUntracedNote;
+    refusal_log::append(refusal_fd_, "resolver", name.c_str(), name.size(), 0, rule.c_str());
 }
 
 // An address frame's destination (runner_protocol.hpp), into the log; the
@@ -161,7 +164,8 @@ void RunnerRun::take_refused_connect(uint32_t frame_word) {
 int RunnerRun::wait() {
     for (;;) {
         const uint32_t word = read_word();
-        if (word == runner::kLookupFrame) take_lookup();
+        if (word == runner::kLookupFrame || word == runner::kUntracedLookupFrame)
+            take_lookup(word == runner::kLookupFrame);
         else if (word == runner::kRouteFrame || word == runner::kLoopbackFrame) take_refused_connect(word);
         else return static_cast<int>(word);
     }

@@ -36,11 +36,15 @@ public:
 
     static constexpr size_t kMaxLookups = runner::kMaxTracedLookups + runner::kMaxUntracedLookups;
     static constexpr size_t kMaxConnects = 1000;
+    // After the rule of a name whose asker the runner could not find (gone
+    // before it looked, out of its search budget on a busy machine, or
+    // hiding its descriptors): every running command was told of it.
+    static constexpr const char* kUntracedNote = "; asker not traced: maybe another command's";
 
 private:
     uint32_t read_word();
     void read_exact(void* data, size_t size);
-    void take_lookup();
+    void take_lookup(bool traced);
     void take_refused_connect(uint32_t frame);
 
     int connection_;
