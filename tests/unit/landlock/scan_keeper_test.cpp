@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -54,6 +55,17 @@ pid_t keeper_pid(const std::string& folder) {
     return ok ? peer.pid : 0;
 }
 
+// Calls `ready` every 50 ms until it says so (true), or 30 s passed (false).
+template <typename Ready>
+bool eventually(Ready ready) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!ready()) {
+        if (std::chrono::steady_clock::now() >= until) return false;
+        usleep(50'000);  // the keeper may still be starting or walking the tree
+    }
+    return true;
+}
+
 // A tree searched with a keeper of its own (its folder stands for the
 // user's run folder base), stopped when the test ends.
 struct KeptTree : ScanTree {
@@ -71,15 +83,16 @@ struct KeptTree : ScanTree {
         client = KeeperClient(keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60, kAlwaysAsk);
     }
     // Searches until the keeper vouches for every folder: the first search
-    // starts it, the next ones leave a mark it can answer from.
+    // starts it, the next ones leave a mark it can answer from. Done as soon
+    // as it vouches; the bound only ends a test whose keeper never comes,
+    // and is generous because a keeper's start waits for an ending one's
+    // exit, which a slow or busy machine can stretch to seconds.
     bool warm() {
-        for (int search = 0; search < 20; ++search) {
+        return eventually([&] {
             ScanStats stats;
             scan(&stats);
-            if (stats.folders_vouched == kFolders && stats.folders_read == 0) return true;
-            usleep(50'000);  // the keeper may still be starting or walking the tree
-        }
-        return false;
+            return stats.folders_vouched == kFolders && stats.folders_read == 0;
+        });
     }
 };
 
@@ -265,12 +278,11 @@ TEST_CASE("a warm search names its folders by the keeper's ticket, and a change 
         // The first search starts a keeper; the first it answers names the
         // old keeper's ticket, which this keeper never gave.
         ScanStats answered;
-        for (int search = 0; search < 20 && answered.keeper_answers == 0; ++search) {
+        REQUIRE(eventually([&] {
             answered = ScanStats{};
             tree.scan(&answered);
-            if (answered.keeper_answers == 0) usleep(50'000);
-        }
-        REQUIRE(answered.keeper_answers == 1);
+            return answered.keeper_answers == 1;
+        }));
         CHECK(answered.folders_vouched == 0);
         CHECK(answered.caches_written == 1);
         REQUIRE(tree.warm());

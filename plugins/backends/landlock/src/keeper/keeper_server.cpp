@@ -57,10 +57,44 @@ bool own_folder(const std::string& folder) {
            (st.st_mode & 022) == 0;
 }
 
-// Held as long as the process lives: a second keeper for the folder exits.
+// Whether a keeper answers on the folder's socket (connect alone: an
+// answering keeper accepts at once).
+bool keeper_answers(const std::string& folder) {
+    const std::string path = folder + "/" + kKeeperSocketName;
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    if (path.size() >= sizeof address.sun_path) return false;
+    path.copy(address.sun_path, path.size());
+    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const bool answers = fd >= 0 && connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+    if (fd >= 0) close(fd);
+    return answers;
+}
+
+// How long a new keeper waits for one that is ending. A keeper is started
+// only when none answered; one that still holds the lock then is ending (its
+// idle time ran out, it was stopped or killed), and its exit can take a
+// while: the kernel tears its inotify watches down first, waiting for RCU
+// grace periods (tens of milliseconds for a few watches where grace periods
+// are not expedited, the kernel's default; seconds for many). Without the
+// wait, a launch in that moment started a keeper that exited at once, and
+// no keeper served until a later launch started another.
+constexpr int64_t kWaitForEndingKeeperMs = 10'000;
+
+// Held as long as the process lives: a second keeper for the folder exits
+// (at once when the holder answers; once it ended, the wait is over).
 bool take_lock(const std::string& folder) {
     const int fd = open((folder + "/" + kKeeperLockName).c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-    return fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;  // kept open on purpose
+    if (fd < 0) return false;
+    const int64_t until = milliseconds_now() + kWaitForEndingKeeperMs;
+    while (flock(fd, LOCK_EX | LOCK_NB) != 0) {  // kept open on purpose once taken
+        if (errno != EWOULDBLOCK || keeper_answers(folder) || milliseconds_now() >= until) {
+            close(fd);
+            return false;
+        }
+        usleep(20'000);
+    }
+    return true;
 }
 
 int listen_at(const std::string& path) {
