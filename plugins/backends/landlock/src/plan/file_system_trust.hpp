@@ -1,6 +1,7 @@
 // Which file systems the keypair search trusts, and for what. Both the scan
 // cache (folder times) and the scan keeper (inotify events) need every
-// change to a folder to pass through this kernel; they differ on overlayfs.
+// change to a folder to pass through this kernel's VFS on that very folder;
+// neither trusts overlayfs, whose lower layers change beneath it.
 #pragma once
 #include <sys/vfs.h>
 
@@ -24,8 +25,6 @@ inline bool changed_only_through_this_kernel(uint64_t type) {
         return false;
     }
 }
-
-constexpr uint64_t kOverlayFs = 0x794c7630;
 
 inline uint64_t file_system_type(int fd) {
     struct statfs fs;

@@ -55,12 +55,11 @@ void merge(ScanFindings& into, ScanFindings&& from) {
 }
 
 // A folder's mtime and ctime move with every entry created, renamed or
-// removed in it, from whatever process, only on these (the upper folder's
-// times on overlayfs): a cache trusts nothing else.
-bool folder_times_trusted(int fd) {
-    const uint64_t type = file_system_type(fd);
-    return changed_only_through_this_kernel(type) || type == kOverlayFs;
-}
+// removed in it, from whatever process, only on these: a cache trusts
+// nothing else. Not overlayfs: a merged folder shows its upper folder's
+// times, and an entry added to a lower one (by the user, or by another
+// container sharing the layer) leaves them unchanged.
+bool folder_times_trusted(int fd) { return changed_only_through_this_kernel(file_system_type(fd)); }
 
 // One root: reuses what the old cache says about unchanged folders, reads
 // the others, and builds the cache for the next start as it goes.
