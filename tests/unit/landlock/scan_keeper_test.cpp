@@ -80,8 +80,10 @@ struct KeptTree : ScanTree {
     void stop_keeper() {
         if (const pid_t pid = keeper_pid(keeper_folder.path())) kill(pid, SIGKILL);
         unlink((keeper_folder / kKeeperSocketName).c_str());
-        client = KeeperClient(keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60, kAlwaysAsk);
+        new_client();
     }
+    void new_client() { client = KeeperClient(keeper_folder.path(), program, 60, kAlwaysAsk); }
+    std::string program = OMS_SCAN_KEEPER_PROGRAM;  // the keeper the launches start
     // Searches until the keeper vouches for every folder: the first search
     // starts it, the next ones leave a mark it can answer from. Done as soon
     // as it vouches; the bound only ends a test whose keeper never comes,
@@ -89,6 +91,7 @@ struct KeptTree : ScanTree {
     // exit, which a slow or busy machine can stretch to seconds.
     bool warm() {
         return eventually([&] {
+            new_client();  // each search stands for a launch of its own, as in oms
             ScanStats stats;
             scan(&stats);
             return stats.folders_vouched == kFolders && stats.folders_read == 0;
@@ -279,6 +282,7 @@ TEST_CASE("a warm search names its folders by the keeper's ticket, and a change 
         // old keeper's ticket, which this keeper never gave.
         ScanStats answered;
         REQUIRE(eventually([&] {
+            tree.new_client();
             answered = ScanStats{};
             tree.scan(&answered);
             return answered.keeper_answers == 1;
@@ -455,11 +459,13 @@ TEST_CASE("a keeper of another build is not believed, and is asked to stop", "[s
     const std::string other = tree.base / "other-build/oms-scan-keeper";
     oms::test::make_dirs(tree.base / "other-build");
     REQUIRE(system(("cp '" + std::string(OMS_SCAN_KEEPER_PROGRAM) + "' '" + other + "'").c_str()) == 0);
-    tree.client = KeeperClient(tree.keeper_folder.path(), other, 60, kAlwaysAsk);
+    tree.program = other;
+    tree.new_client();
     REQUIRE(tree.warm());  // positive control: its own launcher believes it
     const pid_t foreign = keeper_pid(tree.keeper_folder.path());
     REQUIRE(foreign > 0);
-    tree.client = KeeperClient(tree.keeper_folder.path(), OMS_SCAN_KEEPER_PROGRAM, 60, kAlwaysAsk);
+    tree.program = OMS_SCAN_KEEPER_PROGRAM;
+    tree.new_client();
     ScanStats stats;
     tree.scan(&stats);
     CHECK(stats.keeper_answers == 0);
