@@ -220,9 +220,12 @@ std::map<std::string, std::string> named_in(const std::string& line) {
     for (const char* name : {"first-only.test", "first-setsid.test", "second-only.test"}) {
         const size_t at = line.find(std::string(name) + " (");
         if (at == std::string::npos) continue;
+        // The rule runs to the parenthesis that closes the one after the
+        // name: the rule has parentheses of its own.
         const size_t rule = at + std::strlen(name) + 2;
-        const size_t end = line.find(")", line.find("resolves it", rule));
-        out[name] = line.substr(rule, end == std::string::npos ? std::string::npos : end - rule);
+        size_t end = rule;
+        for (int depth = 1; end < line.size() && depth > 0; ++end) depth += line[end] == '(' ? 1 : line[end] == ')' ? -1 : 0;
+        out[name] = line.substr(rule, end - rule - 1);
     }
     return out;
 }
