@@ -237,6 +237,9 @@ void print_last_text(const std::optional<RunRecord>& record) {
         std::printf("  %s  %s  (%s)\n", violation_target(v).c_str(), v.rule.c_str(), v.source.c_str());
     if (record->refused > record->violations.size())
         std::printf("  ... and %zu more not kept\n", record->refused - record->violations.size());
+    if (record->hidden.empty()) return;
+    std::printf("hidden from commands: %zu (a read of one fails: permission denied)\n", record->hidden.size());
+    for (const std::string& path : record->hidden) std::printf("  %s\n", printable_text(path).c_str());
 }
 
 std::string joined_words(const std::vector<std::string>& words) {
@@ -290,7 +293,7 @@ void print_last_json(const std::optional<RunRecord>& record) {
         for (const Violation& v : record->violations)
             json.begin_object().key("host").value(v.host).key("port").value(int64_t{v.port}).key("rule").value(v.rule)
                 .key("source").value(v.source).end_object();
-        json.end_array();
+        json.end_array().key("hidden").strings(record->hidden);
     }
     json.end_object();
     std::printf("%s\n", json.str().c_str());

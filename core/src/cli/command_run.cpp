@@ -55,6 +55,7 @@ void record_run(const RunContext& context, const std::string& backend, const Egr
     for (const HostPattern& p : egress.allow) record.allow_hosts.push_back(p.text);
     record.refused = violations.count();
     record.violations = violations.kept();
+    record.hidden = violations.hidden_files();
     if (auto problem = write_run_record(context.inputs().state_dir, record))
         std::fprintf(stderr, "oms: warning: the run record was not written: %s\n", problem->c_str());
 }
@@ -134,7 +135,8 @@ int command_run(const Args& all_args) {
                             context.inputs().argv,
                             context.inputs().state_dir,
                             context.inputs().worktree,
-                            hidden_tool_note(options.command.front(), policy, context.inputs().home, from)};
+                            hidden_tool_note(options.command.front(), policy, context.inputs().home, from),
+                            violations.hidden_files()};
         const std::string line = failure_line(run);
         if (!line.empty()) std::fprintf(stderr, "%s\n", line.c_str());
     }

@@ -23,6 +23,11 @@ bool exists(const std::string& path) {
     return fs::exists(fs::symlink_status(path, error));
 }
 
+bool is_directory(const std::string& path) {
+    std::error_code error;
+    return fs::is_directory(fs::symlink_status(path, error));
+}
+
 // The innermost rule of `kind` whose path holds `path` (the most specific
 // reason to show; precedence between kinds is the caller's).
 const PolicyRule* covering(const Policy& policy, oms_rule_kind kind, const std::string& path) {
@@ -135,8 +140,14 @@ std::optional<Decision> keypair_hidden(const Policy& policy, const SemanticsInpu
     }
     if (in.family == BackendFamily::seatbelt)
         return decided(Verdict::denied, rule, "ends with '" + rule->value + "': the keypair rule refuses it");
+    // landlock covers a file with a device that refuses to open; a folder
+    // with a keypair's name with an empty folder.
+    if (in.family == BackendFamily::landlock && !is_directory(path))
+        return decided(Verdict::denied, rule,
+                       "ends with '" + rule->value + "': the keypair rule hides it" + where +
+                           "; opening it fails (permission denied)");
     return decided(Verdict::hidden, rule,
-                   "ends with '" + rule->value + "': the keypair rule hides it" + where + "; it reads as empty");
+                   "ends with '" + rule->value + "': the keypair rule hides it" + where + "; a command cannot read its content");
 }
 
 // Landlock opens only these nodes of /dev (a raw disk there holds HOME too).
@@ -335,7 +346,7 @@ Decision decide_write(const Policy& policy, const SemanticsInputs& in, const std
         if (const PolicyRule* rule = covering(policy, OMS_RULE_READ_DENY, path))
             return decided(Verdict::denied, rule, "a read-denied path: its cover is read-only");
         auto hidden = keypair_hidden(policy, in, path);
-        if (hidden && hidden->verdict == Verdict::hidden)
+        if (hidden && hidden->verdict != Verdict::allowed && hidden->rule)
             return decided(Verdict::denied, &*hidden->rule, "a hidden keypair file: its cover is read-only");
     }
     if (const PolicyRule* rule = covering(policy, OMS_RULE_WRITE_DENY, path))

@@ -24,6 +24,7 @@ bool first_time(const FailedRun& run) {
     std::string shape = run.worktree + '\n' + run.backend_id + '\n' + std::to_string(run.exit_code);
     for (const std::string& name : run.dropped.names) shape += '\n' + name;
     shape += '\n' + run.hidden_tool;
+    for (const std::string& path : run.hidden_files) shape += '\n' + path;
     const std::string marker = folder + "/" + stable_hash(shape);
     const int fd = open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd >= 0) {
@@ -40,6 +41,24 @@ std::string read_only_git_line(const FailedRun& run) {
            "agent's work\"). --quiet silences this line";
 }
 
+// "target/deploy/prog-keypair.json" for a file in the worktree, else the path.
+std::string shown_path(const std::string& path, const std::string& worktree) {
+    if (!worktree.empty() && path.size() > worktree.size() + 1 && path.compare(0, worktree.size(), worktree) == 0 &&
+        path[worktree.size()] == '/')
+        return path.substr(worktree.size() + 1);
+    return path;
+}
+
+// The files hidden from the run, named first: a read of one fails with
+// "permission denied", the likeliest cause of a failure when there are any.
+std::string hidden_files_clause(const std::vector<std::string>& files, const std::string& worktree) {
+    constexpr size_t kNamed = 2;
+    std::string text = "; hidden from commands (a keypair: reading it fails with permission denied): ";
+    for (size_t i = 0; i < files.size() && i < kNamed; ++i) text += (i ? ", " : "") + shown_path(files[i], worktree);
+    if (files.size() > kNamed) text += " and " + std::to_string(files.size() - kNamed) + " more (oms explain --last)";
+    return text;
+}
+
 }  // namespace
 
 bool failure_hint_wanted(int exit_code) {
@@ -50,10 +69,13 @@ bool failure_hint_wanted(int exit_code) {
 }
 
 std::string failure_hint(const std::string& backend_id, int exit_code, const DroppedVariables& dropped,
-                         const std::string& hidden_tool) {
+                         const std::string& hidden_tool, const std::vector<std::string>& hidden_files,
+                         const std::string& worktree) {
     std::string line = "oms: exit " + std::to_string(exit_code) + " under the " + backend_id + " sandbox";
+    if (!hidden_files.empty()) line += hidden_files_clause(hidden_files, worktree);
     if (!hidden_tool.empty()) line += "; " + hidden_tool;
-    if (!dropped.names.empty())
+    // Dropped variables only when nothing likelier was named: the line stays short.
+    if (!dropped.names.empty() && hidden_files.empty() && hidden_tool.empty())
         line += "; not passed from your environment: " + describe_dropped(DroppedVariables{dropped.names, 0}, 6) +
                 " (--env NAME passes one)";
     return line + "; if a file or port was refused, ask: oms explain read|write|exec|connect|env TARGET "
@@ -65,7 +87,7 @@ std::string failure_line(const FailedRun& run) {
     if (runs_a_git_write(run.argv)) return read_only_git_line(run);
     if (status_is_an_answer(run.argv, run.exit_code)) return "";
     if (!first_time(run)) return "";
-    return failure_hint(run.backend_id, run.exit_code, run.dropped, run.hidden_tool);
+    return failure_hint(run.backend_id, run.exit_code, run.dropped, run.hidden_tool, run.hidden_files, run.worktree);
 }
 
 }  // namespace oms::core

@@ -72,6 +72,7 @@ void read_refusals(int folder, RunningRun& run) {
     std::vector<Violation> found = refusals_in(fd);
     close(fd);
     for (Violation& v : found) {
+        if (is_hidden_notice(v)) continue;  // a notice, not a refusal
         ++run.refused_count;
         if (run.refused.size() < ViolationLog::kMaxKept) run.refused.push_back(std::move(v));
     }

@@ -58,11 +58,22 @@ size_t ViolationLog::add_backend_refusals(const std::string& path) {
     std::lock_guard<std::mutex> lock(mutex_);
     for (Violation& v : found) {
         if (v.source == "egress-proxy") continue;
+        if (is_hidden_notice(v)) {
+            if (hidden_.size() < kMaxKept) hidden_.push_back(std::move(v.host));
+            continue;
+        }
         keep(std::move(v));
         ++added;
     }
     return added;
 }
+
+std::vector<std::string> ViolationLog::hidden_files() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return hidden_;
+}
+
+bool is_hidden_notice(const Violation& v) { return v.source == refusal_log::kHiddenSource && v.port == 0; }
 
 std::vector<Violation> parse_refusal_lines(const std::string& text) {
     std::vector<Violation> out;
@@ -129,7 +140,7 @@ nlohmann::json to_json(const RunRecord& r) {
         violations.push_back({{"source", v.source}, {"host", v.host}, {"port", v.port}, {"rule", v.rule}});
     return {{"command", r.command},         {"backend", r.backend},   {"worktree", r.worktree},
             {"finished", r.finished},       {"exit_code", r.exit_code}, {"allow_hosts", r.allow_hosts},
-            {"refused", r.refused},         {"violations", violations}};
+            {"refused", r.refused},         {"violations", violations}, {"hidden", r.hidden}};
 }
 
 }  // namespace
@@ -173,6 +184,7 @@ std::optional<RunRecord> read_run_record(const std::string& state_dir) {
         for (const auto& v : j.at("violations"))
             r.violations.push_back(Violation{v.at("source").get<std::string>(), v.at("host").get<std::string>(),
                                              v.at("port").get<int>(), v.at("rule").get<std::string>()});
+        if (j.contains("hidden")) r.hidden = j.at("hidden").get<std::vector<std::string>>();  // older records: none
         return r;
     } catch (const std::exception& e) {
         throw UserError(kExitSoftware, "oms explain --last: " + path + " is not a run record: " + e.what());

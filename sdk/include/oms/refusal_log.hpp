@@ -68,6 +68,11 @@ inline size_t put_port(char* line, size_t at, unsigned port) {
 
 }  // namespace detail
 
+// The source of a line that is a notice, not a refusal: a file the backend
+// hid from every command of the run (host: its path; port 0), so that oms
+// can name it when the command fails and `oms explain --last` lists it.
+inline constexpr const char kHiddenSource[] = "hidden";
+
 // One refusal; host_size bytes of host ((size_t)-1: up to its NUL). False
 // when fd < 0 or the write failed (the run goes on: a report is best effort).
 inline bool append(int fd, const char* source, const char* host, size_t host_size, unsigned port, const char* rule) {

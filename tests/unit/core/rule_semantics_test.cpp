@@ -89,7 +89,12 @@ TEST_CASE("reads: without a skeleton (a write root holds HOME) landlock refuses 
 TEST_CASE("reads: a suffix hides a keypair found at run start; outside the walked roots only on seatbelt",
           "[rule-semantics]") {
     Table t;
+    // landlock: a file found at start fails to open (its cover is a device
+    // that refuses), as a denied read; docker covers it with an empty file.
+    CHECK(t.verdict(Access::read, t.work + "/deploy-keypair.json") == Verdict::denied);
+    t.inputs.family = BackendFamily::docker;
     CHECK(t.verdict(Access::read, t.work + "/deploy-keypair.json") == Verdict::hidden);
+    t.inputs.family = BackendFamily::landlock;
     CHECK(t.rule(Access::read, t.work + "/deploy-keypair.json") == "read-deny-suffix");
     CHECK(t.verdict(Access::read, t.work + "/later-keypair.json") == Verdict::allowed);  // not there at start
     CHECK(t.verdict(Access::read, t.outside + "/other-keypair.json") == Verdict::allowed);

@@ -17,9 +17,12 @@ bool failure_hint_wanted(int exit_code);
 // "oms: exit 1 under the landlock sandbox; not passed from your environment:
 // PYTHONPATH (--env NAME passes one); if a file or port was refused, ask: oms
 // explain ..." (variables by name only, never a value nor a credential-like name).
-// `hidden_tool` (hidden_tool_note), when not empty, comes first after the exit.
+// The likeliest cause comes first after the exit: the files hidden from the
+// run (`hidden_files`, shown relative to `worktree`), then `hidden_tool`
+// (hidden_tool_note); the dropped variables only when neither was named.
 std::string failure_hint(const std::string& backend_id, int exit_code, const DroppedVariables& dropped,
-                         const std::string& hidden_tool = "");
+                         const std::string& hidden_tool = "", const std::vector<std::string>& hidden_files = {},
+                         const std::string& worktree = "");
 
 struct FailedRun {
     std::string backend_id;
@@ -29,6 +32,7 @@ struct FailedRun {
     std::string state_dir;          // oms's state folder: where "said once" is remembered
     std::string worktree;
     std::string hidden_tool;        // hidden_tool_note: the program is under HOME, lent by no rule
+    std::vector<std::string> hidden_files;  // files the backend hid from the run (they fail to open)
 };
 
 // The line to print after a failed run, or "" when there is nothing worth

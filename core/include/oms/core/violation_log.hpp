@@ -39,15 +39,23 @@ public:
     std::vector<Violation> kept() const;
     // Adds the lines of `path` whose source is not the proxy's (those are
     // recorded already): the backend's, at the run's end. Returns how many.
+    // A hidden-file notice (refusal_log::kHiddenSource) is kept apart
+    // (hidden_files), never counted as a refusal.
     size_t add_backend_refusals(const std::string& path);
+    std::vector<std::string> hidden_files() const;
 
 private:
     void keep(Violation violation);  // under mutex_
     mutable std::mutex mutex_;
     std::vector<Violation> kept_;
+    std::vector<std::string> hidden_;  // at most kMaxKept
     size_t count_ = 0;
     int live_fd_ = -1;
 };
+
+// Whether a refusal-file line is a hidden-file notice (refusal_log.hpp's
+// kHiddenSource), not a refusal.
+bool is_hidden_notice(const Violation& v);
 
 // The refusals in a refusal file's text (oms/refusal_log.hpp), in order; a
 // line of another shape is skipped.
@@ -63,6 +71,7 @@ struct RunRecord {
     std::vector<std::string> allow_hosts;     // as written; empty: no proxy ran
     size_t refused = 0;                        // all refusals, kept or not
     std::vector<Violation> violations;         // the first kMaxKept
+    std::vector<std::string> hidden;           // files hidden from the run's commands (the backend's notices)
 };
 
 std::string last_run_path(const std::string& state_dir);

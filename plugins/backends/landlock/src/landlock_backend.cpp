@@ -113,6 +113,7 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
     const std::string state_dir(context.state_dir());
     for (const auto& line : keypair_notices(plan, values_of(policy, OMS_RULE_READ_DENY_SUFFIX), state_dir))
         host().log(OMS_LOG_WARN, line);
+    tell_hidden_files(plan);
     for (const auto& line : link_scratch_trees_into_private_home(std::string(context.home()),
                                                                  std::string(context.private_home()), plan.scratch_trees))
         host().log(OMS_LOG_WARN, line);

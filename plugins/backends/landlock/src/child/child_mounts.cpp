@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 namespace oms::landlock {
@@ -75,6 +76,35 @@ void mask_matched(const ChildSpec& spec, int source, const char* target, const u
     attach_copy(spec, source, to, target, true);
 }
 
+// /dev/null, as a source for masks that refuse to open: on a nodev mount
+// a device fails to open with EACCES, whoever asks (root's capabilities
+// included), so a command that reads a hidden keypair sees "Permission
+// denied", as a denied read, and not an empty file it may take for the key.
+int open_device_null(const ChildSpec& spec) {
+    const int fd = open("/dev/null", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3))
+        child_fail(spec, "open /dev/null as the keypairs' mask (it is missing or not the null device)", "/dev/null",
+                   EPERM);
+    return fd;
+}
+
+// A file the keypair search found (its identity known): covered by
+// /dev/null on a nodev mount, checked to be that file first.
+void refuse_matched(const ChildSpec& spec, int null_device, const char* target, const unsigned long long* id) {
+    int to = open_mount_path(spec, target);
+    struct stat st;
+    if (fstat(to, &st) != 0 || st.st_dev != id[0] || st.st_ino != id[1])
+        child_fail(spec, "hide the keypair (it is not the file the search found: it was moved or replaced since)",
+                   target, ESTALE);
+    int tree = mount_uapi::open_tree_clone(null_device);
+    if (tree < 0) child_fail(spec, "copy the mount for", target);
+    if (mount_uapi::set_unopenable_device(tree) != 0) child_fail(spec, "make unopenable", target);
+    if (mount_uapi::move_mount_onto(tree, to) != 0) child_fail(spec, "bind-mount onto", target);
+    close(tree);
+    close(to);
+}
+
 }  // namespace
 
 void apply_mounts(const ChildSpec& spec) {
@@ -86,6 +116,7 @@ void apply_mounts(const ChildSpec& spec) {
     const bool masks = !spec.hide_folders.empty() || !spec.hide_files.empty();
     int folder = masks ? open_verified(spec, spec.empty_folder, spec.empty_folder_id, true) : -1;
     int file = masks ? open_verified(spec, spec.empty_file, spec.empty_file_id, false) : -1;
+    int null_device = spec.hide_files.empty() ? -1 : open_device_null(spec);
     int resolv = spec.resolv_conf_target ? open_verified(spec, spec.resolv_conf_source, spec.resolv_conf_id, false) : -1;
     make_root_read_only(spec);
     set_up_private_temps(spec);
@@ -110,10 +141,19 @@ void apply_mounts(const ChildSpec& spec) {
     if (!masks) return;
     for (size_t i = 0; i < spec.hide_folders.size(); ++i)
         mask_matched(spec, folder, spec.hide_folders[i], &spec.hide_folder_ids[2 * i]);
-    for (size_t i = 0; i < spec.hide_files.size(); ++i)
-        mask_matched(spec, file, spec.hide_files[i], &spec.hide_file_ids[2 * i]);
+    // A file the search matched refuses to open; one hidden by path (a
+    // read deny of the policy: credentials a tool may read at every start)
+    // reads as empty, so that tool still starts.
+    for (size_t i = 0; i < spec.hide_files.size(); ++i) {
+        const unsigned long long* id = &spec.hide_file_ids[2 * i];
+        if (id[1] != 0)
+            refuse_matched(spec, null_device, spec.hide_files[i], id);
+        else
+            mask_matched(spec, file, spec.hide_files[i], id);
+    }
     close(folder);
     close(file);
+    if (null_device >= 0) close(null_device);
 }
 
 }  // namespace oms::landlock

@@ -49,6 +49,14 @@ inline int set_read_only(int tree) {
     return static_cast<int>(syscall(kMountSetattr, tree, "", AT_EMPTY_PATH | kAtRecursive, &attr, sizeof attr));
 }
 
+// Read-only, and no device, set-id or program on it: what a mask of a file
+// the keypair search found is made of (mount_uapi's caller covers it with
+// /dev/null, which a nodev mount makes fail to open with EACCES).
+inline int set_unopenable_device(int tree) {
+    MountAttr attr{kMountAttrReadOnly | kMountAttrNoDev | kMountAttrNoSuid | kMountAttrNoExec, 0, 0, 0};
+    return static_cast<int>(syscall(kMountSetattr, tree, "", AT_EMPTY_PATH, &attr, sizeof attr));
+}
+
 // Only this mount, not the ones attached below it.
 inline int set_read_only_here(int tree) {
     MountAttr attr{kMountAttrReadOnly, 0, 0, 0};

@@ -51,7 +51,10 @@ void render_mounts(std::vector<std::string>& out, const Plan& plan) {
         out.push_back("  scratch        " + p + "  (read-only: no overlay possible here, writes are denied)");
     out.push_back("  /proc          fresh, of the run's PID namespace (read-only)");
     for (const auto& p : plan.hide_folders) out.push_back("  hide folder    " + p + "  (empty read-only folder on top)");
-    for (const auto& p : plan.hide_files) out.push_back("  hide file      " + p + "  (empty read-only file on top)");
+    for (const auto& p : plan.hide_files)
+        out.push_back("  hide file      " + p +
+                      (plan.mask_identity.count(p) ? "  (a keypair: opening it fails, permission denied)"
+                                                   : "  (empty read-only file on top)"));
     for (const auto& p : plan.read_only) out.push_back("  read-only      " + p);
     for (const auto& p : plan.pin_in_place) out.push_back("  pinned folder  " + p + "  (mount point: cannot be renamed)");
     for (const auto& p : plan.not_present) out.push_back("  not present    " + p + "  (nothing to cover)");
