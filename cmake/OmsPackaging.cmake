@@ -26,8 +26,10 @@ set(CPACK_COMPONENT_OMS_DESCRIPTION "sandbox for the shell commands of a coding 
 oms runs each command in the task's worktree under the strongest confinement
 the machine has (Landlock, seccomp and namespaces on Linux; a pinned Docker
 container) and shows what it may read, write, reach and see beforehand.")
-# The docker backend needs a Docker daemon; the others do not.
+# The docker backend needs a Docker daemon; the others do not. The bash
+# completion needs bash-completion's loader, which a minimal system lacks.
 set(CPACK_DEBIAN_OMS_PACKAGE_SUGGESTS "docker.io")
+set(CPACK_DEBIAN_OMS_PACKAGE_RECOMMENDS "bash-completion")
 
 set(CPACK_DEBIAN_SDK_PACKAGE_NAME oms-sdk)
 set(CPACK_DEBIAN_SDK_PACKAGE_SECTION devel)

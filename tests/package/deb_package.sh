@@ -30,6 +30,7 @@ field() { dpkg-deb -f "$1" "$2"; }
 field "$oms_deb" Depends | grep -q "libc6" || fail "oms does not depend on libc6: $(field "$oms_deb" Depends)"
 field "$oms_deb" Depends | grep -q "boost\|libstdc++\|docker" && fail "oms depends on $(field "$oms_deb" Depends)"
 field "$oms_deb" Suggests | grep -qx "docker.io" || fail "oms does not suggest docker.io"
+field "$oms_deb" Recommends | grep -qx "bash-completion" || fail "oms does not recommend bash-completion"
 
 root="$work/root"
 dpkg-deb -x "$oms_deb" "$root" && dpkg-deb -x "$sdk_deb" "$root" || fail "dpkg-deb -x"
@@ -39,7 +40,8 @@ for file in usr/bin/oms usr/lib/oms/plugins/oms-landlock.so usr/lib/oms/plugins/
     usr/lib/cmake/oms-sdk/oms-sdk-config.cmake usr/lib/pkgconfig/oms-sdk.pc \
     usr/share/man/man1/oms.1.gz usr/share/man/man1/oms-run.1.gz usr/share/man/man1/oms-doctor.1.gz \
     usr/share/bash-completion/completions/oms usr/share/zsh/vendor-completions/_oms \
-    usr/share/doc/oms/copyright usr/share/doc/oms-sdk/copyright; do
+    usr/share/doc/oms/copyright usr/share/doc/oms-sdk/copyright \
+    usr/share/doc/oms/user-guide.md usr/share/doc/oms/security-model.md usr/share/doc/oms/backends/landlock.md; do
     [ -e "$root/$file" ] || fail "/$file is not in the packages"
 done
 
