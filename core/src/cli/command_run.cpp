@@ -136,7 +136,8 @@ int command_run(const Args& all_args) {
                             context.inputs().state_dir,
                             context.inputs().worktree,
                             hidden_tool_note(options.command.front(), policy, context.inputs().home, from),
-                            violations.hidden_files()};
+                            violations.hidden_files(),
+                            violations.count()};
         const std::string line = failure_line(run);
         if (!line.empty()) std::fprintf(stderr, "%s\n", line.c_str());
     }

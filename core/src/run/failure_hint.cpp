@@ -25,6 +25,7 @@ bool first_time(const FailedRun& run) {
     for (const std::string& name : run.dropped.names) shape += '\n' + name;
     shape += '\n' + run.hidden_tool;
     for (const std::string& path : run.hidden_files) shape += '\n' + path;
+    if (run.refused > 0) shape += "\nrefused";
     const std::string marker = folder + "/" + stable_hash(shape);
     const int fd = open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd >= 0) {
@@ -70,12 +71,16 @@ bool failure_hint_wanted(int exit_code) {
 
 std::string failure_hint(const std::string& backend_id, int exit_code, const DroppedVariables& dropped,
                          const std::string& hidden_tool, const std::vector<std::string>& hidden_files,
-                         const std::string& worktree) {
+                         const std::string& worktree, size_t refused) {
     std::string line = "oms: exit " + std::to_string(exit_code) + " under the " + backend_id + " sandbox";
-    if (!hidden_files.empty()) line += hidden_files_clause(hidden_files, worktree);
+    if (refused > 0)
+        line += "; see the refusal" + std::string(refused == 1 ? "" : "s") + " above";
+    else if (!hidden_files.empty())
+        line += hidden_files_clause(hidden_files, worktree);
     if (!hidden_tool.empty()) line += "; " + hidden_tool;
     // Dropped variables only when nothing likelier was named: the line stays short.
-    if (!dropped.names.empty() && hidden_files.empty() && hidden_tool.empty())
+    const bool named = refused > 0 || !hidden_files.empty() || !hidden_tool.empty();
+    if (!dropped.names.empty() && !named)
         line += "; not passed from your environment: " + describe_dropped(DroppedVariables{dropped.names, 0}, 6) +
                 " (--env NAME passes one)";
     return line + "; if a file or port was refused, ask: oms explain read|write|exec|connect|env TARGET "
@@ -87,7 +92,8 @@ std::string failure_line(const FailedRun& run) {
     if (runs_a_git_write(run.argv)) return read_only_git_line(run);
     if (status_is_an_answer(run.argv, run.exit_code)) return "";
     if (!first_time(run)) return "";
-    return failure_hint(run.backend_id, run.exit_code, run.dropped, run.hidden_tool, run.hidden_files, run.worktree);
+    return failure_hint(run.backend_id, run.exit_code, run.dropped, run.hidden_tool, run.hidden_files, run.worktree,
+                        run.refused);
 }
 
 }  // namespace oms::core

@@ -17,12 +17,13 @@ bool failure_hint_wanted(int exit_code);
 // "oms: exit 1 under the landlock sandbox; not passed from your environment:
 // PYTHONPATH (--env NAME passes one); if a file or port was refused, ask: oms
 // explain ..." (variables by name only, never a value nor a credential-like name).
-// The likeliest cause comes first after the exit: the files hidden from the
-// run (`hidden_files`, shown relative to `worktree`), then `hidden_tool`
-// (hidden_tool_note); the dropped variables only when neither was named.
+// The likeliest cause comes first after the exit: the refusals named on
+// the line above when there were any (`refused`), else the files hidden from
+// the run (`hidden_files`, shown relative to `worktree`); then `hidden_tool`
+// (hidden_tool_note); the dropped variables only when nothing was named.
 std::string failure_hint(const std::string& backend_id, int exit_code, const DroppedVariables& dropped,
                          const std::string& hidden_tool = "", const std::vector<std::string>& hidden_files = {},
-                         const std::string& worktree = "");
+                         const std::string& worktree = "", size_t refused = 0);
 
 struct FailedRun {
     std::string backend_id;
@@ -33,6 +34,7 @@ struct FailedRun {
     std::string worktree;
     std::string hidden_tool;        // hidden_tool_note: the program is under HOME, lent by no rule
     std::vector<std::string> hidden_files;  // files the backend hid from the run (they fail to open)
+    size_t refused = 0;             // refusals reported on the line above (connects, lookups)
 };
 
 // The line to print after a failed run, or "" when there is nothing worth
