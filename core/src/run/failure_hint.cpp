@@ -50,8 +50,9 @@ std::string shown_path(const std::string& path, const std::string& worktree) {
     return path;
 }
 
-// The files hidden from the run, named first: a read of one fails with
-// "permission denied", the likeliest cause of a failure when there are any.
+// The files hidden from the run (two named, the count of the rest): a read
+// of one fails with "permission denied", which is what a command that
+// needed one shows.
 std::string hidden_files_clause(const std::vector<std::string>& files, const std::string& worktree) {
     constexpr size_t kNamed = 2;
     std::string text = "; hidden from commands (a keypair: reading it fails with permission denied): ";
@@ -73,14 +74,10 @@ std::string failure_hint(const std::string& backend_id, int exit_code, const Dro
                          const std::string& hidden_tool, const std::vector<std::string>& hidden_files,
                          const std::string& worktree, size_t refused) {
     std::string line = "oms: exit " + std::to_string(exit_code) + " under the " + backend_id + " sandbox";
-    if (refused > 0)
-        line += "; see the refusal" + std::string(refused == 1 ? "" : "s") + " above";
-    else if (!hidden_files.empty())
-        line += hidden_files_clause(hidden_files, worktree);
+    if (refused > 0) line += "; see the refusal" + std::string(refused == 1 ? "" : "s") + " above";
+    if (!hidden_files.empty()) line += hidden_files_clause(hidden_files, worktree);
     if (!hidden_tool.empty()) line += "; " + hidden_tool;
-    // Dropped variables only when nothing likelier was named: the line stays short.
-    const bool named = refused > 0 || !hidden_files.empty() || !hidden_tool.empty();
-    if (!dropped.names.empty() && !named)
+    if (!dropped.names.empty())
         line += "; not passed from your environment: " + describe_dropped(DroppedVariables{dropped.names, 0}, 6) +
                 " (--env NAME passes one)";
     return line + "; if a file or port was refused, ask: oms explain read|write|exec|connect|env TARGET "

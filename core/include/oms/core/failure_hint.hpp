@@ -17,10 +17,10 @@ bool failure_hint_wanted(int exit_code);
 // "oms: exit 1 under the landlock sandbox; not passed from your environment:
 // PYTHONPATH (--env NAME passes one); if a file or port was refused, ask: oms
 // explain ..." (variables by name only, never a value nor a credential-like name).
-// The likeliest cause comes first after the exit: the refusals named on
-// the line above when there were any (`refused`), else the files hidden from
-// the run (`hidden_files`, shown relative to `worktree`); then `hidden_tool`
-// (hidden_tool_note); the dropped variables only when nothing was named.
+// The likeliest causes come first after the exit: the refusals named on the
+// line above (`refused`), the files hidden from the run (`hidden_files`, two
+// named, shown relative to `worktree`), `hidden_tool` (hidden_tool_note),
+// then the dropped variables.
 std::string failure_hint(const std::string& backend_id, int exit_code, const DroppedVariables& dropped,
                          const std::string& hidden_tool = "", const std::vector<std::string>& hidden_files = {},
                          const std::string& worktree = "", size_t refused = 0);
