@@ -226,7 +226,7 @@ TEST_CASE("oms mcp: progress, parallel calls, cancellation, the end of input", "
     }
 
     // Two calls at once: the quick one answers first.
-    server.send(call_request(2, "run", {{"command", "sleep 3; echo first-sent"}}));
+    server.send(call_request(2, "run", {{"command", "sleep 8; echo first-sent"}}));
     server.send(call_request(3, "run", {{"command", "echo second-sent"}}));
     CHECK((*server.next_response())["id"] == 3);
     CHECK((*server.next_response())["id"] == 2);
