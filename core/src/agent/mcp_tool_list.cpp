@@ -17,7 +17,7 @@ const char* kRunTool = R"JSON({
       "command": {"type": "string", "description": "the shell command, run by sh -c"},
       "cwd": {"type": "string", "description": "the folder it starts in: relative to the worktree, or absolute inside it (default: the worktree)"},
       "timeout_s": {"type": "number", "exclusiveMinimum": 0, "description": "stop the command after this many seconds (default: no limit)"},
-      "env": {"type": "array", "items": {"type": "string"}, "description": "NAME passes the server's own NAME, NAME=VALUE sets it, for names the environment allowlist permits (credentials never pass)"}
+      "env": {"type": "array", "items": {"type": "string"}, "description": "more variables for this run: NAME passes the server's own NAME, NAME=VALUE sets it (names that look like credentials are refused)"}
     },
     "required": ["command"],
     "additionalProperties": false
