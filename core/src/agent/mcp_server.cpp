@@ -92,10 +92,17 @@ void McpServer::handle_message(const json& message) {
                                              "is a string or an integer"));
         return;
     }
-    if (!is_request) return handle_notification(method.get<std::string>(), params);
+    if (is_request)
+        handle_request(id, method.get<std::string>(), params);
+    else
+        handle_notification(method.get<std::string>(), params);
+}
+
+// Every request gets its answer or its error, whatever goes wrong on the way.
+void McpServer::handle_request(const json& id, const std::string& method, const json& params) {
     try {
         if (!params.is_object()) throw rpc::Error(rpc::kInvalidParams, "params must be an object");
-        const json result = answer(id, method.get<std::string>(), params);
+        const json result = answer(id, method, params);
         if (!result.is_null()) writer_.send(rpc::result_response(id, result));
     } catch (const rpc::Error& e) {
         writer_.send(rpc::error_response(id, e.code(), e.what()));

@@ -110,6 +110,34 @@ void read_ready(pollfd (&fds)[2], ChildResult& result) {
     }
 }
 
+// Ends a child that must stop: SIGTERM to it (oms run passes it on to the
+// command and cleans up), then SIGKILL to its whole group if it is still
+// there after the grace.
+class Stopper {
+public:
+    explicit Stopper(pid_t pid) : pid_(pid) {}
+    bool stopping() const { return stopping_; }
+    // Called on every turn while the child runs.
+    void stop(Clock::time_point now) {
+        if (!stopping_) {
+            kill(pid_, SIGTERM);
+            stopping_ = true;
+            since_ = now;
+        } else if (now - since_ > kKillGrace) {
+            kill(-pid_, SIGKILL);
+        }
+    }
+    // Once the child ended (not yet reaped): a stopped run leaves nothing of its group behind.
+    void clear_group() const {
+        if (stopping_) kill(-pid_, SIGKILL);
+    }
+
+private:
+    pid_t pid_;
+    bool stopping_ = false;
+    Clock::time_point since_;  // when SIGTERM went out
+};
+
 }  // namespace
 
 ChildResult run_oms_child(const ChildRequest& request, const std::atomic<bool>& cancel, const ChildProgress& progress) {
@@ -121,26 +149,27 @@ ChildResult run_oms_child(const ChildRequest& request, const std::atomic<bool>& 
     pollfd fds[2] = {{out.read, POLLIN, 0}, {err.read, POLLIN, 0}};
     const Clock::time_point start = Clock::now();
     Clock::time_point next_tick = start + progress.interval;
-    std::optional<Clock::time_point> terminated, ended;
+    Stopper stopper(pid);
+    std::optional<Clock::time_point> ended;
     for (;;) {
         const Clock::time_point now = Clock::now();
         if (!ended && has_ended(pid)) {
             ended = now;
-            if (terminated) kill(-pid, SIGKILL);  // a stopped run leaves nothing of its group behind
+            stopper.clear_group();
         }
         const bool pipes_open = fds[0].fd >= 0 || fds[1].fd >= 0;
         if (ended && (!pipes_open || now - *ended > kOutputGrace)) break;
-        const bool timed_out = request.timeout && now - start >= *request.timeout;
-        if (!ended && !terminated && (cancel.load() || timed_out)) {
-            result.cancelled = cancel.load();
-            result.timed_out = !result.cancelled;
-            kill(pid, SIGTERM);
-            terminated = now;
-        }
-        if (!ended && terminated && now - *terminated > kKillGrace) kill(-pid, SIGKILL);
-        if (!ended && progress.tick && now >= next_tick) {
-            progress.tick(std::chrono::duration_cast<std::chrono::milliseconds>(now - start));
-            next_tick += progress.interval;
+        if (!ended) {
+            const bool timed_out = request.timeout && now - start >= *request.timeout;
+            if (!stopper.stopping() && (cancel.load() || timed_out)) {
+                result.cancelled = cancel.load();
+                result.timed_out = !result.cancelled;
+            }
+            if (result.cancelled || result.timed_out) stopper.stop(now);
+            if (progress.tick && now >= next_tick) {
+                progress.tick(std::chrono::duration_cast<std::chrono::milliseconds>(now - start));
+                next_tick += progress.interval;
+            }
         }
         if (pipes_open)
             read_ready(fds, result);

@@ -35,6 +35,7 @@ private:
     };
 
     void handle_message(const nlohmann::json& message);
+    void handle_request(const nlohmann::json& id, const std::string& method, const nlohmann::json& params);
     void handle_notification(const std::string& method, const nlohmann::json& params);
     nlohmann::json answer(const nlohmann::json& id, const std::string& method, const nlohmann::json& params);
     nlohmann::json initialize(const nlohmann::json& params);
