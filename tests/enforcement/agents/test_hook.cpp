@@ -138,3 +138,17 @@ TEST_CASE("the hook's --ask and --shell", "[agents][hook]") {
     const std::string rewritten = answer["hookSpecificOutput"]["updatedInput"]["command"];
     CHECK(rewritten == "'" + oms_binary() + "' run -- 'sh' -c 'echo hi'");
 }
+
+TEST_CASE("pinned project settings of Claude Code stay as they are (docs/agents.md)", "[agents][hook]") {
+    require_landlock();
+    World w;
+    write_file(w.work + "/.claude/settings.json", "{}");
+    add_user_config(w, "[sandbox]\npinned = [\".claude/settings.json\"]");
+    const std::string rewritten =
+        answer_for(w, "echo '{\"disableAllHooks\": true}' > .claude/settings.json; mv .claude .claude-moved; "
+                      "echo positive > control.txt")["hookSpecificOutput"]["updatedInput"]["command"];
+    const ProcessResult r = run_in_world(w, {"/bin/bash", "-c", rewritten});
+    INFO(r.out << r.err);
+    CHECK(read_file(w.work + "/.claude/settings.json") == "{}");
+    CHECK(read_file(w.work + "/control.txt") == "positive\n");  // the worktree itself stays writable
+}
