@@ -63,7 +63,7 @@ _oms() {
             --sandbox)
                 mapfile -t COMPREPLY < <(compgen -W "$(_oms_backends "$oms")" -- "$cur")
                 return ;;
-            --worktree | --ro | --rw | --output)
+            --worktree | --cwd | --ro | --rw | --output)
                 compopt -o filenames 2>/dev/null
                 mapfile -t COMPREPLY < <(compgen -d -- "$cur")
                 return ;;
@@ -95,6 +95,13 @@ _oms() {
             fi ;;
         task)
             ((operands == 0)) && mapfile -t COMPREPLY < <(compgen -W "end" -- "$cur") ;;
+        hook)
+            # The agent's name, then the options of its hook.
+            if ((operands == 0)); then
+                mapfile -t COMPREPLY < <(compgen -W "claude-code" -- "$cur")
+            elif [[ $cur == -* ]]; then
+                mapfile -t COMPREPLY < <(compgen -W "$(_oms_options "$oms" "$command")" -- "$cur")
+            fi ;;
     esac
 }
 complete -F _oms oms

@@ -48,6 +48,10 @@ offers --probe oms doctor --p
 refuses --probe oms run --p
 offers read oms explain ""
 offers end oms task ""
+offers mcp oms m
+offers --worktree oms mcp --w
+offers claude-code oms hook ""
+offers --ask oms hook claude-code --a
 offers --version oms --v
 # The sandboxed command's own words are its, not oms's.
 refuses --sandbox oms run ls --sa

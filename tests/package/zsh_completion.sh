@@ -44,4 +44,7 @@ offers COMMANDS oms run --sandbox landlock ""
 offers FILES oms run ls ""
 offers read oms explain ""
 offers end oms task ""
+offers mcp oms ""
+offers claude-code oms hook ""
+offers --shell oms hook claude-code --s
 echo "zsh completion: commands, options and backend ids: ok"

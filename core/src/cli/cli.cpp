@@ -27,6 +27,9 @@ const char* kUsage =
     "  plugins   list the plugins found\n"
     "  settings  show the sandbox settings line\n"
     "  task      end a task (drops per-task state such as warm containers)\n"
+    "  mcp       serve an agent over the Model Context Protocol: its commands run under oms run\n"
+    "  hook      a coding agent's hook that sends its shell commands through oms run (claude-code)\n"
+    "  sh        a shell entry: oms sh -c CMD is sh -c CMD under oms run\n"
     "\n"
     "options: --help (also after any command), --version\n";
 
@@ -38,6 +41,7 @@ const std::map<std::string, Command>& commands() {
         {"plugins", &command_plugins}, {"settings", &command_settings}, {"task", &command_task},
         {"explain", &command_explain}, {"__canary", &command_canary},
         {"verify", &command_verify},   {"__verify-launch", &command_verify_launch},
+        {"mcp", &command_mcp},         {"hook", &command_hook},         {"sh", &command_sh},
     };
     return table;
 }

@@ -27,6 +27,8 @@ void add_run_options(po::options_description& options, RunOptions& values) {
         ("sandbox", po::value<std::string>(), "backend id (else OMS_SANDBOX, else config, else the strongest usable)")
         ("worktree", po::value<std::string>(&values.worktree), "the task's worktree, where the command starts (default: the top of the repository holding the "
          "current folder, else the current folder; the command then starts in the current folder)")
+        ("cwd", po::value<std::string>(&values.working_dir), "the folder the command starts in, inside the worktree (default: as "
+         "--worktree says)")
         ("ro", po::value<std::vector<std::string>>(&values.read_only)->composing(), "extra read-only mount (repeatable)")
         ("rw", po::value<std::vector<std::string>>(&values.read_write)->composing(), "extra read-write mount (repeatable)")
         ("pinned", po::value<std::vector<std::string>>(&values.pinned)->composing(),
@@ -49,10 +51,12 @@ void finish_run_options(RunOptions& values) {
     for (auto& item : values.pinned)
         for (auto& part : split_list(item, ',')) pinned.push_back(part);
     values.pinned = pinned;
+    if (!values.working_dir.empty()) values.working_dir = canonical_or_absolute(values.working_dir);
     if (values.worktree.empty()) {
         const WorktreeChoice choice = default_worktree(fs::current_path().string());
         values.worktree = choice.worktree;
-        values.working_dir = choice.working_dir;
+        values.worktree_defaulted = true;
+        if (values.working_dir.empty()) values.working_dir = choice.working_dir;
     }
     std::error_code error;
     if (!fs::is_directory(values.worktree, error))

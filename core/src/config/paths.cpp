@@ -35,6 +35,8 @@ std::string state_dir() {
 
 std::string executable_dir() { return boost::dll::program_location().parent_path().string(); }
 
+std::string executable_path() { return boost::dll::program_location().string(); }
+
 std::string default_config_file() {
     return fs::weakly_canonical(fs::path(executable_dir()) / OMS_DATA_RELATIVE_DIR / "default.toml").string();
 }

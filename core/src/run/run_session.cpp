@@ -35,7 +35,8 @@ RunSession open_run_session(RunOptions& options) {
         return opened;
     }
     const std::string& worktree = opened.session->paths().worktree;
-    if (options.quiet) return opened;
+    // The line explains a worktree oms chose; one given with --worktree needs none.
+    if (options.quiet || !options.worktree_defaulted) return opened;
     if (auto line = worktree_line(WorktreeChoice{worktree, options.working_dir.empty() ? worktree : options.working_dir}))
         std::fprintf(stderr, "%s\n", line->c_str());
     return opened;

@@ -18,6 +18,10 @@ int command_plugins(const Args& args);
 int command_settings(const Args& args);
 int command_task(const Args& args);
 int command_verify(const Args& args);
+// For agents (core/src/agent): the MCP server, the Claude Code hook, the shell entry.
+int command_mcp(const Args& args);
+int command_hook(const Args& args);
+int command_sh(const Args& args);
 // Inside the sandbox: starts the Surfnet, runs the check (verify_launch.cpp).
 int command_verify_launch(const Args& args);
 

@@ -14,6 +14,7 @@ std::string home_dir();           // $HOME, else the passwd entry
 std::string user_config_file();   // $XDG_CONFIG_HOME/oms/config.toml (default ~/.config)
 std::string state_dir();          // $XDG_STATE_HOME/oms (default ~/.local/state)
 std::string executable_dir();     // folder of the running oms binary
+std::string executable_path();    // the running oms binary itself (absolute)
 std::string default_config_file();  // <bindir>/../share/oms/default.toml
 std::string builtin_plugin_dir();   // <bindir>/../lib/oms/plugins
 

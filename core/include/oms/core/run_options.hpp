@@ -15,7 +15,8 @@ namespace oms::core {
 struct RunOptions {
     std::optional<std::string> sandbox;
     std::string worktree;
-    std::string working_dir;  // where the command starts; empty: the worktree
+    bool worktree_defaulted = false;  // no --worktree: the repository holding the current folder
+    std::string working_dir;  // where the command starts (--cwd, else the default); empty: the worktree
     std::vector<std::string> read_only, read_write, pinned;
     std::vector<std::string> env;  // --env NAME or NAME=VALUE
     std::vector<std::string> allow_hosts;  // --allow-host NAME[:PORT]
@@ -27,12 +28,14 @@ struct RunOptions {
     std::vector<std::string> command;
 };
 
-// Adds --sandbox, --worktree, --ro, --rw, --pinned, --surfpool, --env, --allow-host, --best-effort to `options`.
+// Adds --sandbox, --worktree, --cwd, --ro, --rw, --pinned, --surfpool, --env, --allow-host, --best-effort to `options`.
 void add_run_options(boost::program_options::options_description& options, RunOptions& values);
 // Expands comma lists in --pinned, defaults the worktree (default_worktree:
 // the repository holding the current folder) and checks it is a folder that
 // may be one (checked_worktree). A --worktree given is also the working
 // folder; a defaulted one keeps the current folder as the working folder.
+// --cwd names the working folder either way (make_run_inputs checks it lies
+// inside the worktree).
 void finish_run_options(RunOptions& values);
 
 // Throws UserError(kExitRefused) when options.working_dir is not inside the
