@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #ifdef __linux__
 #include <elf.h>
@@ -79,10 +80,11 @@ std::optional<std::string> segments_problem(uint64_t file_size, const ReadAt& re
         if (header.e_phoff > file_size) return std::string("program headers placed past the end of the file");
         return ends_inside(file_size, "the program headers", header.e_phoff + table_size);
     }
-    for (unsigned i = 0; i < header.e_phnum; ++i) {
-        ElfW(Phdr) segment;
-        if (!read_at(header.e_phoff + i * sizeof segment, &segment, sizeof segment))
-            return std::string("the file changed while it was checked");
+    // One read for the table (within the file, checked above): this runs
+    // for every plugin on every command.
+    std::vector<ElfW(Phdr)> table(header.e_phnum);
+    if (!read_at(header.e_phoff, table.data(), table_size)) return std::string("the file changed while it was checked");
+    for (const ElfW(Phdr) & segment : table) {
         // Even an empty segment: the loader may map the page at its offset
         // and clear the rest of it, a page past the end of the file.
         if (!fits(segment.p_offset, segment.p_filesz, file_size)) {
