@@ -204,8 +204,8 @@ GitIndexParse parse_with(std::string_view bytes, const Layout& layout, uint32_t 
     }
     // Before any path is judged: a split index's entries may have no names.
     check_extensions(in, layout);
+    judge_paths(out);  // first: a path that leaves the worktree is the graver fault
     if (!sorted) throw Malformed{"entries out of git's order (git refuses such an index too)"};
-    judge_paths(out);
     return out;
 }
 
