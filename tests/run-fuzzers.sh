@@ -9,7 +9,8 @@
 #
 #   tests/run-fuzzers.sh <build-dir> [SECONDS]
 #
-# Part of tests/run-suite.sh (about two minutes: one of build, one of runs).
+# Part of tests/run-suite.sh (two to three minutes: about one of build, one
+# of runs).
 # A long run of one target: <build-dir>/<target>_fuzzer -max_total_time=600
 #   <build-dir>/found/<target> tests/fuzz/corpus/<target> (docs/security-model.md).
 set -eu
