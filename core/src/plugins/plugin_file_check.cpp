@@ -39,7 +39,10 @@ std::optional<std::string> identity_problem(const ElfW(Ehdr) & header) {
     const ElfW(Ehdr)& own = __ehdr_start;
     if (header.e_ident[EI_CLASS] != own.e_ident[EI_CLASS])
         return std::string("an ELF file of another word size (") +
-               (header.e_ident[EI_CLASS] == ELFCLASS32 ? "32-bit" : "unknown class") + ") than this oms";
+               (header.e_ident[EI_CLASS] == ELFCLASS32   ? "32-bit"
+                : header.e_ident[EI_CLASS] == ELFCLASS64 ? "64-bit"
+                                                         : "unknown class") +
+               ") than this oms";
     if (header.e_ident[EI_DATA] != own.e_ident[EI_DATA]) return "an ELF file of another byte order than this oms";
     if (header.e_machine != own.e_machine)
         return "an ELF file for another machine (ELF machine " + std::to_string(header.e_machine) +
