@@ -5,7 +5,10 @@
 // U+FB86 to U+FEFE) that question reaches __builtin_unreachable(): undefined
 // behaviour, found by oms's fuzzing (upstream: marzer/tomlplusplus issues 190
 // and 295). TOML allows no non-ASCII character there, so refusing it first
-// costs a valid file nothing. The same question is asked of the first
+// costs a valid file nothing. A bare value (a number, a date) is read on
+// past quotes and equals signs up to what ends a value, so what follows one
+// up to a space, comma, bracket or '#' counts as outside a string here too
+// (`s = 0e3s="é"`). The same question is asked of the first
 // character after a line-ending backslash in a multi-line basic string
 // ("""...\) and of the character after any backslash in a basic string:
 // a non-ASCII character there (never a valid escape) is refused too.
