@@ -18,10 +18,11 @@ std::string flaw_of(const std::string& text) {
 }  // namespace
 
 TEST_CASE("toml_text: non-ASCII text in strings, comments and quoted keys is accepted") {
-    for (const char* text : {"name = \"caf\xc3\xa9\"\n", "# caf\xc3\xa9\n", "a = 1 # \xc3\xa9\n", "a = '\xc3\xbc'\n",
-                             "a = \"\"\"\n \xc3\xbc\"\"\"\n", "a = '''\xc3\xbc'''\n", "a = [\"\xc3\xa9\",\n '\xc3\xbc']\n",
-                             "t = { k = \"\xd0\xb6\", n = 1 }\n", "\"\xd0\xba\" = 1\n", "[table.\"\xc3\xa9\"]\nx = 1\n",
-                             "a = \"\"\"x\"\"\"\"\n", "a = \"\\\"\xc3\xa9\"\n", "[[x]]\nb = 1979-05-27 07:32:00\n"}) {
+    for (const char* text :
+         {"name = \"caf\xc3\xa9\"\n", "# caf\xc3\xa9\n", "a = 1 # \xc3\xa9\n", "a = '\xc3\xbc'\n",
+          "a = \"\"\"\n \xc3\xbc\"\"\"\n", "a = '''\xc3\xbc'''\n", "a = [\"\xc3\xa9\",\n '\xc3\xbc']\n",
+          "t = { k = \"\xd0\xb6\", n = 1 }\n", "\"\xd0\xba\" = 1\n", "[table.\"\xc3\xa9\"]\nx = 1\n",
+          "a = \"\"\"x\"\"\"\"\n", "a = \"\\\"\xc3\xa9\"\n", "[[x]]\nb = 1979-05-27 07:32:00\n"}) {
         INFO(text);
         CHECK(flaw_of(text).empty());
     }

@@ -17,10 +17,8 @@ namespace {
 
 const Schema& plugin_schema() {
     static const Schema schema = {
-        {"text", {OMS_CONFIG_STRING, false, ""}},
-        {"flag", {OMS_CONFIG_BOOLEAN, true, ""}},
-        {"count", {OMS_CONFIG_INTEGER, false, ""}},
-        {"names", {OMS_CONFIG_STRING_ARRAY, true, ""}},
+        {"text", {OMS_CONFIG_STRING, false, ""}},         {"flag", {OMS_CONFIG_BOOLEAN, true, ""}},
+        {"count", {OMS_CONFIG_INTEGER, false, ""}},       {"names", {OMS_CONFIG_STRING_ARRAY, true, ""}},
         {"ports", {OMS_CONFIG_INTEGER_ARRAY, false, ""}},
     };
     return schema;
@@ -44,8 +42,10 @@ void read_as(ConfigLayer layer, const std::string& defaults, const std::string& 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static oms::fuzz::InputFile defaults("config-defaults");
     static oms::fuzz::InputFile file("config");
-    static const bool written = !defaults.write("[sandbox]\nbackend = \"auto\"\n[plugin.fuzz]\nnames = [\"a\"]\n"
-                                                "[network.pinned_addresses]\n\"pkg.test\" = \"127.0.0.1\"\n")
+    static const bool written = !defaults
+                                     .write(
+                                         "[sandbox]\nbackend = \"auto\"\n[plugin.fuzz]\nnames = [\"a\"]\n"
+                                         "[network.pinned_addresses]\n\"pkg.test\" = \"127.0.0.1\"\n")
                                      .empty();
     OMS_FUZZ_REQUIRE(written);
     file.write(oms::fuzz::as_text(data, size));

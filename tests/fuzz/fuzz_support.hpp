@@ -14,13 +14,12 @@
 namespace oms::fuzz {
 
 // A property of the parser's answer that must hold for every input.
-#define OMS_FUZZ_REQUIRE(condition)                                                            \
-    do {                                                                                       \
-        if (!(condition)) {                                                                    \
-            std::fprintf(stderr, "fuzz property broken: %s (%s:%d)\n", #condition, __FILE__, \
-                         __LINE__);                                                            \
-            std::abort();                                                                      \
-        }                                                                                      \
+#define OMS_FUZZ_REQUIRE(condition)                                                                     \
+    do {                                                                                                \
+        if (!(condition)) {                                                                             \
+            std::fprintf(stderr, "fuzz property broken: %s (%s:%d)\n", #condition, __FILE__, __LINE__); \
+            std::abort();                                                                               \
+        }                                                                                               \
     } while (0)
 
 inline std::string_view as_text(const uint8_t* data, size_t size) {

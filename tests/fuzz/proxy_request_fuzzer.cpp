@@ -11,8 +11,8 @@
 
 #include "fuzz_support.hpp"
 
-using oms::core::ParseStep;
 using oms::core::parse_proxy_request;
+using oms::core::ParseStep;
 
 namespace {
 

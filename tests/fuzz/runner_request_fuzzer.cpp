@@ -9,8 +9,8 @@
 
 #include <numeric>
 
-using oms::docker::runner::Request;
 using oms::docker::runner::parse_request;
+using oms::docker::runner::Request;
 
 namespace {
 
@@ -27,8 +27,7 @@ std::string encoded(const Request& request) {
 size_t string_bytes(const Request& request) {
     auto sum = [](size_t total, const std::string& s) { return total + s.size() + 1; };
     return std::accumulate(request.env.begin(), request.env.end(),
-                           std::accumulate(request.argv.begin(), request.argv.end(), request.cwd.size() + 1, sum),
-                           sum);
+                           std::accumulate(request.argv.begin(), request.argv.end(), request.cwd.size() + 1, sum), sum);
 }
 
 }  // namespace

@@ -61,13 +61,20 @@ private:
             case '"': return skip_basic_string();
             case '\'': return skip_literal_string();
             case '\n': expect_key_ = nesting_.empty(); break;
-            case ' ': case '\t': case '\r': break;
+            case ' ':
+            case '\t':
+            case '\r': break;
             case '=': expect_key_ = false; break;
-            case '[': if (!(expect_key_ && nesting_.empty())) open('[', false); break;  // else a table's name
+            case '[':  // at a key's place and outside brackets: a table's name, not an array
+                if (!(expect_key_ && nesting_.empty())) open('[', false);
+                break;
             case '{': open('{', true); break;
             case ',': expect_key_ = !nesting_.empty() && nesting_.back() == '{'; break;
-            case ']': case '}': close(); break;
-            default: if (!expect_key_) return skip_bare_value(); break;
+            case ']':
+            case '}': close(); break;
+            default:
+                if (!expect_key_) return skip_bare_value();
+                break;
         }
         step();
         return std::nullopt;

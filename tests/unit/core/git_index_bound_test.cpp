@@ -45,8 +45,8 @@ std::string v4_index(const std::vector<V4Entry>& entries) {
     put_u32(out, 4);
     put_u32(out, static_cast<uint32_t>(entries.size()));
     for (const V4Entry& entry : entries) {
-        out.append(24, '\0');   // ctime, mtime, dev, ino
-        put_u32(out, 0100644);  // a regular file
+        out.append(24, '\0');       // ctime, mtime, dev, ino
+        put_u32(out, 0100644);      // a regular file
         out.append(12 + 20, '\0');  // uid, gid, size, object name
         const size_t length = entry.path_length < 0xfff ? entry.path_length : 0xfff;
         out.push_back(static_cast<char>(length >> 8));
@@ -92,7 +92,7 @@ Measured parse_in_child(const std::string& bytes) {
     const pid_t child = fork();
     REQUIRE(child >= 0);
     if (child == 0) {
-        rusage before {}, after {};
+        rusage before{}, after{};
         getrusage(RUSAGE_SELF, &before);
         const bool ok = !parse_git_index(bytes).problem;
         getrusage(RUSAGE_SELF, &after);
@@ -131,8 +131,7 @@ long bound_kb(const std::string& bytes) { return static_cast<long>(10 * bytes.si
 
 }  // namespace
 
-TEST_CASE("git index: paths growing by a byte an entry are refused, in memory bounded by the file",
-          "[git-index]") {
+TEST_CASE("git index: paths growing by a byte an entry are refused, in memory bounded by the file", "[git-index]") {
     const std::string index = growing_paths(16000);  // about 1 MB, 128 MB of paths
     const auto parsed = parse_git_index(index);
     REQUIRE(parsed.problem);
@@ -159,8 +158,7 @@ TEST_CASE("git index: a path is at most 4095 bytes long", "[git-index]") {
     CHECK(fine.files == std::vector<std::string>{std::string(4095, 'x')});
 }
 
-TEST_CASE("git index: long distinct paths spelled by a small file are refused past 8 times its size",
-          "[git-index]") {
+TEST_CASE("git index: long distinct paths spelled by a small file are refused past 8 times its size", "[git-index]") {
     const std::string index = long_paths(15000, 4000);  // about 1 MB spelling 60 MB of paths
     const auto parsed = parse_git_index(index);
     REQUIRE(parsed.problem);

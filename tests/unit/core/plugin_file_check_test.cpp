@@ -85,7 +85,9 @@ TEST_CASE("plugin file check: a segment past the end of the file is refused, eve
 
 TEST_CASE("plugin file check: headers cut short or placed past the end are refused") {
     const std::string bytes = TinyElf().bytes();
-    CHECK(problem_of(bytes.substr(0, 100)).value_or("").rfind("the file ends at byte 100, inside the program headers", 0) == 0);
+    CHECK(problem_of(bytes.substr(0, 100))
+              .value_or("")
+              .rfind("the file ends at byte 100, inside the program headers", 0) == 0);
     TinyElf sections;
     sections.header.e_shoff = 64;
     sections.header.e_shnum = 3;
@@ -109,6 +111,7 @@ TEST_CASE("plugin file check: another machine, word size or file type is named")
     TinyElf odd_entries;
     odd_entries.header.e_phentsize = 40;
     CHECK_THAT(problem_of(odd_entries.bytes()).value_or(""), Catch::Contains("program headers of 40 bytes"));
-    CHECK(problem_of("\x7f" "ELX and more") == "not an ELF shared object (it does not start with the ELF signature)");
+    CHECK(problem_of("\x7f"
+                     "ELX and more") == "not an ELF shared object (it does not start with the ELF signature)");
     CHECK(problem_of("") == "the file is empty (cut short: an interrupted copy or a full disk?)");
 }
