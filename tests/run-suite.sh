@@ -5,7 +5,9 @@
 # started it). Run as root, the suite then runs a second time as an ordinary
 # user (tests/run-as-user.sh): attacks and defences differ without root.
 # Then the sanitizer pass (tests/run-sanitizers.sh: a build of its own with
-# ASan, LSan and UBSan, as root; a finding fails the suite).
+# ASan, LSan and UBSan, as root; a finding fails the suite), and the fuzz
+# targets (tests/run-fuzzers.sh: a clang build of their own, each target over
+# its seed corpus and 5 seconds of new inputs; a finding fails the suite).
 # Exit status: 0 when every pass passed.
 #
 #   tests/run-suite.sh [build-dir]        (default: build, or a folder outside
@@ -74,6 +76,11 @@ if ! "$here/tests/run-sanitizers.sh" "$san"; then
     status=1
     failed_list="$san/Testing/Temporary/LastTestsFailed.log"
     note_failures "root, with sanitizers"
+fi
+if ! "$here/tests/run-fuzzers.sh" "$(dirname "$build")/$(basename "$build")-fuzz" 5; then
+    status=1
+    failures="$failures
+run-suite: failed: the fuzz targets (tests/run-fuzzers.sh)"
 fi
 [ -z "$failures" ] || echo "$failures" >&2
 exit "$status"

@@ -15,6 +15,7 @@
 #include "oms/core/private_gitconfig.hpp"
 #include "oms/core/private_home_links.hpp"
 #include "oms/core/private_npmrc.hpp"
+#include "oms/core/registry.hpp"
 #include "oms/core/repository_record.hpp"
 #include "oms/core/run_dir.hpp"
 #include "oms/core/run_dir_sweep.hpp"
@@ -35,6 +36,15 @@ namespace po = boost::program_options;
 namespace oms::core {
 
 namespace {
+
+// A plugin file the loader could not take (cut short, not a shared object)
+// is named on every run until it is fixed: whatever it provided is missing.
+void warn_unloadable_plugins(const Registry& registry) {
+    for (auto& record : registry.records())
+        if (record.unloadable)
+            std::fprintf(stderr, "oms: warning: plugin file %s was skipped: %s\n", record.file.c_str(),
+                         record.reason.c_str());
+}
 
 void warn_lost_guarantees(const BackendChoice& backend, const RunInputs& in) {
     if (!(in.flags & OMS_RUN_BEST_EFFORT)) return;
@@ -82,6 +92,7 @@ int command_run(const Args& all_args) {
     const Session& session = *opened.session;
     const BackendChoice& backend = opened.backend;
     log_launch_phase("plugins-loaded");
+    warn_unloadable_plugins(session.registry());
     if (!backend.report.usable) {
         throw_if_config_error(session.config(), backend.record->id, backend.report.reason);
         throw UserError(kExitUnavailable, "backend '" + backend.record->id + "' (chosen by " + backend.chosen_by +

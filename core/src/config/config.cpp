@@ -3,6 +3,8 @@
 #include "oms/core/config_file_reader.hpp"
 #include "oms/core/error.hpp"
 
+#include <oms/toml_text.hpp>
+
 #include <filesystem>
 #include <cstdio>
 #include <sstream>
@@ -162,6 +164,8 @@ void Config::add_file(const std::string& path, ConfigLayer layer) {
     auto file = std::make_unique<ParsedFile>();
     file->path = path;
     file->layer = layer;
+    if (const auto flaw = sdk::toml_text::unsafe_character(read.text))
+        config_error(path, static_cast<int64_t>(flaw->line), "", "malformed TOML: " + flaw->what);
     try {
         file->root = toml::parse(read.text, path);
     } catch (const toml::parse_error& e) {

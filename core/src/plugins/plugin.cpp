@@ -2,6 +2,7 @@
 
 #include "oms/core/error.hpp"
 #include "oms/core/host_services.hpp"
+#include "oms/core/plugin_file_check.hpp"
 
 #include <boost/dll/shared_library.hpp>
 #include <oms/abi_history.hpp>
@@ -161,14 +162,26 @@ void keep_until_exit(const std::shared_ptr<boost::dll::shared_library>& library)
 PluginRecord load_plugin(const std::string& file) {
     PluginRecord record;
     record.file = file;
+    // Loaded by its name, not through /proc/self/fd of the descriptor checked:
+    // plugins find the programs beside them by their own file name (dladdr),
+    // and a file cut short while it is loaded is the same inode either way.
+    const PluginFileCheck checked = check_plugin_file(file);
+    if (checked.problem) {
+        record.reject_unloadable(*checked.problem);
+        return record;
+    }
     auto library = std::make_shared<boost::dll::shared_library>();
     boost::system::error_code error;
     library->load(file, boost::dll::load_mode::rtld_local | boost::dll::load_mode::rtld_now, error);
     if (error) {
-        record.reject("cannot load: " + error.message());
+        record.reject_unloadable(error.message());
         return record;
     }
     keep_until_exit(library);
+    if (plugin_file_identity(file) != checked.identity) {
+        record.reject_unloadable("the file changed while it was loaded (is it being written?)");
+        return record;
+    }
     if (!library->has(OMS_PLUGIN_ENTRY_SYMBOL)) {
         record.reject(std::string("no entry symbol '") + OMS_PLUGIN_ENTRY_SYMBOL + "'");
         return record;

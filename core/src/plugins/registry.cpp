@@ -11,11 +11,13 @@ namespace oms::core {
 
 namespace {
 
+// Every *.so entry, whatever its type: one that is not a regular file is
+// listed as rejected with the reason rather than passed over in silence.
 std::vector<std::string> plugin_files(const std::string& folder) {
     std::vector<std::string> files;
     std::error_code error;
     for (auto& entry : fs::directory_iterator(folder, error)) {
-        if (entry.path().extension() == ".so" && entry.is_regular_file(error)) files.push_back(entry.path().string());
+        if (entry.path().extension() == ".so") files.push_back(entry.path().string());
     }
     std::sort(files.begin(), files.end());
     return files;

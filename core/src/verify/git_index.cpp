@@ -1,7 +1,6 @@
 #include "oms/core/git_index.hpp"
 
 #include <cstdint>
-#include <set>
 
 namespace oms::core {
 
@@ -101,13 +100,48 @@ struct Layout {
     size_t hash_size = 0;  // 20 (SHA-1) or 32 (SHA-256)
 };
 
-struct Entry {
-    std::string path;
-    uint32_t mode = 0;
-};
+// No system here opens a longer path (PATH_MAX counts the NUL), so git can
+// neither check out nor stat one.
+constexpr size_t kMaxPathLength = 4095;
+// A version 4 path is the one before it cut and extended, so a small file can
+// spell long paths; every real index's paths together are smaller than the
+// index itself (its 62 bytes of fixed fields per entry outweigh them), and
+// this bound keeps what a crafted one makes oms hold to a few times its size.
+constexpr size_t kPathBytesPerIndexByte = 8;
 
-// One entry; `previous` is the path before it (version 4 strips a prefix of it).
-Entry read_entry(Reader& in, const Layout& layout, const std::string& previous) {
+// The path of the entry after `previous` (version 4 strips a prefix of it).
+// Never longer than kMaxPathLength: checked before anything is allocated.
+void read_path(Reader& in, const Layout& layout, std::string& path) {
+    if (layout.version != 4) {
+        const std::string_view name = in.until_nul();
+        if (name.size() > kMaxPathLength) throw Malformed{"a path longer than 4095 bytes"};
+        path.assign(name);
+        return;
+    }
+    const uint64_t strip = in.varint();
+    if (strip > path.size()) throw Malformed{"a prefix longer than the path before it"};
+    const std::string_view suffix = in.until_nul();
+    const size_t kept = path.size() - static_cast<size_t>(strip);
+    if (suffix.size() > kMaxPathLength - kept) throw Malformed{"a path longer than 4095 bytes"};
+    path.resize(kept);
+    path.append(suffix);
+}
+
+// Versions 2 and 3 pad each entry with NULs to a multiple of 8 bytes.
+void skip_padding(Reader& in, size_t entry_start) {
+    const size_t length = in.offset() - entry_start;
+    in.skip(((length + 7) & ~size_t{7}) - length);
+}
+
+// git's own field: the path's length, or 0xFFF for any path that long or longer.
+void check_name_length(size_t name_length, const std::string& path) {
+    const bool matches = name_length == kNameLengthMask ? path.size() >= kNameLengthMask : path.size() == name_length;
+    if (!matches) throw Malformed{"an entry whose name length does not match its path"};
+}
+
+// One entry: its path is read into `path` (which holds the one before it);
+// returns its mode.
+uint32_t read_entry(Reader& in, const Layout& layout, std::string& path) {
     const size_t start = in.offset();
     in.skip(kBeforeMode);
     const uint32_t mode = in.u32();
@@ -117,22 +151,10 @@ Entry read_entry(Reader& in, const Layout& layout, const std::string& previous) 
         if (layout.version < 3) throw Malformed{"an extended entry in a version 2 index"};
         in.skip(2);
     }
-    const size_t name_length = flags & kNameLengthMask;
-    std::string path;
-    if (layout.version == 4) {
-        const uint64_t strip = in.varint();
-        if (strip > previous.size()) throw Malformed{"a prefix longer than the path before it"};
-        path = previous.substr(0, previous.size() - static_cast<size_t>(strip));
-        path += in.until_nul();
-    } else {
-        path = std::string(in.until_nul());
-        const size_t fixed = in.offset() - start - path.size() - 1;
-        const size_t padded = (fixed + path.size() + 8) & ~size_t{7};
-        in.skip(padded - (fixed + path.size() + 1));  // the NUL padding
-    }
-    if (name_length != kNameLengthMask && name_length != path.size())
-        throw Malformed{"an entry whose name length does not match its path"};
-    return {std::move(path), mode};
+    read_path(in, layout, path);
+    if (layout.version != 4) skip_padding(in, start);
+    check_name_length(flags & kNameLengthMask, path);
+    return mode;
 }
 
 // Extensions follow the entries; the file ends with a hash of everything
@@ -149,31 +171,41 @@ void check_extensions(Reader& in, const Layout& layout) {
     if (in.left() != layout.hash_size) throw Malformed{"the file does not end with its checksum"};
 }
 
+void judge_paths(const GitIndexParse& out) {
+    for (const std::string& folder : out.sparse_folders) {
+        if (folder.size() < 2 || folder.back() != '/') throw Malformed{"a folder entry without its trailing '/'"};
+        check_path(std::string_view(folder).substr(0, folder.size() - 1));
+    }
+    for (const std::string& file : out.files) check_path(file);
+}
+
+// Entries are kept in git's order (by path, then stage), which git itself
+// checks when it reads an index: an unmerged path's stages are neighbours,
+// so it is listed once without a set of every path seen.
 GitIndexParse parse_with(std::string_view bytes, const Layout& layout, uint32_t count) {
     Reader in(bytes);
     in.skip(kHeaderSize);
-    std::vector<Entry> entries;
-    std::string previous;
+    GitIndexParse out;
+    const size_t path_budget = bytes.size() * kPathBytesPerIndexByte;
+    size_t path_bytes = 0;
+    bool sorted = true;
+    std::string path, previous;
     for (uint32_t i = 0; i < count; ++i) {
-        entries.push_back(read_entry(in, layout, previous));
-        previous = entries.back().path;
+        const uint32_t mode = read_entry(in, layout, path);
+        if (i > 0 && path == previous) continue;  // another stage of the same path
+        if (i > 0 && path < previous) sorted = false;
+        path_bytes += path.size();
+        if (path_bytes > path_budget)
+            throw Malformed{"paths that add up to more than " + std::to_string(kPathBytesPerIndexByte) +
+                            " times the index's size (a crafted version 4 index?)"};
+        auto& list = (mode & kModeTypeMask) == kModeFolder ? out.sparse_folders : out.files;
+        list.push_back(path);
+        previous = path;
     }
     // Before any path is judged: a split index's entries may have no names.
     check_extensions(in, layout);
-    GitIndexParse out;
-    std::set<std::string> seen;
-    for (Entry& entry : entries) {
-        std::string& path = entry.path;
-        if ((entry.mode & kModeTypeMask) == kModeFolder) {
-            if (path.size() < 2 || path.back() != '/') throw Malformed{"a folder entry without its trailing '/'"};
-            check_path(std::string_view(path).substr(0, path.size() - 1));
-            out.sparse_folders.push_back(path);
-            continue;
-        }
-        check_path(path);
-        // An unmerged path has an entry per stage; it is one file.
-        if (seen.insert(path).second) out.files.push_back(std::move(path));
-    }
+    judge_paths(out);  // first: a path that leaves the worktree is the graver fault
+    if (!sorted) throw Malformed{"entries out of git's order (git refuses such an index too)"};
     return out;
 }
 

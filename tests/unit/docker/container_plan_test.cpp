@@ -5,6 +5,7 @@
 #include "exec_request.hpp"
 #include "mount_option.hpp"
 #include "one_shot_lifeline.hpp"
+#include "../runner/runner_request.hpp"
 #include "runner_run.hpp"
 #include "secret_scan.hpp"
 #include "warm_identity.hpp"
@@ -21,6 +22,8 @@
 #include <unistd.h>
 
 using namespace oms::docker;
+using oms::docker::runner::parse_request;
+using oms::docker::runner::Request;
 using oms::test::TempDir;
 using oms::test::write_file;
 using Args = std::vector<std::string>;
@@ -453,8 +456,18 @@ TEST_CASE("exec request: the exact body of exec create and start") {
 TEST_CASE("runner request: cwd, counted argv and env, each NUL-terminated") {
     std::string payload = runner_payload("/wt", {"sh", "-c", "echo a b"}, {"PATH=/bin", "HOME=/h"});
     CHECK(payload == std::string("/wt\0" "3\0" "sh\0" "-c\0" "echo a b\0" "2\0" "PATH=/bin\0" "HOME=/h\0", 41));
-    // Asking for the command's refused lookups adds one part after env, which an older runner ignores.
-    CHECK(runner_payload("/wt", {"true"}, {}, true) == std::string("/wt\0" "1\0" "true\0" "0\0" "report-lookups\0", 28));
+    // Asking for the command's refused lookups adds two parts after env (the
+    // lookups, and untraced ones apart), which an older runner ignores.
+    const std::string asking = runner_payload("/wt", {"true"}, {}, true);
+    CHECK(asking == std::string("/wt\0" "1\0" "true\0" "0\0" "report-lookups\0" "report-untraced\0", 44));
+    Request parsed;
+    REQUIRE(parse_request(asking, parsed));
+    CHECK(parsed.report_lookups);
+    CHECK(parsed.report_untraced);
+    Request older;  // an older oms asks for lookups only: untraced ones come as lookups
+    REQUIRE(parse_request(std::string("/wt\0" "1\0" "true\0" "0\0" "report-lookups\0", 28), older));
+    CHECK(older.report_lookups);
+    CHECK_FALSE(older.report_untraced);
 }
 
 TEST_CASE("scan: a folder named like a keypair is a match, masked whole and not entered (docker item 3)") {

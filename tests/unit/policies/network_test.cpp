@@ -128,7 +128,8 @@ TEST_CASE("the built oms-network.so exports the same plugin") {
     LoadedPlugin plugin(OMS_PLUGIN_FILE);
     CHECK(std::string(plugin.descriptor().id) == "network");
     CHECK(std::string(plugin.descriptor().kind) == OMS_KIND_POLICY);
-    CHECK(plugin.key_summary() == std::vector<std::string>{"surfnet_port", "surfpool_ports", "deny_ports (narrows)"});
+    CHECK(plugin.key_summary() ==
+          std::vector<std::string>{"surfnet_port", "surfpool_ports", "host_ports", "deny_ports (narrows)"});
     Fixture f;
     f.context.surfpool = f.surfpool;
     const Outcome out = plugin.contribute(f.host, f.context);

@@ -19,9 +19,12 @@ struct GitIndexParse {
     std::optional<std::string> problem;      // set (and both lists empty) when the bytes are not an index oms reads
 };
 
-// Parses the whole content of an index file. A malformed or truncated file,
-// an unknown version, a split index (its entries live in another file) or a
-// path with an empty, ".", ".." or ".git" part gives `problem`.
+// Parses the whole content of an index file, in time linear in its size and
+// holding at most a few times it. A malformed or truncated file, an unknown
+// version, a split index (its entries live in another file), a path with an
+// empty, ".", ".." or ".git" part or longer than 4095 bytes, entries out of
+// git's order, or (version 4) paths adding up to more than 8 times the
+// file's size gives `problem`.
 GitIndexParse parse_git_index(std::string_view bytes);
 
 }  // namespace oms::core

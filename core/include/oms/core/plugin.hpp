@@ -43,9 +43,14 @@ struct PluginRecord {
     static const oms_policy_api* policy_of(const oms_plugin_descriptor* d) {
         return static_cast<const oms_policy_api*>(d->interface);
     }
+    bool unloadable = false;  // rejected before or by the dynamic loader: nothing of it was read
     void reject(std::string why) {
         status = PluginStatus::Rejected;
         reason = std::move(why);
+    }
+    void reject_unloadable(const std::string& why) {
+        reject("cannot load: " + why);
+        unloadable = true;
     }
 };
 

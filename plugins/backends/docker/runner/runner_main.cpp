@@ -54,6 +54,7 @@
 #include "loopback_listeners.hpp"
 #include "one_shot_supervisor.hpp"
 #include "runner_protocol.hpp"
+#include "runner_request.hpp"
 #include "user_names.hpp"
 
 #include <oms/verify_launch.hpp>
@@ -82,14 +83,6 @@ namespace home_seed = oms::docker::home_seed;
 namespace user_names = oms::docker::user_names;
 
 namespace {
-
-struct Request {
-    int fds[3] = {-1, -1, -1};
-    std::string cwd;
-    std::vector<std::string> argv, env;
-    bool report_lookups = false;
-    bool report_untraced = false;  // untraced names in frames of their own
-};
 
 bool read_exact(int fd, void* data, size_t size) {
     char* p = static_cast<char*>(data);
@@ -120,31 +113,6 @@ bool receive(int conn, Request& req, std::string& payload) {
     std::memcpy(req.fds, CMSG_DATA(c), 3 * sizeof(int));
     payload.resize(header[1]);
     return read_exact(conn, payload.data(), payload.size());
-}
-
-bool parse(const std::string& payload, Request& req) {
-    std::vector<std::string> parts;
-    size_t start = 0;
-    for (size_t i = 0; i < payload.size(); ++i)
-        if (payload[i] == '\0') parts.emplace_back(payload, start, i - start), start = i + 1;
-    size_t at = 0;
-    auto next_count = [&](size_t& out) {
-        if (at >= parts.size()) return false;
-        out = std::strtoul(parts[at++].c_str(), nullptr, 10);
-        return out <= parts.size() - at;
-    };
-    if (parts.empty()) return false;
-    req.cwd = parts[at++];
-    size_t argc = 0, envc = 0;
-    if (!next_count(argc) || argc == 0) return false;
-    req.argv.assign(parts.begin() + at, parts.begin() + at + argc);
-    at += argc;
-    if (!next_count(envc)) return false;
-    req.env.assign(parts.begin() + at, parts.begin() + at + envc);
-    at += envc;
-    req.report_lookups = at < parts.size() && parts[at] == kReportLookups;
-    req.report_untraced = req.report_lookups && at + 1 < parts.size() && parts[at + 1] == kReportUntraced;
-    return true;
 }
 
 std::vector<char*> c_list(std::vector<std::string>& items) {
@@ -272,7 +240,7 @@ bool start_command(int conn, const std::vector<int>& close_in_child, LiveCommand
     std::string payload;
     timeval patience{5, 0};  // oms sends the request at once; a stalled peer must not stall the runner
     setsockopt(conn, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
-    if (!receive(conn, req, payload) || !parse(payload, req)) {
+    if (!receive(conn, req, payload) || !parse_request(payload, req)) {
         for (int fd : req.fds)
             if (fd >= 0) close(fd);
         return false;

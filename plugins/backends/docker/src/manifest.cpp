@@ -5,6 +5,7 @@
 #include <oms/path.hpp>
 #include <oms/sdk.hpp>
 #include <oms/text_file.hpp>
+#include <oms/toml_text.hpp>
 #include <toml++/toml.h>
 #include <unistd.h>
 
@@ -54,6 +55,8 @@ std::string key_on_line(const std::string& text, int64_t line) {
 }
 
 toml::table parse_toml(const std::string& text, const std::string& path) {
+    if (const auto flaw = sdk::toml_text::unsafe_character(text))
+        fail_at(path, static_cast<int64_t>(flaw->line), "malformed TOML: " + flaw->what);
     try {
         return toml::parse(text, path);
     } catch (const toml::parse_error& e) {
