@@ -9,6 +9,7 @@
 #include "policy_values.hpp"
 #include "scratch_home_links.hpp"
 #include "secret_scan.hpp"
+#include "start_probe_cache.hpp"
 
 #include <oms/launch_phase.hpp>
 #include <oms/run_folder.hpp>
@@ -69,17 +70,36 @@ void LandlockBackend::probe(const oms::sdk::Report& report) {
     if (features_.abi == 0)
         throw Error(OMS_ERR_UNAVAILABLE, "Landlock is not available in this kernel (enable CONFIG_SECURITY_LANDLOCK "
                                          "and add landlock to the lsm= boot list)");
+    const StartVerdict& start = start_verdict();
+    if (!start.started) throw Error(OMS_ERR_UNAVAILABLE, start.refusal);
     report.settings("Landlock sandbox: reads under HOME limited to the worktree and toolchains; writes to the "
                     "worktree, private HOME and temp folders; network to the Surfnet ports on 127.0.0.1 only.");
     report.detail("landlock ABI: " + std::to_string(features_.abi));
     report.detail(std::string("seccomp: ") + (features_.seccomp ? "filter available" : "unavailable"));
     report.detail("namespaces: mount, PID, network (user namespace when not root)");
+    report.detail("rung: 1, the full mode (namespaces + Landlock + seccomp); no lower rung is built yet, so where a "
+                  "start fails this backend is unavailable");
+    report.detail("start check: a confined `true` started here (checked once per boot, kernel, user, oms build and "
+                  "the confinement around oms; " + start_probe_cache_file() + ")");
     report.detail(denial_report_status(features_.abi));
     auto missing = missing_guarantees(features_);
     for (const auto& line : missing) report.missing(line);
     if (!unenforceable(features_).empty())
         report.warn_once("OMS landlock sandbox is incomplete on this kernel: " + joined(unenforceable(features_)) +
                          ". Commands are refused unless run with --best-effort.");
+}
+
+// Probed once per process, and from the state folder's cache once per
+// boot: every run asks (the core probes before it spawns).
+const StartVerdict& LandlockBackend::start_verdict() {
+    if (!start_verdict_) {
+        const std::string settings = "abi " + std::to_string(features_.abi) + " report_connects " +
+                                     (options_.report_connects ? "1" : "0");
+        start_verdict_ = cached_start_verdict(settings, [this] {
+            return probe_a_start(features_, seccomp_own_network_, options_.report_connects);
+        });
+    }
+    return *start_verdict_;
 }
 
 void LandlockBackend::render(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
@@ -123,7 +143,13 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
     spec.stdio[0] = stdio.in;
     spec.stdio[1] = stdio.out;
     spec.stdio[2] = stdio.err;
-    auto run = launch(spec);
+    std::unique_ptr<ConfinedRun> run;
+    try {
+        run = launch(spec);
+    } catch (const LaunchFailure&) {
+        forget_cached_verdict();  // the next probe starts again instead of trusting it
+        throw;
+    }
     host().log(OMS_LOG_DEBUG, launch_phase_mark("command-started"));  // the child set up, the command exec'd
     return run;
 }

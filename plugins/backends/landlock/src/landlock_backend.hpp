@@ -4,8 +4,11 @@
 #include "kernel_features.hpp"
 #include "sandbox_plan.hpp"
 #include "seccomp_program.hpp"
+#include "start_probe.hpp"
 
 #include <oms/sdk.hpp>
+
+#include <optional>
 
 namespace oms::landlock {
 
@@ -44,6 +47,8 @@ private:
         return plan.own_network ? seccomp_own_network_ : seccomp_;
     }
     PlanOptions options_;
+    std::optional<StartVerdict> start_verdict_;  // whether a confined start works here (start_probe.hpp)
+    const StartVerdict& start_verdict();
 
     // Refuses (OMS_ERR_UNSUPPORTED) what this kernel cannot enforce, unless best effort.
     void check_enforceable(const oms::sdk::Context& context) const;
