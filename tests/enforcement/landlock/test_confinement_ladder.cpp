@@ -1,25 +1,33 @@
-// Where the full mode cannot start (namespaces refused, mounts refused in
-// the namespace, no Landlock: each made here by refuse_syscalls.c around
-// oms), oms decides from a real start: doctor never calls the backend
-// active, names the missing piece in one line, and `oms run` refuses with
-// that line before anything of the command runs. The same probes run in
-// the full mode as the positive control, and the start probe's cached
-// verdict follows the environment it was made in.
+// The confinement ladder in the environments where the full mode cannot
+// start, each made here by refuse_syscalls.c around oms: namespaces refused
+// and mounts refused (rung 3, Landlock alone, confines there), no Landlock
+// (nothing confines: refused in one line before anything runs). In each,
+// the same enforcement probes as the full mode, with their positive
+// controls and host-side evidence, and what doctor says is what a run gets.
+#include "host_listeners.hpp"
 #include "test_support.hpp"
 
 #include "process.hpp"
 #include "temp_dir.hpp"
 
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 using namespace oms::test;
 
 namespace {
 
-const char* const kEnvironments[] = {"full", "namespaces", "mounts", "landlock"};
+struct Environment {
+    const char* name;  // "full" or a refuse_syscalls environment
+    int rung;          // what a run gets there: 1, 3, or 0 (refused)
+};
+
+const Environment kEnvironments[] = {{"full", 1}, {"namespaces", 3}, {"mounts", 3}, {"landlock", 0}};
 
 std::string refuse_syscalls() {
     const char* path = std::getenv("OMS_REFUSE_SYSCALLS");
@@ -36,7 +44,13 @@ ProcessResult oms_in(const World& w, const std::string& environment, const std::
     return run_process(argv, {oms_world_env(w), std::nullopt, w.work, 60});
 }
 
-// The start of the line that names what `environment` lacks.
+ProcessResult run_script(const World& w, const std::string& environment, const std::string& script) {
+    return oms_in(w, environment,
+                  {"run", "--sandbox", "landlock", "--worktree", w.work, "--pinned", w.pinned, "--", "sh", "-c",
+                   expand(w, script)});
+}
+
+// The start of the line that names why the full mode does not start there.
 std::string expected_refusal(const std::string& environment) {
     const bool root = geteuid() == 0;
     if (environment == "namespaces")
@@ -62,25 +76,42 @@ long long modified_ns(const std::string& path) {
     return static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
 }
 
-// The enforcement probes of the full mode, in one command: its positive
-// control (the worktree read and written) and the refusals (HOME's secret,
-// a keypair, a write outside the write roots).
+// A name in the host's /tmp no one else uses.
+std::string host_temp_marker() { return "/tmp/oms-ladder-marker-" + std::to_string(getpid()); }
+
+// The enforcement probes of the full mode in one command: the positive
+// controls (the worktree read, an existing file there written, a file made
+// in a folder of it, the run's TMPDIR) and the refusals (HOME's secrets, a
+// keypair at the top and one nested, a write outside the write roots, .git,
+// the pinned file, the host's /tmp), and a child left running that must
+// not outlive the run.
 const char* const kProbes = R"SH(
-    cat {home}/.ssh/id_rsa; cat {home}/.aws/credentials; cat {work}/wallet-keypair.json
+    cat {home}/.ssh/id_rsa; cat {home}/.aws/credentials; cat {home}/.config/solana/id.json
+    cat {work}/wallet-keypair.json; cat {work}/nested/deeper/id.json
     echo pwned > {outside}/file; echo pwned > {outside}/new
-    cat {work}/README && echo made > {work}/created.txt && echo WROTE-WORKTREE
+    echo pwned >> {work}/.git/config; echo pwned > {pinned}; echo pwned > MARKER
+    cat {work}/README && echo appended >> {work}/README && echo WROTE-WORKTREE
+    echo made > {work}/src/created.txt && echo MADE-IN-WORKTREE
+    echo temp > "$TMPDIR/t" && cat "$TMPDIR/t" && echo WROTE-TMPDIR
+    (sleep 2; echo late > {work}/src/late.txt) &
     exit 0)SH";
 
-void check_no_secret_came_out(const ProcessResult& r) {
-    for (const char* secret : {kSshKey, kAwsKey, kKeypair}) {
+std::string probes() {
+    std::string script = kProbes;
+    script.replace(script.find("MARKER"), 6, host_temp_marker());
+    return script;
+}
+
+void check_refusals_held(const World& w, const ProcessResult& r) {
+    for (const char* secret : {kSshKey, kAwsKey, kSolanaId, kKeypair}) {
         CHECK_FALSE(has(r.out, secret));
         CHECK_FALSE(has(r.err, secret));
     }
-}
-
-void check_outside_untouched(const World& w) {
     CHECK(read_file(w.outside + "/file") == "OUTSIDE-ORIGINAL");
     CHECK_FALSE(exists(w.outside + "/new"));
+    CHECK(read_file(w.work + "/.git/config") == "GIT-CONFIG-ORIGINAL");
+    CHECK(read_file(w.pinned) == "PINNED-ORIGINAL");
+    CHECK_FALSE(exists(host_temp_marker()));
 }
 
 }  // namespace
@@ -104,76 +135,117 @@ TEST_CASE("the wrapper really makes each environment", "[landlock][ladder]") {
     CHECK(in("mounts", new_network).exit_code == 0);  // namespaces still work there
 }
 
-TEST_CASE("doctor calls landlock active only where a confined start works, else names what is missing",
-          "[landlock][ladder]") {
+TEST_CASE("doctor says the rung a start reaches, or names in one line what is missing", "[landlock][ladder]") {
     require_landlock();
-    for (const std::string environment : kEnvironments) {
-        DYNAMIC_SECTION(environment) {
+    for (const Environment& environment : kEnvironments) {
+        DYNAMIC_SECTION(environment.name) {
             World w;
-            auto r = oms_in(w, environment, {"doctor", "--sandbox", "landlock"});
+            auto r = oms_in(w, environment.name, {"doctor", "--sandbox", "landlock"});
             INFO(r.out << r.err);
-            if (environment == "full") {
+            const std::string landlock_row = lines_starting(r.out, "  landlock").at(0);
+            if (environment.rung == 1) {
                 CHECK(r.exit_code == 0);
+                CHECK(has(landlock_row, "active"));
                 CHECK(has(r.out, "rung: 1, the full mode"));
-                CHECK(has(r.out, "start check: a confined `true` started here"));
                 CHECK(has(r.out, "namespaces: mount, PID, network"));
-                continue;
+                CHECK_FALSE(has(r.out, "missing: rung 3"));
+            } else if (environment.rung == 3) {
+                CHECK(r.exit_code == 0);
+                CHECK(has(landlock_row, "active"));
+                CHECK(has(r.out, "rung: 3, Landlock alone (no namespaces; the full mode does not start here: " +
+                                     expected_refusal(environment.name)));
+                CHECK(has(r.out, "namespaces: none"));
+                CHECK(has(r.out, "missing: rung 3: the Surfnet ports are reachable on any host"));
+                CHECK_FALSE(has(r.out, "namespaces: mount, PID, network"));
+            } else {
+                CHECK(r.exit_code == 69);
+                CHECK_FALSE(has(landlock_row, "active"));
+                CHECK(has(landlock_row, expected_refusal(environment.name)));
+                CHECK_FALSE(has(r.out, "rung: "));
             }
-            CHECK(r.exit_code == 69);
-            CHECK(has(r.out, expected_refusal(environment)));
-            CHECK_FALSE(has(r.out, "rung: 1"));
-            CHECK_FALSE(has(r.out, "namespaces: mount, PID, network"));
-            for (const auto& line : lines_starting(r.out, "  landlock")) CHECK_FALSE(has(line, "active"));
+            if (environment.rung != 0)
+                CHECK(has(r.out, "start check: a confined `true` started here on this rung"));
         }
     }
 }
 
-TEST_CASE("oms run confines in the full mode and refuses in one line, running nothing, elsewhere",
+TEST_CASE("a run confines on each rung with the full mode's probes, and is refused in one line where none starts",
           "[landlock][ladder]") {
     require_landlock();
-    for (const std::string environment : kEnvironments) {
-        DYNAMIC_SECTION(environment) {
+    for (const Environment& environment : kEnvironments) {
+        DYNAMIC_SECTION(environment.name) {
             World w;
-            auto r = oms_in(w, environment,
-                            {"run", "--sandbox", "landlock", "--worktree", w.work, "--pinned", w.pinned, "--", "sh",
-                             "-c", expand(w, kProbes)});
+            make_dirs(w.work + "/src");
+            auto r = run_script(w, environment.name, probes());
             INFO(r.out << r.err);
-            check_no_secret_came_out(r);
-            check_outside_untouched(w);
-            if (environment == "full") {
-                CHECK(r.exit_code == 0);
-                CHECK(has(r.out, "WORKTREE-README"));  // positive control: read
-                CHECK(read_file(w.work + "/created.txt") == "made\n");  // and write
+            check_refusals_held(w, r);
+            if (environment.rung == 0) {
+                CHECK(r.exit_code == 69);
+                CHECK(has(r.err, expected_refusal(environment.name)));
+                CHECK(non_empty_lines(r.err) == 1);
+                CHECK(read_file(w.work + "/README") == "WORKTREE-README");  // nothing of the command ran
+                CHECK_FALSE(exists(w.work + "/src/created.txt"));
                 continue;
             }
-            CHECK(r.exit_code == 69);
-            CHECK(has(r.err, expected_refusal(environment)));
-            CHECK(non_empty_lines(r.err) == 1);
-            CHECK_FALSE(exists(w.work + "/created.txt"));  // nothing of the command ran
+            CHECK(r.exit_code == 0);
+            CHECK(has(r.out, "WORKTREE-README"));  // positive controls, host-side where they can be
+            CHECK(read_file(w.work + "/README") == "WORKTREE-READMEappended\n");
+            CHECK(read_file(w.work + "/src/created.txt") == "made\n");
+            CHECK(has(r.out, "WROTE-TMPDIR"));
+            std::this_thread::sleep_for(std::chrono::seconds(3));
+            CHECK_FALSE(exists(w.work + "/src/late.txt"));  // the child left running ended with the run
         }
     }
 }
 
-TEST_CASE("the start verdict is probed once per environment and then read from the state folder",
+TEST_CASE("rung 3 holds the network to the allowed TCP port, on any host, and refuses UDP and unix sockets",
+          "[landlock][ladder]") {
+    require_landlock();
+    HostListeners host;
+    INFO("port 8899 stayed busy on this machine; the network test needs it free");
+    REQUIRE(host.listen_everywhere(8899));
+    const uint16_t other = host.listen_any_port();
+    const std::string eth = own_ipv4_address();
+    REQUIRE_FALSE(eth.empty());
+    World w;
+    std::string script = "{probe} connect 127.0.0.1 8899; {probe} connect 127.0.0.1 OTHER; "
+                         "{probe} connect ETH 8899; {probe} socket udp; {probe} socket unix; {probe} socket tcp";
+    script.replace(script.find("OTHER"), 5, std::to_string(other));
+    script.replace(script.find("ETH"), 3, eth);
+    // Positive control: unconfined, every connect gets its answer.
+    auto plain = run_process({"/bin/sh", "-c", expand(w, script)});
+    CHECK(lines_starting(plain.out, "OK ").size() == 6);
+    auto r = run_script(w, "namespaces", script);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto ok = lines_starting(r.out, "OK ");
+    REQUIRE(ok.size() == 3);
+    CHECK(ok[0] == "OK reply=hello-8899");  // the allowed port
+    CHECK(ok[1] == "OK reply=hello-8899");  // measured gap: the allowed port on another address too
+    CHECK(ok[2] == "OK tcp");
+    CHECK_FALSE(has(r.out, "hello-" + std::to_string(other)));
+    CHECK(lines_starting(r.out, "DENIED ").size() == 3);  // the other port, UDP, unix
+}
+
+TEST_CASE("the start verdict is probed once and then read from the state folder, per environment",
           "[landlock][ladder]") {
     require_landlock();
     World w;
     const std::string cache = start_probe_cache(w);
     REQUIRE(oms_in(w, "full", {"doctor", "--sandbox", "landlock"}).exit_code == 0);
-    REQUIRE(has(read_file(cache), "verdict started"));
+    REQUIRE(has(read_file(cache), "verdict started rung 1"));
     const long long first = modified_ns(cache);
     REQUIRE(oms_in(w, "full", {"doctor", "--sandbox", "landlock"}).exit_code == 0);
     CHECK(modified_ns(cache) == first);  // no second probe
 
-    // Another environment (here a seccomp filter around oms) is another key:
-    // the verdict made without it is not taken for it. A refusal is never
-    // stored (each run probes again where the backend cannot run).
-    auto refused = oms_in(w, "namespaces", {"doctor", "--sandbox", "landlock"});
-    CHECK(refused.exit_code == 69);
-    CHECK(has(refused.out, expected_refusal("namespaces")));
-    CHECK(modified_ns(cache) == first);
-    auto mounts = oms_in(w, "mounts", {"doctor", "--sandbox", "landlock"});
-    CHECK(has(mounts.out, expected_refusal("mounts")));
-    CHECK(oms_in(w, "full", {"doctor", "--sandbox", "landlock"}).exit_code == 0);
-    CHECK(modified_ns(cache) == first);
+    // Another environment (a seccomp filter around oms) is another key: the
+    // full mode's verdict is not taken for it.
+    auto alone = oms_in(w, "namespaces", {"doctor", "--sandbox", "landlock"});
+    CHECK(has(alone.out, "rung: 3"));
+    CHECK(has(read_file(cache), "verdict started rung 3"));
+    // A refusal is never stored: each run probes again where nothing starts.
+    CHECK(oms_in(w, "landlock", {"doctor", "--sandbox", "landlock"}).exit_code == 69);
+    CHECK(has(read_file(cache), "verdict started rung 3"));
+    CHECK(has(oms_in(w, "full", {"doctor", "--sandbox", "landlock"}).out, "rung: 1"));
+    CHECK(has(read_file(cache), "verdict started rung 1"));
 }

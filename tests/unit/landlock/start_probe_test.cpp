@@ -77,17 +77,25 @@ TEST_CASE("the cached verdict is read back only under its own key", "[start-prob
     const std::string key = start_probe_key("abi 6 report_connects 1");
     CHECK_FALSE(read_cached_verdict(file, key));
 
-    write_cached_verdict(file, key, StartVerdict{false, "landlock: mounts are refused"});
+    write_cached_verdict(file, key, StartVerdict{false, "landlock: mounts are refused", 0, ""});
     auto refused = read_cached_verdict(file, key);
     REQUIRE(refused);
     CHECK_FALSE(refused->started);
     CHECK(refused->refusal == "landlock: mounts are refused");
     CHECK_FALSE(read_cached_verdict(file, start_probe_key("abi 5 report_connects 1")));
 
-    write_cached_verdict(file, key, StartVerdict{true, ""});
+    write_cached_verdict(file, key, StartVerdict{true, "", 3, "landlock: mounts are refused"});
+    auto alone = read_cached_verdict(file, key);
+    REQUIRE(alone);
+    CHECK(alone->started);
+    CHECK(alone->rung == 3);
+    CHECK(alone->above == "landlock: mounts are refused");
+
+    write_cached_verdict(file, key, StartVerdict{true, "", 1, ""});
     auto started = read_cached_verdict(file, key);
     REQUIRE(started);
     CHECK(started->started);
+    CHECK(started->rung == 1);
     CHECK((std::filesystem::status(file).permissions() & std::filesystem::perms::all) ==
           (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
 

@@ -81,7 +81,7 @@ pid_t start_child(const ChildSpec& spec) {
     constexpr size_t kStackSize = 256 * 1024;
     void* stack = mmap(nullptr, kStackSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
     if (stack == MAP_FAILED) return -1;
-    int flags = CLONE_NEWPID | (spec.need_user_namespace ? CLONE_NEWUSER : 0) | SIGCHLD;
+    int flags = spec.namespaces ? CLONE_NEWPID | (spec.need_user_namespace ? CLONE_NEWUSER : 0) | SIGCHLD : SIGCHLD;
     pid_t pid = clone(child_entry, static_cast<char*>(stack) + kStackSize, flags, const_cast<ChildSpec*>(&spec));
     int saved = errno;
     munmap(stack, kStackSize);  // the child has its own copy

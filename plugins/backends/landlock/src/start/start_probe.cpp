@@ -2,6 +2,7 @@
 
 #include "child_spec.hpp"
 #include "landlock_uapi.hpp"
+#include "landlock_only_plan.hpp"
 #include "launcher.hpp"
 #include "mask_sources.hpp"
 #include "scoped_fd.hpp"
@@ -39,33 +40,36 @@ Plan probe_plan(const char* program, bool watch_connects) {
     return plan;
 }
 
-StartVerdict start_true(const char* program, const KernelFeatures& features, const SeccompProgram& seccomp,
-                        bool watch_connects) {
+StartVerdict refused(const std::string& line) { return StartVerdict{false, line, 0, ""}; }
+
+StartVerdict start_true(const char* program, const KernelFeatures& features, const StartMode& mode) {
     ScopedFd null_device(open("/dev/null", O_RDWR | O_CLOEXEC));
-    if (null_device.get() < 0) return {false, "landlock: cannot open /dev/null to check a start"};
-    Plan plan = probe_plan(program, watch_connects);
+    if (null_device.get() < 0) return refused("landlock: cannot open /dev/null to check a start");
+    Plan plan = probe_plan(program, mode.watch_connects);
+    if (!mode.namespaces) adapt_for_landlock_only(plan);
     MaskSources masks("/tmp");
-    ChildSpec spec = make_child_spec(plan, features, seccomp, masks);
+    ChildSpec spec = make_child_spec(plan, features, *mode.seccomp, masks);
+    spec.extra_seccomp = mode.extra_seccomp;
     for (int& fd : spec.stdio) fd = null_device.get();
     try {
         const int status = launch(spec)->wait();
-        if (status == 0) return {true, ""};
-        return {false, "landlock: a confined `true` exited " + std::to_string(status) + " here"};
+        if (status == 0) return StartVerdict{true, "", mode.namespaces ? 1 : 3, ""};
+        return refused("landlock: a confined `true` exited " + std::to_string(status) + " here");
     } catch (const LaunchFailure& failure) {
-        return {false, start_refusal(failure.step(), failure.error_number(), geteuid() == 0,
-                                     read_user_namespace_switches())};
+        return refused(
+            start_refusal(failure.step(), failure.error_number(), geteuid() == 0, read_user_namespace_switches()));
     }
 }
 
 }  // namespace
 
-StartVerdict probe_a_start(const KernelFeatures& features, const SeccompProgram& seccomp, bool watch_connects) {
+StartVerdict probe_a_start(const KernelFeatures& features, const StartMode& mode) {
     const char* program = true_program();
-    if (!program) return {false, "landlock: no /usr/bin/true or /bin/true to check a start with"};
+    if (!program) return refused("landlock: no /usr/bin/true or /bin/true to check a start with");
     try {
-        return start_true(program, features, seccomp, watch_connects);
+        return start_true(program, features, mode);
     } catch (const std::exception& e) {
-        return {false, std::string("landlock: could not check a start: ") + e.what()};
+        return refused(std::string("landlock: could not check a start: ") + e.what());
     }
 }
 

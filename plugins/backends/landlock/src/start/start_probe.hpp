@@ -15,9 +15,20 @@ namespace oms::landlock {
 struct StartVerdict {
     bool started = false;
     std::string refusal;  // one line naming what is missing and how to get it (when !started)
+    int rung = 0;         // the rung that started: 1 (full mode) or 3 (Landlock alone)
+    std::string above;    // rung 3: why the full mode did not start (one line)
+};
+
+// How the probe starts: the full mode (namespaces), or rung 3 (none, with
+// its second seccomp filter).
+struct StartMode {
+    bool namespaces = true;
+    const SeccompProgram* seccomp = nullptr;
+    const SeccompProgram* extra_seccomp = nullptr;
+    bool watch_connects = false;
 };
 
 // Runs the probe (tens of milliseconds); never throws.
-StartVerdict probe_a_start(const KernelFeatures& features, const SeccompProgram& seccomp, bool watch_connects);
+StartVerdict probe_a_start(const KernelFeatures& features, const StartMode& mode);
 
 }  // namespace oms::landlock

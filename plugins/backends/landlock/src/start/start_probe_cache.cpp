@@ -15,8 +15,12 @@ namespace oms::landlock {
 
 namespace {
 
-constexpr const char* kVerdictStarted = "verdict started";
+constexpr const char* kVerdictStarted = "verdict started rung ";
 constexpr const char* kVerdictRefused = "verdict refused ";
+constexpr const char* kAbove = "above ";
+
+bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
+std::string after(const std::string& text, const char* prefix) { return text.substr(std::string(prefix).size()); }
 
 std::string first_line(const char* path) {
     std::ifstream in(path);
@@ -66,8 +70,24 @@ std::string read_all(int fd) {
     return n < 0 ? std::string() : out;
 }
 
-std::string verdict_line(const StartVerdict& verdict) {
-    return verdict.started ? std::string(kVerdictStarted) : kVerdictRefused + verdict.refusal;
+// "verdict started rung 3\nabove <why not rung 1>\n", or "verdict refused <line>\n".
+std::string verdict_text(const StartVerdict& verdict) {
+    if (!verdict.started) return kVerdictRefused + verdict.refusal + "\n";
+    std::string text = kVerdictStarted + std::to_string(verdict.rung) + "\n";
+    if (!verdict.above.empty()) text += kAbove + verdict.above + "\n";
+    return text;
+}
+
+std::optional<StartVerdict> parse_verdict(const std::string& text) {
+    std::istringstream lines(text);
+    std::string first, second;
+    std::getline(lines, first);
+    std::getline(lines, second);
+    if (starts_with(first, kVerdictRefused)) return StartVerdict{false, after(first, kVerdictRefused), 0, ""};
+    if (!starts_with(first, kVerdictStarted)) return std::nullopt;
+    const std::string rung = after(first, kVerdictStarted);
+    if (rung != "1" && rung != "3") return std::nullopt;
+    return StartVerdict{true, "", rung == "1" ? 1 : 3, starts_with(second, kAbove) ? after(second, kAbove) : ""};
 }
 
 }  // namespace
@@ -96,12 +116,7 @@ std::optional<StartVerdict> read_cached_verdict(const std::string& file, const s
     const std::string text = ours ? read_all(fd) : std::string();
     close(fd);
     if (text.compare(0, key.size(), key) != 0) return std::nullopt;
-    std::string verdict = text.substr(key.size());
-    if (!verdict.empty() && verdict.back() == '\n') verdict.pop_back();
-    if (verdict == kVerdictStarted) return StartVerdict{true, ""};
-    if (verdict.rfind(kVerdictRefused, 0) == 0)
-        return StartVerdict{false, verdict.substr(std::string(kVerdictRefused).size())};
-    return std::nullopt;
+    return parse_verdict(text.substr(key.size()));
 }
 
 void write_cached_verdict(const std::string& file, const std::string& key, const StartVerdict& verdict) {
@@ -110,7 +125,7 @@ void write_cached_verdict(const std::string& file, const std::string& key, const
     const std::string aside = file + "." + std::to_string(getpid()) + ".new";
     const int fd = open(aside.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) return;
-    const std::string text = key + verdict_line(verdict) + "\n";
+    const std::string text = key + verdict_text(verdict);
     const bool written = write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
     close(fd);
     if (!written || rename(aside.c_str(), file.c_str()) != 0) unlink(aside.c_str());
