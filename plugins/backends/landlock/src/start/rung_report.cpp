@@ -21,9 +21,9 @@ std::vector<std::string> rung_gaps(int rung, const KernelFeatures& f) {
     std::vector<std::string> gaps = {
         "rung 3: the Surfnet ports are reachable on any host, not only 127.0.0.1, and no private loopback exists "
         "for test servers (binding a port is refused)",
-        "rung 3: no new file or folder directly in a folder that holds a protected path (the worktree's top "
-        "folder, which holds .git; a folder holding a keypair): such a folder keeps only its listing, and a file "
-        "replaced there by a rename (an editor's save) cannot be read again during the run",
+        "rung 3: no new, removed or renamed entry directly in a folder that holds a protected path (the "
+        "worktree's top folder, which holds .git; a folder holding a keypair or a pinned file): such a folder keeps "
+        "only its listing; its files stay readable and writable in place, but an editor's save by rename fails",
         "rung 3: the host's /tmp and /var/tmp are not writable (TMPDIR and HOME are the run's own)",
         "rung 3: names (not contents) of files in HOME and the host's temp folders can be listed",
         "rung 3: host processes are visible in /proc (their command lines); unix sockets cannot be opened",

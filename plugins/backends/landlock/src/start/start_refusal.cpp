@@ -30,8 +30,8 @@ bool is_namespace_step(const std::string& step) {
 }
 
 const char* kAppArmorLine =
-    "landlock: user namespaces are refused here (kernel.apparmor_restrict_unprivileged_userns=1): install oms's "
-    "AppArmor profile (/etc/apparmor.d/oms, in the .deb), or run as root";
+    "landlock: user namespaces are refused here (kernel.apparmor_restrict_unprivileged_userns=1): give oms an "
+    "AppArmor profile with `userns,` (docs/user-guide.md, \"Ubuntu 24.04\"), or run as root";
 
 std::string failed(const std::string& step, int error_number) {
     return "could not " + (step.empty() ? std::string("create the namespaces") : step) + ": " + strerror(error_number);
