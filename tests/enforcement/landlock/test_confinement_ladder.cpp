@@ -5,18 +5,16 @@
 // the same enforcement probes as the full mode, with their positive
 // controls and host-side evidence, and what doctor says is what a run gets.
 #include "host_listeners.hpp"
+#include "ladder_probes.hpp"
 #include "test_support.hpp"
 
 #include "process.hpp"
 #include "temp_dir.hpp"
 
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdlib>
-#include <thread>
 
 using namespace oms::test;
 
@@ -74,44 +72,6 @@ long long modified_ns(const std::string& path) {
     struct stat st {};
     if (stat(path.c_str(), &st) != 0) return -1;
     return static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
-}
-
-// A name in the host's /tmp no one else uses.
-std::string host_temp_marker() { return "/tmp/oms-ladder-marker-" + std::to_string(getpid()); }
-
-// The enforcement probes of the full mode in one command: the positive
-// controls (the worktree read, an existing file there written, a file made
-// in a folder of it, the run's TMPDIR) and the refusals (HOME's secrets, a
-// keypair at the top and one nested, a write outside the write roots, .git,
-// the pinned file, the host's /tmp), and a child left running that must
-// not outlive the run.
-const char* const kProbes = R"SH(
-    cat {home}/.ssh/id_rsa; cat {home}/.aws/credentials; cat {home}/.config/solana/id.json
-    cat {work}/wallet-keypair.json; cat {work}/nested/deeper/id.json
-    echo pwned > {outside}/file; echo pwned > {outside}/new
-    echo pwned >> {work}/.git/config; echo pwned > {pinned}; echo pwned > MARKER
-    cat {work}/README && echo appended >> {work}/README && echo WROTE-WORKTREE
-    echo made > {work}/src/created.txt && echo MADE-IN-WORKTREE
-    echo temp > "$TMPDIR/t" && cat "$TMPDIR/t" && echo WROTE-TMPDIR
-    (sleep 2; echo late > {work}/src/late.txt) &
-    exit 0)SH";
-
-std::string probes() {
-    std::string script = kProbes;
-    script.replace(script.find("MARKER"), 6, host_temp_marker());
-    return script;
-}
-
-void check_refusals_held(const World& w, const ProcessResult& r) {
-    for (const char* secret : {kSshKey, kAwsKey, kSolanaId, kKeypair}) {
-        CHECK_FALSE(has(r.out, secret));
-        CHECK_FALSE(has(r.err, secret));
-    }
-    CHECK(read_file(w.outside + "/file") == "OUTSIDE-ORIGINAL");
-    CHECK_FALSE(exists(w.outside + "/new"));
-    CHECK(read_file(w.work + "/.git/config") == "GIT-CONFIG-ORIGINAL");
-    CHECK(read_file(w.pinned) == "PINNED-ORIGINAL");
-    CHECK_FALSE(exists(host_temp_marker()));
 }
 
 }  // namespace
@@ -187,13 +147,7 @@ TEST_CASE("a run confines on each rung with the full mode's probes, and is refus
                 CHECK_FALSE(exists(w.work + "/src/created.txt"));
                 continue;
             }
-            CHECK(r.exit_code == 0);
-            CHECK(has(r.out, "WORKTREE-README"));  // positive controls, host-side where they can be
-            CHECK(read_file(w.work + "/README") == "WORKTREE-READMEappended\n");
-            CHECK(read_file(w.work + "/src/created.txt") == "made\n");
-            CHECK(has(r.out, "WROTE-TMPDIR"));
-            std::this_thread::sleep_for(std::chrono::seconds(3));
-            CHECK_FALSE(exists(w.work + "/src/late.txt"));  // the child left running ended with the run
+            check_confined_run_worked(w, r);  // positive controls, host-side where they can be
         }
     }
 }
