@@ -203,3 +203,19 @@ TEST_CASE("the start verdict is probed once and then read from the state folder,
     CHECK(has(oms_in(w, "full", {"doctor", "--sandbox", "landlock"}).out, "rung: 1"));
     CHECK(has(read_file(cache), "verdict started rung 1"));
 }
+
+TEST_CASE("doctor --probe's canaries pass on every rung that starts", "[landlock][ladder]") {
+    require_landlock();
+    for (const Environment& environment : kEnvironments) {
+        if (environment.rung == 0) continue;
+        DYNAMIC_SECTION(environment.name) {
+            World w;
+            auto r = oms_in(w, environment.name, {"doctor", "--probe", "--sandbox", "landlock"});
+            INFO(r.out << r.err);
+            CHECK(r.exit_code == 0);
+            CHECK(lines_starting(r.out, "  pass  ").size() == 6);
+            CHECK_FALSE(has(r.out, "inconclusive"));
+            CHECK_FALSE(has(r.out, "FAIL"));
+        }
+    }
+}
