@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 
 using namespace oms::test;
@@ -218,4 +219,38 @@ TEST_CASE("doctor --probe's canaries pass on every rung that starts", "[landlock
             CHECK_FALSE(has(r.out, "FAIL"));
         }
     }
+}
+
+TEST_CASE("[sandbox] require refuses a rung lacking a guarantee it names, in one line", "[landlock][ladder]") {
+    require_landlock();
+    World w;
+    make_dirs(w.work + "/src");
+    const std::string config = w.root / "xdg-config/oms/config.toml";
+    write_file(config, read_file(config) + "\n[sandbox]\nrequire = [\"file-rules\", \"private-network\"]\n");
+    const std::string script = "echo ran > {work}/src/ran";
+
+    auto full = run_script(w, "full", script);  // positive control: rung 1 gives both
+    INFO(full.out << full.err);
+    CHECK(full.exit_code == 0);
+    CHECK(read_file(w.work + "/src/ran") == "ran\n");
+    std::remove((w.work + "/src/ran").c_str());
+
+    auto alone = run_script(w, "namespaces", script);
+    INFO(alone.out << alone.err);
+    CHECK(alone.exit_code == 69);
+    CHECK(non_empty_lines(alone.err) == 1);
+    CHECK(has(alone.err, "[sandbox] require (" + config + ":"));
+    CHECK(has(alone.err, "asks for private-network, which it does not give here (it gives: file-rules)"));
+    CHECK_FALSE(exists(w.work + "/src/ran"));
+    auto doctor = oms_in(w, "namespaces", {"doctor", "--sandbox", "landlock"});
+    CHECK(doctor.exit_code == 69);
+    CHECK_FALSE(has(lines_starting(doctor.out, "  landlock").at(0), "active"));
+
+    // Asking only for what rung 3 gives lets it run.
+    const std::string text = read_file(config);
+    write_file(config, text.substr(0, text.find("[sandbox]")) + "[sandbox]\nrequire = [\"file-rules\"]\n");
+    auto file_rules = run_script(w, "namespaces", script);
+    INFO(file_rules.out << file_rules.err);
+    CHECK(file_rules.exit_code == 0);
+    CHECK(read_file(w.work + "/src/ran") == "ran\n");
 }

@@ -85,6 +85,7 @@ void LandlockBackend::probe(const oms::sdk::Report& report) {
     report.detail("landlock ABI: " + std::to_string(features_.abi));
     report.detail(std::string("seccomp: ") + (features_.seccomp ? "filter available" : "unavailable"));
     report.detail(rung_line(start.rung, start.above));
+    report.detail(guarantees_line(start.rung));
     for (const auto& line : rung_details(start.rung)) report.detail(line);
     report.detail("start check: a confined `true` started here on this rung (checked once per boot, kernel, user, "
                   "oms build and the confinement around oms; " + start_probe_cache_file() + ")");

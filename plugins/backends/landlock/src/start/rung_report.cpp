@@ -7,6 +7,11 @@ std::string rung_line(int rung, const std::string& above) {
     return "rung: 3, Landlock alone (no namespaces; the full mode does not start here: " + above + ")";
 }
 
+std::string guarantees_line(int rung) {
+    return rung == 1 ? "guarantees: file-rules, private-network, private-tmp, process-isolation"
+                     : "guarantees: file-rules";
+}
+
 std::vector<std::string> rung_details(int rung) {
     if (rung == 1) return {"namespaces: mount, PID, network (user namespace when not root)"};
     return {"namespaces: none; files: Landlock rules (protected paths kept out by granting their siblings), the "
