@@ -80,7 +80,12 @@ struct Stage {
         ScopedFd ssh(open_folders_at(dir.root_fd(), "stage/home/.ssh"));
         ScopedFd repo(open_folders_at(dir.root_fd(), "stage/home/work/repo"));
         ScopedFd git(repo.get() < 0 ? -1 : open_folders_at(repo.get(), ".git"));
-        const bool made = ssh.get() >= 0 && git.get() >= 0 && write_new_file_at(ssh.get(), "id_ed25519", kSecret) &&
+        // The write control's folder: no protected path in it, so a backend
+        // that keeps the worktree's top folder (which holds .git) from new
+        // entries still lets it through.
+        ScopedFd src(repo.get() < 0 ? -1 : open_folders_at(repo.get(), "src"));
+        const bool made = ssh.get() >= 0 && git.get() >= 0 && src.get() >= 0 &&
+                          write_new_file_at(ssh.get(), "id_ed25519", kSecret) &&
                           write_new_file_at(repo.get(), "wallet-keypair.json", kSecret) &&
                           write_new_file_at(repo.get(), "README", "readable") &&
                           write_new_file_at(git.get(), "config", "[core]\n");
@@ -255,8 +260,8 @@ std::vector<CanaryResult> run_canaries(const Session& session, const BackendChoi
     results.push_back(judge("read *-keypair.json in the worktree", keypair.output.find(kSecret) == std::string::npos,
                             can_read, "the keypair came out", unreadable));
 
-    runner.run({sh, "-c", "echo x > " + stage.worktree + "/written"});
-    bool can_write = fs::exists(stage.worktree + "/written");
+    runner.run({sh, "-c", "echo x > " + stage.worktree + "/src/written"});
+    bool can_write = fs::exists(stage.worktree + "/src/written");
     OutsideFolder outside(runner.rules());
     if (outside.path().empty()) {
         results.push_back({"write outside the worktree", CanaryStatus::inconclusive,

@@ -7,6 +7,7 @@
 #include "oms/core/cli_options.hpp"
 #include "oms/core/egress_run.hpp"
 #include "oms/core/error.hpp"
+#include "oms/core/guarantees.hpp"
 #include "oms/core/json.hpp"
 #include "oms/core/plugin_listing.hpp"
 #include "oms/core/policy.hpp"
@@ -70,6 +71,7 @@ DoctorView gather(const Session& session, const std::optional<std::string>& sand
         view.files.emplace_back(layer, path + (std::filesystem::exists(path, error) ? "" : " (not found)"));
     view.folders = session.registry().folders();
     auto reports = probe_all_backends(session.registry());
+    for (auto& [id, report] : reports) apply_required_guarantees(session.config(), report);
     try {
         BackendChoice choice = choose_backend(session.registry(), session.config(), sandbox);
         view.backend = choice.record->id;

@@ -2,6 +2,7 @@
 
 #include "oms/core/config_file_reader.hpp"
 #include "oms/core/error.hpp"
+#include "oms/core/guarantees.hpp"
 
 #include <oms/toml_text.hpp>
 
@@ -34,6 +35,19 @@ const char* layer_name(ConfigLayer layer) {
 }
 
 int64_t line_of(const toml::node& node) { return static_cast<int64_t>(node.source().begin.line); }
+
+// [sandbox] require names guarantees (guarantees.hpp): a misspelt one would
+// otherwise ask for nothing, so it is an error at its own line.
+void check_guarantee_names(const std::string& file, const toml::node& node, const std::string& key) {
+    const toml::array* names = node.as_array();
+    for (size_t i = 0; names && i < names->size(); ++i) {
+        const toml::node& element = *names->get(i);
+        const std::string name = element.value_or(std::string());
+        if (!is_guarantee_name(name))
+            config_error(file, line_of(element), key,
+                         "unknown guarantee '" + name + "' (known: " + guarantee_names_text() + ")");
+    }
+}
 
 // The sub-table at a dotted path ("plugin.docker"), or nullptr.
 const toml::table* find_table(const toml::table& root, const std::string& dotted) {
@@ -153,6 +167,8 @@ const Schema& core_schema() {
         {"surfpool", {OMS_CONFIG_STRING, false, "path of the trusted Surfpool binary (host session)"}},
         {"plugin_paths", {OMS_CONFIG_STRING_ARRAY, false, "extra folders searched for plugins"}},
         {"failure_hint", {OMS_CONFIG_BOOLEAN, false, "after a failed command, one stderr line on asking oms explain"}},
+        {"require", {OMS_CONFIG_STRING_ARRAY, true, "guarantees a backend must give here, or the run is refused ("
+                                                    "file-rules, private-network, private-tmp, process-isolation)"}},
     };
     return schema;
 }
@@ -190,6 +206,7 @@ void Config::resolve(const std::string& table_name, const Schema& schema) {
             if (!has_type(node, spec->second.type))
                 config_error(file->path, line_of(node), dotted,
                              std::string("expected ") + type_name(spec->second.type));
+            if (dotted == "sandbox.require") check_guarantee_names(file->path, node, dotted);
             bool from_worktree = file->layer == ConfigLayer::Worktree;
             if (from_worktree && !spec->second.narrows)
                 config_error(file->path, line_of(node), dotted,

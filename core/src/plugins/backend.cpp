@@ -1,6 +1,7 @@
 #include "oms/core/backend.hpp"
 
 #include "oms/core/error.hpp"
+#include "oms/core/guarantees.hpp"
 #include "oms/core/paths.hpp"
 #include "oms/core/run_context.hpp"
 
@@ -30,7 +31,7 @@ std::string known_backends(const Registry& registry) {
     return ids.empty() ? "no backend plugin is loaded (see `oms doctor`)" : "the backends here: " + ids;
 }
 
-BackendChoice named(const Registry& registry, const std::string& id, const std::string& by) {
+BackendChoice named(const Registry& registry, const Config& config, const std::string& id, const std::string& by) {
     const PluginRecord* record = registry.find(id);
     PluginInstance* instance = record ? registry.instance(id) : nullptr;
     if (!record || !instance) {
@@ -43,6 +44,7 @@ BackendChoice named(const Registry& registry, const std::string& id, const std::
         throw UserError(kExitUnavailable, "'" + id + "' (chosen by " + by + ") is a policy plugin, not a backend; " +
                                               known_backends(registry));
     BackendChoice choice{record, instance, probe_backend(*record, *instance), by};
+    apply_required_guarantees(config, choice.report);
     return choice;
 }
 
@@ -77,11 +79,11 @@ bool serves_current_platform(const PluginRecord& record) {
 }
 
 BackendChoice choose_backend(const Registry& registry, const Config& config, const std::optional<std::string>& flag) {
-    if (flag && !flag->empty() && *flag != "auto") return named(registry, *flag, "--sandbox");
-    if (auto env = env_value("OMS_SANDBOX"); env && *env != "auto") return named(registry, *env, "OMS_SANDBOX");
+    if (flag && !flag->empty() && *flag != "auto") return named(registry, config, *flag, "--sandbox");
+    if (auto env = env_value("OMS_SANDBOX"); env && *env != "auto") return named(registry, config, *env, "OMS_SANDBOX");
     if (auto configured = config.text("sandbox", "backend"); configured && *configured != "auto") {
         const ConfigValue* value = config.get("sandbox", "backend");
-        return named(registry, *configured, "config (" + value->where + ")");
+        return named(registry, config, *configured, "config (" + value->where + ")");
     }
     // Strongest first, and stop at the first that can run: probing costs
     // (the docker probe talks to its daemon), so weaker ones are not asked.
@@ -95,6 +97,7 @@ BackendChoice choose_backend(const Registry& registry, const Config& config, con
     for (const PluginRecord* record : candidates) {
         PluginInstance* instance = registry.instance(record->id);
         BackendReport report = probe_backend(*record, *instance);
+        apply_required_guarantees(config, report);  // a backend lacking one is passed over
         if (!report.usable) continue;
         best = BackendChoice{record, instance, std::move(report), "auto"};
         break;

@@ -290,7 +290,7 @@ typedef uint32_t oms_report_kind;
 #define OMS_REPORT_SUMMARY 1  /* the one line doctor prints for the active confinement,
                                  e.g. "host (no sandbox; unrestricted network)" */
 #define OMS_REPORT_SETTINGS 2 /* the one line the settings view shows */
-#define OMS_REPORT_DETAIL 3   /* any number of "name: value" facts (daemon version, flags) */
+#define OMS_REPORT_DETAIL 3   /* "name: value" facts; the host reads "guarantees: a, b" (plugin-abi.md) */
 #define OMS_REPORT_MISSING 4  /* a guarantee this machine cannot give (one per line) */
 #define OMS_REPORT_WARN_ONCE 5 /* a warning the host prints once per state folder */
 #define OMS_REPORT_TEXT 6     /* rendered output (profile, argv, ruleset) */

@@ -63,6 +63,26 @@ TEST_CASE("an unknown key in a plugin's table names the plugin's table") {
     expect_refused(env, "config.toml:3: key 'plugin.fixture-config.levle': unknown key (known keys: level)");
 }
 
+TEST_CASE("an unknown guarantee in [sandbox] require names file, line, key and the known ones") {
+    ConfigEnv env;
+    env.user_config("[sandbox]\nrequire = [\n  \"file-rules\",\n  \"private-netwrok\",\n]\n");
+    expect_refused(env, env.config_home + "/oms/config.toml:4: key 'sandbox.require': unknown guarantee "
+                        "'private-netwrok' (known: file-rules, private-network, private-tmp, process-isolation)");
+}
+
+TEST_CASE("[sandbox] require refuses a backend that names none of its guarantees, in one line") {
+    ConfigEnv env;
+    env.user_config("[sandbox]\nrequire = [\"private-network\"]\n");
+    ProcessResult run = env.oms(kTouch);
+    INFO(run.err);
+    CHECK(run.exit_code == 69);
+    CHECK_THAT(run.err, Catch::Contains("backend 'host-null' (chosen by --sandbox) cannot run here (nothing ran): "
+                                        "[sandbox] require (" + env.config_home +
+                                        "/oms/config.toml:2) asks for private-network, which it does not give here "
+                                        "(it gives: none named)"));
+    CHECK_FALSE(exists(env.worktree + "/ran"));
+}
+
 TEST_CASE("a wrong type names the expected type") {
     ConfigEnv env;
     env.user_config("[plugin.fixture-config]\nlevel = \"high\"\n");

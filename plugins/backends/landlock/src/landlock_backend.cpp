@@ -3,12 +3,16 @@
 #include "child_spec.hpp"
 #include "denial_audit.hpp"
 #include "keypair_notices.hpp"
+#include "landlock_only_plan.hpp"
 #include "launcher.hpp"
 #include "mask_sources.hpp"
 #include "plan_render.hpp"
 #include "policy_values.hpp"
 #include "scratch_home_links.hpp"
 #include "secret_scan.hpp"
+#include "rung_report.hpp"
+#include "start_probe_cache.hpp"
+#include "unix_socket_filter.hpp"
 
 #include <oms/launch_phase.hpp>
 #include <oms/run_folder.hpp>
@@ -62,6 +66,7 @@ LandlockBackend::LandlockBackend(oms::sdk::Host host) : BackendPlugin(host) {
     options_.report_connects = this->host().boolean("report_connects").value_or(true);
     seccomp_ = build_seccomp_program(false, false);
     seccomp_own_network_ = build_seccomp_program(true, options_.report_connects);
+    unix_socket_refusal_ = build_unix_socket_refusal();
 }
 
 void LandlockBackend::probe(const oms::sdk::Report& report) {
@@ -69,24 +74,70 @@ void LandlockBackend::probe(const oms::sdk::Report& report) {
     if (features_.abi == 0)
         throw Error(OMS_ERR_UNAVAILABLE, "Landlock is not available in this kernel (enable CONFIG_SECURITY_LANDLOCK "
                                          "and add landlock to the lsm= boot list)");
-    report.settings("Landlock sandbox: reads under HOME limited to the worktree and toolchains; writes to the "
-                    "worktree, private HOME and temp folders; network to the Surfnet ports on 127.0.0.1 only.");
+    const StartVerdict& start = start_verdict();
+    if (!start.started) throw Error(OMS_ERR_UNAVAILABLE, start.refusal);
+    report.settings(start.rung == 1 ? "Landlock sandbox: reads under HOME limited to the worktree and toolchains; "
+                                      "writes to the worktree, private HOME and temp folders; network to the "
+                                      "Surfnet ports on 127.0.0.1 only."
+                                    : "Landlock sandbox without namespaces (rung 3): reads under HOME limited to the "
+                                      "worktree and toolchains; writes to the worktree, private HOME and TMPDIR; "
+                                      "TCP connects to the Surfnet ports only, on any host.");
     report.detail("landlock ABI: " + std::to_string(features_.abi));
     report.detail(std::string("seccomp: ") + (features_.seccomp ? "filter available" : "unavailable"));
-    report.detail("namespaces: mount, PID, network (user namespace when not root)");
+    report.detail(rung_line(start.rung, start.above));
+    report.detail(guarantees_line(start.rung));
+    for (const auto& line : rung_details(start.rung)) report.detail(line);
+    report.detail("start check: a confined `true` started here on this rung (checked once per boot, kernel, user, "
+                  "oms build and the confinement around oms; " + start_probe_cache_file() + ")");
     report.detail(denial_report_status(features_.abi));
-    auto missing = missing_guarantees(features_);
-    for (const auto& line : missing) report.missing(line);
+    for (const auto& line : missing_guarantees(features_)) report.missing(line);
+    for (const auto& line : rung_gaps(start.rung, features_)) report.missing(line);
     if (!unenforceable(features_).empty())
         report.warn_once("OMS landlock sandbox is incomplete on this kernel: " + joined(unenforceable(features_)) +
                          ". Commands are refused unless run with --best-effort.");
 }
 
+// Probed once per process, and from the state folder's cache once per
+// boot: every run asks (the core probes before it spawns).
+const StartVerdict& LandlockBackend::start_verdict() {
+    if (!start_verdict_) {
+        const std::string settings = "abi " + std::to_string(features_.abi) + " report_connects " +
+                                     (options_.report_connects ? "1" : "0");
+        start_verdict_ = cached_start_verdict(settings, [this] { return find_rung(); });
+    }
+    return *start_verdict_;
+}
+
+// The strongest rung a real start reaches: the full mode, else Landlock
+// alone (which needs ABI 4 for its port rules); else one line saying why
+// neither starts.
+StartVerdict LandlockBackend::find_rung() const {
+    StartVerdict full = probe_a_start(features_, StartMode{true, &seccomp_own_network_, nullptr, options_.report_connects});
+    if (full.started) return full;
+    if (!features_.has_tcp())
+        return StartVerdict{false, full.refusal + "; Landlock alone (rung 3) needs Landlock ABI 4 for its TCP port "
+                                   "rules (this kernel has ABI " + std::to_string(features_.abi) + ")", 0, ""};
+    StartVerdict alone = probe_a_start(features_, StartMode{false, &seccomp_, &unix_socket_refusal_, false});
+    if (!alone.started)
+        return StartVerdict{false, full.refusal + "; Landlock alone (rung 3) does not start either: " + alone.refusal,
+                            0, ""};
+    alone.above = full.refusal;
+    return alone;
+}
+
+// Rung 3: the plan without mounts or namespaces (landlock_only_plan.hpp).
+void LandlockBackend::fit_to_rung(Plan& plan) {
+    if (start_verdict().rung == 3) adapt_for_landlock_only(plan);
+}
+
 void LandlockBackend::render(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
                              const oms::sdk::Report& report) {
     Plan plan = build_plan(context, policy, options_);
+    fit_to_rung(plan);
     for (const auto& line : render_plan(plan, features_, seccomp_for(plan))) report.text(line);
     for (const auto& gap : missing_guarantees(features_)) report.text("missing: " + gap);
+    if (start_verdict().started)
+        for (const auto& gap : rung_gaps(start_verdict().rung, features_)) report.text("missing: " + gap);
 }
 
 void LandlockBackend::check_enforceable(const oms::sdk::Context& context) const {
@@ -102,6 +153,9 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
                                                       const oms::sdk::Policy& policy, oms_stdio stdio) {
     check_enforceable(context);
     Plan plan = build_plan(context, policy, options_);
+    if (!start_verdict().started)  // the core probes first; never start what the probe refused
+        throw Error(OMS_ERR_UNAVAILABLE, start_verdict().refusal);
+    fit_to_rung(plan);
     host().log(OMS_LOG_DEBUG, launch_phase_mark("plan"));  // the keypair search's walks are in it
     if (!plan.search_counts.empty()) host().log(OMS_LOG_DEBUG, plan.search_counts);
     // The trusted listener shares the host's network: only Landlock's port
@@ -121,10 +175,17 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
     // Lives until the child has exec'd (its mounts are made by then).
     MaskSources masks(run_folder.known() ? run_folder.own : "/tmp");
     ChildSpec spec = make_child_spec(plan, features_, seccomp_for(plan), masks);
+    if (!plan.namespaces) spec.extra_seccomp = &unix_socket_refusal_;
     spec.stdio[0] = stdio.in;
     spec.stdio[1] = stdio.out;
     spec.stdio[2] = stdio.err;
-    auto run = launch(spec);
+    std::unique_ptr<ConfinedRun> run;
+    try {
+        run = launch(spec);
+    } catch (const LaunchFailure&) {
+        forget_cached_verdict();  // the next probe starts again instead of trusting it
+        throw;
+    }
     host().log(OMS_LOG_DEBUG, launch_phase_mark("command-started"));  // the child set up, the command exec'd
     return run;
 }

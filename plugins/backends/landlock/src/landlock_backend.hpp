@@ -4,8 +4,11 @@
 #include "kernel_features.hpp"
 #include "sandbox_plan.hpp"
 #include "seccomp_program.hpp"
+#include "start_probe.hpp"
 
 #include <oms/sdk.hpp>
+
+#include <optional>
 
 namespace oms::landlock {
 
@@ -44,6 +47,11 @@ private:
         return plan.own_network ? seccomp_own_network_ : seccomp_;
     }
     PlanOptions options_;
+    SeccompProgram unix_socket_refusal_;  // rung 3's second filter (unix_socket_filter.hpp)
+    std::optional<StartVerdict> start_verdict_;  // the rung a confined start reaches here (start_probe.hpp)
+    const StartVerdict& start_verdict();
+    StartVerdict find_rung() const;
+    void fit_to_rung(Plan& plan);
 
     // Refuses (OMS_ERR_UNSUPPORTED) what this kernel cannot enforce, unless best effort.
     void check_enforceable(const oms::sdk::Context& context) const;

@@ -95,12 +95,17 @@ void close_all_but(int* keep, int count) {
 
 void wake(int) {}  // SIGCHLD only has to interrupt ppoll
 
-// Reaps every child that ended; exits with the command's status once it has.
-void reap(pid_t command) {
+// Reaps every child that ended; exits with the command's status once it
+// has. Without a PID namespace (rung 3) nothing ends the others with this
+// process: it ends them first.
+void reap(pid_t command, bool namespaces) {
     for (;;) {
         int status = 0;
         pid_t done = waitpid(-1, &status, WNOHANG);
-        if (done == command) _exit(exit_code(status));
+        if (done == command) {
+            if (!namespaces) end_leftovers();
+            _exit(exit_code(status));
+        }
         if (done < 0 && errno == ECHILD) _exit(1);
         if (done <= 0) return;
     }
@@ -163,7 +168,7 @@ void run_as_init(const ChildSpec& spec) {
     sigprocmask(SIG_SETMASK, &only_child, nullptr);
     pollfd fds[16];
     for (;;) {
-        reap(pid);
+        reap(pid, spec.namespaces);
         int count = dns_responder::watch(fds, 16);
         count = refused_connect_watch::watch(fds, count, 16);
         count = off_loopback_watch::watch(fds, count, 16);

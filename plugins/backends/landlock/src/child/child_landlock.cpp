@@ -80,6 +80,7 @@ void apply_landlock(const ChildSpec& spec) {
 void apply_seccomp(const ChildSpec& spec) {
     if (!spec.features.seccomp || !spec.seccomp) return;
     int error = install_seccomp_program(*spec.seccomp);
+    if (error == 0 && spec.extra_seccomp) error = install_seccomp_program(*spec.extra_seccomp);
     if (error != 0) child_fail(spec, "install the seccomp filter", nullptr, error);
 }
 

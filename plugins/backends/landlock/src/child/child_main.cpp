@@ -94,9 +94,13 @@ void run_child(const ChildSpec& spec) {
     if (parent_gone(spec)) _exit(128 + SIGKILL);  // oms ended before the line above
     reset_signals(spec);
     install_stdio(spec);
-    enter_namespaces(spec);
-    apply_mounts(spec);
-    setup_loopback(spec);
+    if (spec.namespaces) {
+        enter_namespaces(spec);
+        apply_mounts(spec);
+        setup_loopback(spec);
+    } else {
+        become_subreaper(spec);
+    }
     run_as_init(spec);
 }
 

@@ -95,7 +95,8 @@ ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, cons
     }
     spec.uid = getuid();
     spec.gid = getgid();
-    spec.need_user_namespace = geteuid() != 0;
+    spec.namespaces = plan.namespaces;
+    spec.need_user_namespace = plan.namespaces && geteuid() != 0;
     spec.features = features;
     spec.seccomp = &seccomp;
     return spec;

@@ -67,6 +67,10 @@ struct ChildSpec {
     bool watch_connects = true;  // Plan::watch_connects
     bool own_network = true;
     bool need_user_namespace = false;  // not root: a user namespace grants the mount rights
+    // false: rung 3, no namespace at all (Plan::namespaces): no mounts, no
+    // lo, the init a subreaper that kills what the command leaves.
+    bool namespaces = true;
+    const SeccompProgram* extra_seccomp = nullptr;  // a second filter on top of `seccomp` (rung 3's)
     uint32_t uid = 0, gid = 0;
     KernelFeatures features;
     const SeccompProgram* seccomp = nullptr;

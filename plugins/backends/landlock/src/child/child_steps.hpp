@@ -22,6 +22,10 @@ void set_up_home_skeleton(const ChildSpec& spec); // HOME: read-only tmpfs with 
 void mount_fresh_proc(const ChildSpec& spec);      // /proc of the new PID namespace
 void mount_scratch_trees(const ChildSpec& spec);   // overlays thrown away with the run (else read-only)
 void setup_loopback(const ChildSpec& spec);        // lo up, relay listeners handed to the parent
+// Rung 3 (no PID namespace): every process the command leaves is reparented
+// to the init, which ends them all with the command (end_leftovers).
+void become_subreaper(const ChildSpec& spec);
+void end_leftovers();
 // Starts the command as pid 2 of the PID namespace (it runs `confine_and_exec`)
 // and stays as its init: forwards signals, reaps orphans, and exits with the
 // command's status, which ends every process left in the namespace.

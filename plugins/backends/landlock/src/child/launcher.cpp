@@ -81,7 +81,7 @@ pid_t start_child(const ChildSpec& spec) {
     constexpr size_t kStackSize = 256 * 1024;
     void* stack = mmap(nullptr, kStackSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
     if (stack == MAP_FAILED) return -1;
-    int flags = CLONE_NEWPID | (spec.need_user_namespace ? CLONE_NEWUSER : 0) | SIGCHLD;
+    int flags = spec.namespaces ? CLONE_NEWPID | (spec.need_user_namespace ? CLONE_NEWUSER : 0) | SIGCHLD : SIGCHLD;
     pid_t pid = clone(child_entry, static_cast<char*>(stack) + kStackSize, flags, const_cast<ChildSpec*>(&spec));
     int saved = errno;
     munmap(stack, kStackSize);  // the child has its own copy
@@ -140,7 +140,10 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
     if (!spec.relay_ports.empty()) spec.relay_listen = host_ports_listening(spec.relay_ports);
 
     pid_t pid = start_child(spec);
-    if (pid < 0) throw Error(OMS_ERR_FAILED, std::string("landlock: cannot start a process: ") + strerror(errno));
+    if (pid < 0) {
+        const int error = errno;
+        throw LaunchFailure(std::string("landlock: cannot start a process: ") + strerror(error), "", error);
+    }
 
     error_write.reset();
     channel_child.reset();
@@ -148,8 +151,9 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
     if (read_failure(error_read.get(), failure)) {
         wait_status(pid);
         failure.step[sizeof failure.step - 1] = '\0';
-        throw Error(OMS_ERR_FAILED, std::string("landlock: the sandbox could not ") + failure.step + ": " +
-                                        strerror(failure.error_number) + " (the command did not run)");
+        throw LaunchFailure(std::string("landlock: the sandbox could not ") + failure.step + ": " +
+                                strerror(failure.error_number) + " (the command did not run)",
+                            failure.step, failure.error_number);
     }
     std::unique_ptr<LoopbackRelay> relay;
     try {

@@ -9,6 +9,8 @@
 
 #include <memory>
 #include <mutex>
+#include <string>
+#include <utility>
 #include <sys/types.h>
 
 namespace oms::landlock {
@@ -27,8 +29,23 @@ private:
     std::unique_ptr<LoopbackRelay> relay_;
 };
 
-// Throws oms::sdk::Error(OMS_ERR_FAILED, reason) when the child could not
-// confine itself or exec; the command has then not run at all.
+// Why a start failed, kept apart from the message so that the start probe
+// (start_probe.hpp) can name the missing piece: the step the child was at
+// ("" when the namespaces could not be created at all) and its errno.
+class LaunchFailure : public oms::sdk::Error {
+public:
+    LaunchFailure(const std::string& message, std::string step, int error_number)
+        : Error(OMS_ERR_FAILED, message), step_(std::move(step)), error_number_(error_number) {}
+    const std::string& step() const { return step_; }
+    int error_number() const { return error_number_; }
+
+private:
+    std::string step_;
+    int error_number_;
+};
+
+// Throws LaunchFailure when the child could not be started, confine itself
+// or exec; the command has then not run at all.
 std::unique_ptr<ConfinedRun> launch(ChildSpec& spec);
 
 }  // namespace oms::landlock

@@ -71,6 +71,17 @@ void render_mounts(std::vector<std::string>& out, const Plan& plan) {
                       "there is readable)");
 }
 
+// Rung 3: what the mounts carried in the full mode, Landlock carries alone.
+void render_without_namespaces(std::vector<std::string>& out, const Plan& plan) {
+    out.push_back("no namespaces (rung 3, Landlock alone): no mount is made; a keypair, a hidden path, .git, a "
+                  "pinned file or a scratch tree inside a granted folder is kept out by granting the folder's other "
+                  "entries instead of the folder; the system temp folders are not granted (TMPDIR and HOME are "
+                  "the run's own)");
+    out.push_back("keypair files hidden (suffix rules, found at run start): " +
+                  std::to_string(plan.hidden_keypairs.size()));
+    for (const auto& p : plan.hidden_keypairs) out.push_back("  hidden         " + p + "  (no Landlock right)");
+}
+
 void render_landlock(std::vector<std::string>& out, const Plan& plan, const KernelFeatures& f) {
     out.push_back("landlock ruleset (ABI " + std::to_string(f.abi) + "), handled: " + rights_text(f.fs_rights));
     for (const auto& r : plan.path_rules) {
@@ -98,6 +109,9 @@ void render_network(std::vector<std::string>& out, const Plan& plan) {
         out.push_back(plan.resolv_conf.empty()
                           ? "  dns: no resolv.conf to cover (names resolve through /etc/hosts only; others fail)"
                           : "  dns: " + plan.resolv_conf + " covered; 127.0.0.1:53 answers every name \"no such host\"");
+    } else if (!plan.namespaces) {
+        out.push_back("network namespace: the host's (rung 3); Landlock limits TCP connects to the ports above, on "
+                      "any host; no unix socket can be opened (seccomp), no UDP");
     } else {
         out.push_back("network namespace: the host's (trusted listener " + plan.program +
                       "); Landlock limits it to the ports above, on any host");
@@ -116,11 +130,19 @@ std::string rights_text(uint64_t rights) {
 std::vector<std::string> render_plan(const Plan& plan, const KernelFeatures& f, const SeccompProgram& seccomp) {
     std::vector<std::string> out;
     out.push_back("command: " + plan.program + "  (in " + plan.working_dir + ")");
-    render_mounts(out, plan);
+    if (plan.namespaces) render_mounts(out, plan);
+    else render_without_namespaces(out, plan);
     render_landlock(out, plan, f);
     render_network(out, plan);
     out.push_back("seccomp filter:");
     for (const auto& line : seccomp.summary) out.push_back("  " + line);
+    if (!plan.namespaces) {
+        out.push_back("  socket(AF_UNIX): EACCES (rung 3: no mount hides the daemons' sockets)");
+        out.push_back("process: no PID namespace (rung 3): host processes are visible in /proc; every process the "
+                      "command leaves is reparented to its init (a subreaper), which kills them all when the command "
+                      "ends; no_new_privs; inherited descriptors above 2 closed");
+        return out;
+    }
     out.push_back("process: own PID namespace (host processes cannot be seen or named; every process left "
                   "when the command ends is killed); no_new_privs; inherited descriptors above 2 closed; capabilities kept: chown, "
                   "dac_override, fowner, fsetid, kill, setgid, setuid, net_bind_service (all others dropped "

@@ -57,6 +57,14 @@ void add_rule(Plan& plan, const std::string& path, uint64_t rights, const std::s
     plan.path_rules.push_back(PathRule{path, rights, why});
 }
 
+// A container's /dev/ptmx is a link to pts/ptmx: the rule goes on what a
+// device path leads to (inside /dev only), as the child opens every rule's
+// path with no link in it.
+void add_device_rule(Plan& plan, const char* device, uint64_t rights) {
+    const auto real = canonical(device);
+    if (real && sdk::path::is_inside(*real, "/dev")) add_rule(plan, *real, rights, "device");
+}
+
 // Reads outside HOME stay open: every entry beside the path from / down to
 // HOME gets read rights, HOME itself none.
 void allow_reads_outside_home(Plan& plan, const std::string& home) {
@@ -92,9 +100,9 @@ void plan_filesystem(Plan& plan, const oms::sdk::Context& context, const oms::sd
     // Landlock lets them through, the mount decides where they go.
     for (const auto& tree : values_of(policy, OMS_RULE_WRITE_SCRATCH_TREE))
         add_rule(plan, tree, uapi::kReadRights | kWriteRights, "scratch tree (writes thrown away at the end)");
-    for (const char* device : kReadableDevices) add_rule(plan, device, uapi::kReadRights, "device");
+    for (const char* device : kReadableDevices) add_device_rule(plan, device, uapi::kReadRights);
     for (const char* device : kWritableDevices)
-        add_rule(plan, device, uapi::kReadRights | uapi::kFsWriteFile | uapi::kFsIoctlDev, "device");
+        add_device_rule(plan, device, uapi::kReadRights | uapi::kFsWriteFile | uapi::kFsIoctlDev);
 }
 
 // What the walks of the allowed roots found: keypair files to hide, the

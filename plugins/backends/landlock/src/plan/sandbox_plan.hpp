@@ -81,6 +81,9 @@ struct Plan {
     std::vector<uint16_t> bind_ports;     // TCP ports the trusted listener may bind
     bool trusted_listener = false;        // argv[0] is the NET_LISTEN_LOOPBACK binary
     bool own_network = true;              // private network namespace + relay
+    // false: rung 3 of the ladder, a start without namespaces, no mounts
+    // (landlock_only_plan.hpp): Landlock alone keeps the protected paths out.
+    bool namespaces = true;
     // The host's resolv.conf (its real file), covered by the sandbox's own
     // (nameserver 127.0.0.1, answered by the init): empty when the run shares
     // the host's network or there is no file to cover.

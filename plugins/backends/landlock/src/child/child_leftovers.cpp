@@ -1,0 +1,61 @@
+// Rung 3 has no PID namespace to end what a command leaves behind (a
+// daemon it started, a double-forked child, a setsid'd one). The init is
+// made a child subreaper instead: every orphan below it is reparented to
+// it, whatever session or group it moved to, so once the command has ended
+// the init kills its children until it has none left. Only system calls:
+// this runs in the forked child.
+#include "child_steps.hpp"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace oms::landlock {
+
+namespace {
+
+// The kernel's list of this thread's children ("12 34 "), every one killed.
+void kill_children() {
+    int fd = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;  // checked at the start (become_subreaper)
+    char text[4096];
+    ssize_t n;
+    long pid = 0;
+    while ((n = read(fd, text, sizeof text)) > 0)
+        for (ssize_t i = 0; i < n; ++i) {
+            if (text[i] >= '0' && text[i] <= '9') {
+                pid = pid * 10 + (text[i] - '0');
+            } else if (pid > 0) {
+                kill(static_cast<pid_t>(pid), SIGKILL);
+                pid = 0;
+            }
+        }
+    if (pid > 0) kill(static_cast<pid_t>(pid), SIGKILL);
+    close(fd);
+}
+
+}  // namespace
+
+void become_subreaper(const ChildSpec& spec) {
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) child_fail(spec, "become the run's subreaper");
+    // Without the list of its children the init could not end them: the
+    // run does not start (a kernel without CONFIG_PROC_CHILDREN).
+    int fd = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) child_fail(spec, "read /proc/thread-self/children (to end what the command leaves)");
+    close(fd);
+}
+
+void end_leftovers() {
+    for (;;) {
+        kill_children();
+        int status = 0;
+        const pid_t done = waitpid(-1, &status, 0);
+        if (done < 0 && errno == EINTR) continue;
+        if (done < 0) return;  // ECHILD: none left
+    }
+}
+
+}  // namespace oms::landlock

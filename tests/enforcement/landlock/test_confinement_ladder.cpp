@@ -1,0 +1,256 @@
+// The confinement ladder in the environments where the full mode cannot
+// start, each made here by refuse_syscalls.c around oms: namespaces refused
+// and mounts refused (rung 3, Landlock alone, confines there), no Landlock
+// (nothing confines: refused in one line before anything runs). In each,
+// the same enforcement probes as the full mode, with their positive
+// controls and host-side evidence, and what doctor says is what a run gets.
+#include "host_listeners.hpp"
+#include "ladder_probes.hpp"
+#include "test_support.hpp"
+
+#include "process.hpp"
+#include "temp_dir.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+using namespace oms::test;
+
+namespace {
+
+struct Environment {
+    const char* name;  // "full" or a refuse_syscalls environment
+    int rung;          // what a run gets there: 1, 3, or 0 (refused)
+};
+
+const Environment kEnvironments[] = {{"full", 1}, {"namespaces", 3}, {"mounts", 3}, {"landlock", 0}};
+
+std::string refuse_syscalls() {
+    const char* path = std::getenv("OMS_REFUSE_SYSCALLS");
+    if (!path) throw std::runtime_error("OMS_REFUSE_SYSCALLS is not set (run the tests through ctest)");
+    return path;
+}
+
+// oms with `args`, in the world, inside `environment`.
+ProcessResult oms_in(const World& w, const std::string& environment, const std::vector<std::string>& args) {
+    std::vector<std::string> argv;
+    if (environment != "full") argv = {refuse_syscalls(), environment, "--"};
+    argv.push_back(oms_binary());
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_process(argv, {oms_world_env(w), std::nullopt, w.work, 60});
+}
+
+ProcessResult run_script(const World& w, const std::string& environment, const std::string& script) {
+    return oms_in(w, environment,
+                  {"run", "--sandbox", "landlock", "--worktree", w.work, "--pinned", w.pinned, "--", "sh", "-c",
+                   expand(w, script)});
+}
+
+// The start of the line that names why the full mode does not start there.
+std::string expected_refusal(const std::string& environment) {
+    const bool root = geteuid() == 0;
+    if (environment == "namespaces")
+        return root ? "landlock: namespaces are refused here" : "landlock: user namespaces are refused here";
+    if (environment == "mounts") return "landlock: mounts are refused in the sandbox's namespace";
+    return "Landlock is not available in this kernel";
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+size_t non_empty_lines(const std::string& text) {
+    size_t count = 0;
+    for (const auto& line : lines_starting(text, ""))
+        if (!line.empty()) ++count;
+    return count;
+}
+
+std::string start_probe_cache(const World& w) { return w.root / "xdg-state/oms/landlock-start-probe"; }
+
+long long modified_ns(const std::string& path) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) return -1;
+    return static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+}
+
+}  // namespace
+
+TEST_CASE("the wrapper really makes each environment", "[landlock][ladder]") {
+    // Without it every refusal below would be the machine's, not the test's.
+    const std::string wrapper = refuse_syscalls();
+    const std::vector<std::string> new_network{"/usr/bin/unshare", "--net", "--map-root-user", "/bin/true"};
+    const std::vector<std::string> new_mount{"/usr/bin/unshare", "--mount", "--map-root-user",
+                                             "/bin/mount", "-t", "tmpfs", "none", "/mnt"};
+    auto in = [&](const char* environment, const std::vector<std::string>& argv) {
+        std::vector<std::string> wrapped{wrapper, environment, "--"};
+        wrapped.insert(wrapped.end(), argv.begin(), argv.end());
+        return run_process(wrapped);
+    };
+    REQUIRE(run_process(new_network).exit_code == 0);  // this machine makes namespaces
+    CHECK(in("namespaces", new_network).exit_code != 0);
+    CHECK(in("namespaces", {"/bin/sh", "-c", "echo fine"}).out == "fine\n");  // forks still work
+    REQUIRE(run_process(new_mount).exit_code == 0);  // and mounts in them
+    CHECK(in("mounts", new_mount).exit_code != 0);
+    CHECK(in("mounts", new_network).exit_code == 0);  // namespaces still work there
+}
+
+TEST_CASE("doctor says the rung a start reaches, or names in one line what is missing", "[landlock][ladder]") {
+    require_landlock();
+    for (const Environment& environment : kEnvironments) {
+        DYNAMIC_SECTION(environment.name) {
+            World w;
+            auto r = oms_in(w, environment.name, {"doctor", "--sandbox", "landlock"});
+            INFO(r.out << r.err);
+            const std::string landlock_row = lines_starting(r.out, "  landlock").at(0);
+            if (environment.rung == 1) {
+                CHECK(r.exit_code == 0);
+                CHECK(has(landlock_row, "active"));
+                CHECK(has(r.out, "rung: 1, the full mode"));
+                CHECK(has(r.out, "namespaces: mount, PID, network"));
+                CHECK_FALSE(has(r.out, "missing: rung 3"));
+            } else if (environment.rung == 3) {
+                CHECK(r.exit_code == 0);
+                CHECK(has(landlock_row, "active"));
+                CHECK(has(r.out, "rung: 3, Landlock alone (no namespaces; the full mode does not start here: " +
+                                     expected_refusal(environment.name)));
+                CHECK(has(r.out, "namespaces: none"));
+                CHECK(has(r.out, "missing: rung 3: the Surfnet ports are reachable on any host"));
+                CHECK_FALSE(has(r.out, "namespaces: mount, PID, network"));
+            } else {
+                CHECK(r.exit_code == 69);
+                CHECK_FALSE(has(landlock_row, "active"));
+                CHECK(has(landlock_row, expected_refusal(environment.name)));
+                CHECK_FALSE(has(r.out, "rung: "));
+            }
+            if (environment.rung != 0)
+                CHECK(has(r.out, "start check: a confined `true` started here on this rung"));
+        }
+    }
+}
+
+TEST_CASE("a run confines on each rung with the full mode's probes, and is refused in one line where none starts",
+          "[landlock][ladder]") {
+    require_landlock();
+    for (const Environment& environment : kEnvironments) {
+        DYNAMIC_SECTION(environment.name) {
+            World w;
+            make_dirs(w.work + "/src");
+            auto r = run_script(w, environment.name, probes());
+            INFO(r.out << r.err);
+            check_refusals_held(w, r);
+            if (environment.rung == 0) {
+                CHECK(r.exit_code == 69);
+                CHECK(has(r.err, expected_refusal(environment.name)));
+                CHECK(non_empty_lines(r.err) == 1);
+                CHECK(read_file(w.work + "/README") == "WORKTREE-README");  // nothing of the command ran
+                CHECK_FALSE(exists(w.work + "/src/created.txt"));
+                continue;
+            }
+            check_confined_run_worked(w, r);  // positive controls, host-side where they can be
+        }
+    }
+}
+
+TEST_CASE("rung 3 holds the network to the allowed TCP port, on any host, and refuses UDP and unix sockets",
+          "[landlock][ladder]") {
+    require_landlock();
+    HostListeners host;
+    INFO("port 8899 stayed busy on this machine; the network test needs it free");
+    REQUIRE(host.listen_everywhere(8899));
+    const uint16_t other = host.listen_any_port();
+    const std::string eth = own_ipv4_address();
+    REQUIRE_FALSE(eth.empty());
+    World w;
+    std::string script = "{probe} connect 127.0.0.1 8899; {probe} connect 127.0.0.1 OTHER; "
+                         "{probe} connect ETH 8899; {probe} socket udp; {probe} socket unix; {probe} socket tcp";
+    script.replace(script.find("OTHER"), 5, std::to_string(other));
+    script.replace(script.find("ETH"), 3, eth);
+    // Positive control: unconfined, every connect gets its answer.
+    auto plain = run_process({"/bin/sh", "-c", expand(w, script)});
+    CHECK(lines_starting(plain.out, "OK ").size() == 6);
+    auto r = run_script(w, "namespaces", script);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto ok = lines_starting(r.out, "OK ");
+    REQUIRE(ok.size() == 3);
+    CHECK(ok[0] == "OK reply=hello-8899");  // the allowed port
+    CHECK(ok[1] == "OK reply=hello-8899");  // measured gap: the allowed port on another address too
+    CHECK(ok[2] == "OK tcp");
+    CHECK_FALSE(has(r.out, "hello-" + std::to_string(other)));
+    CHECK(lines_starting(r.out, "DENIED ").size() == 3);  // the other port, UDP, unix
+}
+
+TEST_CASE("the start verdict is probed once and then read from the state folder, per environment",
+          "[landlock][ladder]") {
+    require_landlock();
+    World w;
+    const std::string cache = start_probe_cache(w);
+    REQUIRE(oms_in(w, "full", {"doctor", "--sandbox", "landlock"}).exit_code == 0);
+    REQUIRE(has(read_file(cache), "verdict started rung 1"));
+    const long long first = modified_ns(cache);
+    REQUIRE(oms_in(w, "full", {"doctor", "--sandbox", "landlock"}).exit_code == 0);
+    CHECK(modified_ns(cache) == first);  // no second probe
+
+    // Another environment (a seccomp filter around oms) is another key: the
+    // full mode's verdict is not taken for it.
+    auto alone = oms_in(w, "namespaces", {"doctor", "--sandbox", "landlock"});
+    CHECK(has(alone.out, "rung: 3"));
+    CHECK(has(read_file(cache), "verdict started rung 3"));
+    // A refusal is never stored: each run probes again where nothing starts.
+    CHECK(oms_in(w, "landlock", {"doctor", "--sandbox", "landlock"}).exit_code == 69);
+    CHECK(has(read_file(cache), "verdict started rung 3"));
+    CHECK(has(oms_in(w, "full", {"doctor", "--sandbox", "landlock"}).out, "rung: 1"));
+    CHECK(has(read_file(cache), "verdict started rung 1"));
+}
+
+TEST_CASE("doctor --probe's canaries pass on every rung that starts", "[landlock][ladder]") {
+    require_landlock();
+    for (const Environment& environment : kEnvironments) {
+        if (environment.rung == 0) continue;
+        DYNAMIC_SECTION(environment.name) {
+            World w;
+            auto r = oms_in(w, environment.name, {"doctor", "--probe", "--sandbox", "landlock"});
+            INFO(r.out << r.err);
+            CHECK(r.exit_code == 0);
+            CHECK(lines_starting(r.out, "  pass  ").size() == 6);
+            CHECK_FALSE(has(r.out, "inconclusive"));
+            CHECK_FALSE(has(r.out, "FAIL"));
+        }
+    }
+}
+
+TEST_CASE("[sandbox] require refuses a rung lacking a guarantee it names, in one line", "[landlock][ladder]") {
+    require_landlock();
+    World w;
+    make_dirs(w.work + "/src");
+    const std::string config = w.root / "xdg-config/oms/config.toml";
+    write_file(config, read_file(config) + "\n[sandbox]\nrequire = [\"file-rules\", \"private-network\"]\n");
+    const std::string script = "echo ran > {work}/src/ran";
+
+    auto full = run_script(w, "full", script);  // positive control: rung 1 gives both
+    INFO(full.out << full.err);
+    CHECK(full.exit_code == 0);
+    CHECK(read_file(w.work + "/src/ran") == "ran\n");
+    std::remove((w.work + "/src/ran").c_str());
+
+    auto alone = run_script(w, "namespaces", script);
+    INFO(alone.out << alone.err);
+    CHECK(alone.exit_code == 69);
+    CHECK(non_empty_lines(alone.err) == 1);
+    CHECK(has(alone.err, "[sandbox] require (" + config + ":"));
+    CHECK(has(alone.err, "asks for private-network, which it does not give here (it gives: file-rules)"));
+    CHECK_FALSE(exists(w.work + "/src/ran"));
+    auto doctor = oms_in(w, "namespaces", {"doctor", "--sandbox", "landlock"});
+    CHECK(doctor.exit_code == 69);
+    CHECK_FALSE(has(lines_starting(doctor.out, "  landlock").at(0), "active"));
+
+    // Asking only for what rung 3 gives lets it run.
+    const std::string text = read_file(config);
+    write_file(config, text.substr(0, text.find("[sandbox]")) + "[sandbox]\nrequire = [\"file-rules\"]\n");
+    auto file_rules = run_script(w, "namespaces", script);
+    INFO(file_rules.out << file_rules.err);
+    CHECK(file_rules.exit_code == 0);
+    CHECK(read_file(w.work + "/src/ran") == "ran\n");
+}
