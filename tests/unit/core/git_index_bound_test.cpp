@@ -71,7 +71,7 @@ std::string growing_paths(size_t count) {
 // once, then each entry changes its last six digits.
 std::string long_paths(size_t count, size_t length) {
     std::vector<V4Entry> entries;
-    char digits[16];
+    char digits[24];  // room for any size_t
     for (size_t i = 0; i < count; ++i) {
         std::snprintf(digits, sizeof digits, "%06zu", i);
         const std::string prefix = i == 0 ? std::string(length - 6, 'p') : "";
