@@ -11,6 +11,7 @@
 #include "oms/core/egress_rules.hpp"
 #include "oms/core/local_address.hpp"
 #include "oms/core/violation_log.hpp"
+#include "namespace_child.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -33,23 +34,6 @@ using namespace oms::core;
 namespace {
 
 constexpr const char* kOwnPublic = "93.184.216.34";
-
-bool write_text(const std::string& path, const std::string& text) {
-    std::ofstream out(path);
-    out << text;
-    return static_cast<bool>(out.flush());
-}
-
-// A network namespace of this process's own, root in it when we are not.
-bool enter_private_network() {
-    const uid_t uid = geteuid();
-    const gid_t gid = getegid();
-    if (uid == 0) return unshare(CLONE_NEWNET) == 0;
-    if (unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0) return false;
-    return write_text("/proc/self/setgroups", "deny") &&
-           write_text("/proc/self/uid_map", "0 " + std::to_string(uid) + " 1") &&
-           write_text("/proc/self/gid_map", "0 " + std::to_string(gid) + " 1");
-}
 
 int listen_any(uint16_t& port) {
     const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -94,7 +78,7 @@ int taken(int server) {
 // In the child: the facts, one "key=value" line each.
 std::string observe() {
     std::ostringstream out;
-    if (!enter_private_network()) return "setup=no namespace\n";
+    if (!oms::test::enter_namespaces(CLONE_NEWNET)) return "setup=no namespace\n";
     const std::string ip = std::string("ip link set lo up && ip addr add ") + kOwnPublic + "/32 dev lo";
     if (std::system(ip.c_str()) != 0) return "setup=ip failed\n";
     uint16_t port = 0;
@@ -122,32 +106,11 @@ std::string observe() {
     return out.str();
 }
 
-std::string in_private_network() {
-    int pipe_fds[2];
-    REQUIRE(pipe(pipe_fds) == 0);
-    const pid_t child = fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-        close(pipe_fds[0]);
-        const std::string facts = observe();
-        const ssize_t written = write(pipe_fds[1], facts.data(), facts.size());
-        _exit(written == static_cast<ssize_t>(facts.size()) ? 0 : 1);
-    }
-    close(pipe_fds[1]);
-    std::string facts;
-    char buffer[4096];
-    for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) facts.append(buffer, static_cast<size_t>(n));
-    close(pipe_fds[0]);
-    int status = 0;
-    waitpid(child, &status, 0);
-    return facts;
-}
-
 }  // namespace
 
 TEST_CASE("the proxy never connects to an address of this machine, whatever its range; a pin still may",
           "[egress][unit]") {
-    const std::string facts = in_private_network();
+    const std::string facts = oms::test::facts_from_child(observe);
     INFO(facts);
     REQUIRE_THAT(facts, !Catch::Contains("setup="));
     CHECK_THAT(facts, Catch::Contains("locality=1\n"));

@@ -6,6 +6,7 @@
 // so it runs as an ordinary user too), which reports what it found over a
 // pipe. The control: the same steps on the temp folder's own file system
 // are cached, and still find the new keypair (its folder's times moved).
+#include "namespace_child.hpp"
 #include "scan_tree.hpp"
 #include "secret_scan.hpp"
 
@@ -25,25 +26,8 @@ using namespace oms::landlock::test;
 
 namespace {
 
-bool write_text(const std::string& path, const std::string& text) {
-    std::ofstream out(path);
-    out << text;
-    return static_cast<bool>(out.flush());
-}
-
 bool enter_private_mounts() {
-    const uid_t uid = geteuid();
-    const gid_t gid = getegid();
-    if (uid != 0) {
-        if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) return false;
-        if (!write_text("/proc/self/setgroups", "deny") ||
-            !write_text("/proc/self/uid_map", "0 " + std::to_string(uid) + " 1") ||
-            !write_text("/proc/self/gid_map", "0 " + std::to_string(gid) + " 1"))
-            return false;
-    } else if (unshare(CLONE_NEWNS) != 0) {
-        return false;
-    }
-    return mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0;
+    return oms::test::enter_namespaces(CLONE_NEWNS) && mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0;
 }
 
 // Warm cache, then a keypair written to `drop_into`, then one more cached
@@ -74,31 +58,11 @@ std::string overlay_facts(const std::string& base) {
     return walk_after_drop(base + "/merged", base + "/cache", base + "/lower/a");  // a is merged: in both layers
 }
 
-std::string in_child(const std::string& base) {
-    int pipe_fds[2];
-    REQUIRE(pipe(pipe_fds) == 0);
-    const pid_t child = fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-        close(pipe_fds[0]);
-        const std::string facts = overlay_facts(base);
-        _exit(write(pipe_fds[1], facts.data(), facts.size()) == ssize_t(facts.size()) ? 0 : 1);
-    }
-    close(pipe_fds[1]);
-    std::string facts;
-    char buffer[1024];
-    for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) facts.append(buffer, size_t(n));
-    close(pipe_fds[0]);
-    int status = 0;
-    waitpid(child, &status, 0);
-    return facts;
-}
-
 }  // namespace
 
 TEST_CASE("a worktree on overlayfs is walked in full: a keypair dropped into a lower folder is found", "[scan-cache]") {
     oms::test::TempDir base("oms-overlay-scan");
-    const std::string facts = in_child(base.path());
+    const std::string facts = oms::test::facts_from_child([&] { return overlay_facts(base.path()); });
     INFO(facts);
     REQUIRE_THAT(facts, !Catch::Contains("setup="));
     CHECK_THAT(facts, Catch::Contains("found=1\n"));
