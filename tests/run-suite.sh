@@ -37,7 +37,10 @@ build=${1:-$(default_build_dir)}
 mkdir -p "$build"
 "$here/tests/install-deps.sh"
 # -Werror: a new compiler warning fails the suite (and CI) like a failed test.
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOMS_BUILD_TESTS=ON -DOMS_WERROR=ON >/dev/null
+# The release build's optimisation without its debug information, which costs
+# a quarter of the compile time and no test reads.
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DOMS_BUILD_TESTS=ON -DOMS_WERROR=ON >/dev/null
 cmake --build "$build" -j"$(nproc)"
 
 started_dockerd=no
