@@ -32,6 +32,12 @@ std::vector<OwnFolder> own_folders() {
 // Why `folder` (resolved) cannot be a worktree, or nullopt when it can.
 std::optional<std::string> refusal_reason(const std::string& folder) {
     if (folder == "/") return "it is the root folder '/': every file of the machine would be writable by the command";
+    for (const std::string& temp : system_temp_folders()) {
+        if (folder == temp || sdk::path::is_inside(temp, folder))
+            return "it " + std::string(folder == temp ? "is" : "holds") + " the shared temp folder " + temp +
+                   ": every program's and every user's files there (sockets, other tasks' files) would be "
+                   "readable and writable by the command; make a folder for the task (mktemp -d)";
+    }
     for (const std::string& home : home_folders()) {
         if (folder == home)
             return "it is your HOME folder (" + home +

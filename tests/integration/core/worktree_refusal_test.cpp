@@ -1,6 +1,7 @@
 // The core refuses a worktree a command could use to change HOME or oms's own
 // files (escape classes: landlock 8, docker 6): HOME, `/`, a folder above
-// HOME, a link to one of them, a folder holding oms's config or state. For
+// HOME, a link to one of them, a folder holding oms's config or state, a
+// shared temp folder (/tmp itself, or a folder holding one). For
 // `oms run`, `oms policy` and `oms task end`, whatever the backend; nothing
 // runs and the user's config is unchanged. A normal worktree still runs.
 #include "oms_env.hpp"
@@ -38,6 +39,9 @@ std::vector<Case> refused_cases(const OmsEnv& env) {
         {"oms's config folder itself", env.config_home + "/oms", "it is oms's config folder"},
         {"a folder inside oms's config folder", env.config_home + "/oms/sub", "it lies inside oms's config folder"},
         {"the folder holding oms's state", env.state_home, "it holds oms's state folder (" + env.state_home + "/oms)"},
+        {"the shared /tmp", "/tmp", "it is the shared temp folder /tmp"},
+        {"the shared /tmp through a trailing slash", "/tmp/", "it is the shared temp folder /tmp"},
+        {"/var, which holds the shared /var/tmp", "/var", "it holds the shared temp folder /var/tmp"},
     };
 }
 

@@ -1,6 +1,7 @@
 // A worktree is where a command may read AND write. Some folders must never
 // be one: HOME, `/` or a folder above HOME (every file of HOME would become
-// writable: ~/.bashrc runs at the next login), and a folder holding oms's own
+// writable: ~/.bashrc runs at the next login), a shared temp folder (/tmp
+// itself: other programs' sockets and files), and a folder holding oms's own
 // config or state (a command could rewrite the config the next `oms run`
 // trusts). The check is the core's, so it holds for every backend.
 #pragma once
