@@ -7,6 +7,7 @@
 #include "oms/core/egress_run.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/failure_hint.hpp"
+#include "oms/core/kept_npm_logs.hpp"
 #include "oms/core/hidden_tool.hpp"
 #include "oms/core/launch_phase_log.hpp"
 #include "oms/core/launcher.hpp"
@@ -136,6 +137,10 @@ int command_run(const Args& all_args) {
     violations.add_backend_refusals(context.inputs().refusal_log);
     record_run(context, backend.record->id, egress, violations, exit_code);
     if (violations.count() > 0) std::fprintf(stderr, "%s\n", refusal_summary(violations).c_str());
+    if (failure_hint_wanted(exit_code)) {
+        const std::string kept = kept_npm_logs_line(keep_npm_logs(run_dir.root_fd(), context.inputs().state_dir));
+        if (!kept.empty() && !options.quiet) std::fprintf(stderr, "%s\n", kept.c_str());
+    }
     // After the command's own output: it has exited, and this goes to stderr only.
     if (!unconfined && !options.quiet && session.config().boolean("sandbox", "failure_hint", true)) {
         const std::string& from = context.inputs().working_dir.empty() ? context.inputs().worktree
