@@ -1,15 +1,39 @@
 #!/bin/sh
-# usage: help-to-man.sh OMS_BINARY OUTPUT.1.gz PAGE [COMMAND WORDS...]
+# usage: help-to-man.sh OMS_BINARY USER_GUIDE OUTPUT.1.gz PAGE [COMMAND WORDS...]
 # Writes the manual page PAGE (oms, oms-run, ...) from the built binary's own
 # `oms [COMMAND WORDS] --help`, so the page and --help cannot say different
-# things. The NAME line is the command's line in `oms --help`.
+# things. The NAME line is the command's line in `oms --help`. Then the
+# sections --help has no room for, in the same layout: the page's exit
+# statuses and examples (pages/PAGE.txt), for the pages that run a command
+# the exit statuses of a run (the user guide's table: one source), and the
+# files every command reads (pages/files.txt).
 set -eu
 oms=$1
-output=$2
-page=$3
-shift 3
+guide=$2
+output=$3
+page=$4
+shift 4
+pages=$(dirname "$0")/pages
+
+# The user guide's "| status | meaning |" table, as "exit status:" items.
+run_statuses() {
+    echo "exit status:"
+    awk '/^\| status \| meaning \|/ { on = 1; next }
+         on && /^\|---/ { next }
+         on && /^\|/ { split($0, cell, " *\\| *"); gsub(/`/, "", cell[3]); print "  " cell[2] "   " cell[3]; next }
+         on { exit }' "$guide"
+    echo
+}
 
 help=$("$oms" "$@" --help)
+case $page in oms | oms-run | oms-sh) help="$help
+
+$(run_statuses)" ;; esac
+help="$help
+
+$(cat "$pages/$page.txt")
+
+$(cat "$pages/files.txt")"
 version=$("$oms" --version | cut -d' ' -f2)
 if [ $# -eq 0 ]; then
     summary="run a coding agent's shell commands under a sandbox, and show beforehand what they may do"
@@ -33,7 +57,7 @@ roff_escape='s/\\/\\e/g; s/-/\\-/g; s/^\([.'"'"']\)/\\\&\1/'
         # (its term, two blanks or more, its text), continued by deeper lines.
         function flush() { if (text != "") print text; text = "" }
         NR == 1 { sub(/^usage: /, ""); print ".SH SYNOPSIS"; print ".B " $0; print ".SH DESCRIPTION"; print description "."; next }
-        /^[a-z]+:/ {
+        /^([a-z]+|exit status):/ {
             flush(); header = $0; sub(/:.*/, "", header); rest = $0; sub(/^[^:]*: */, "", rest)
             print ".SH " toupper(header); if (rest != "") print rest; next
         }

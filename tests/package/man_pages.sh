@@ -1,12 +1,15 @@
 #!/bin/sh
-# usage: man_pages.sh BUILD_DIR OMS_BINARY
+# usage: man_pages.sh BUILD_DIR OMS_BINARY USER_GUIDE
 # Every command that `oms --help` lists has a manual page in the build tree
 # (share/man/man1, what the package installs), and each page holds every
-# option of that command's --help. Rendered with `man -l` when man-db is
-# there, else read as roff.
+# option of that command's --help, EXIT STATUS, EXAMPLES (of that command)
+# and FILES sections; the pages of commands that run one hold every status of
+# the user guide's table. Rendered with `man -l` when man-db is there, else
+# read as roff.
 set -u
 build=$1
 oms=$2
+guide=$3
 fail() { echo "TEST FAILURE: $1"; exit 1; }
 man_dir="$build/share/man/man1"
 commands=$("$oms" --help | awk '/^commands:/ { on = 1; next } /^$/ { on = 0 } on { print $1 }')
@@ -33,7 +36,26 @@ check_page() {  # page, then the command's words
     for option in $options; do
         echo "$text" | grep -q -- "$option" || { echo "$text"; fail "$page(1) lacks $option of oms $* --help"; }
     done
+    for section in "EXIT STATUS" EXAMPLES FILES; do
+        echo "$text" | grep -q "^$section\$" || { echo "$text"; fail "$page(1) has no $section section"; }
+    done
+    # Each example names the command the page is about.
+    echo "$text" | sed -n '/^EXAMPLES$/,/^FILES$/p' | grep -q "^ *oms $*" ||
+        { echo "$text"; fail "$page(1): no example of oms $*"; }
     count=$((count + 1))
+}
+
+# The pages of commands that run one show every status of the user guide's
+# table of a run's exit statuses.
+check_run_statuses() {
+    text=$(page_text "$man_dir/$1.1.gz")
+    statuses=$(awk '/^\| status \| meaning \|/ { on = 1; next } on && /^\|---/ { next }
+                    on && /^\|/ { split($0, cell, " *\\| *"); print cell[2]; next } on { exit }' "$guide")
+    [ "$(echo "$statuses" | wc -l)" -ge 6 ] || fail "the user guide's exit status table was not found"
+    echo "$statuses" | while read -r status; do
+        echo "$text" | sed -n '/^EXIT STATUS$/,/^EXAMPLES$/p' | grep -q "^ *$status" ||
+            { echo "$text"; fail "$1(1) lacks exit status $status of the user guide"; }
+    done || exit 1
 }
 
 count=0
@@ -44,4 +66,5 @@ for command in $commands; do
     # shellcheck disable=SC2086
     check_page "oms-$command" $words
 done
-echo "$count manual pages, each with every option of its --help: ok"
+for page in oms oms-run oms-sh; do check_run_statuses $page; done
+echo "$count manual pages, each with every option of its --help, exit statuses, examples and files: ok"
