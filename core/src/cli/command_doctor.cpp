@@ -48,7 +48,7 @@ std::string port_list(const ConfigValue* value, const std::string& fallback) {
 // to listen: each backend's own lines say how it carries them.
 std::vector<std::string> surfnet_lines(const Config& config) {
     std::vector<std::string> out;
-    out.push_back("Surfnet port (commands may connect on 127.0.0.1): " +
+    out.push_back("Surfnet port (the local test network's; commands may connect on 127.0.0.1): " +
                   port_list(config.get("plugin.network", "surfnet_port"), "8899"));
     out.push_back("Surfpool ports (trusted Surfpool runs only): " +
                   port_list(config.get("plugin.network", "surfpool_ports"), "8899, 8900, 9900"));

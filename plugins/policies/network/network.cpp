@@ -15,7 +15,7 @@ namespace {
 
 const oms_config_key keys[] = {
     {sizeof(oms_config_key), "surfnet_port", OMS_CONFIG_INTEGER, 0,
-     "the local Surfnet port commands may connect to on loopback; default 8899"},
+     "the loopback port commands may connect to: the local Surfnet's (a Solana test network); default 8899"},
     {sizeof(oms_config_key), "surfpool_ports", OMS_CONFIG_INTEGER_ARRAY, 0,
      "loopback ports allowed when oms passes its trusted Surfpool binary; default [8899, 8900, 9900]"},
     // Widens: user config or the defaults only (a worktree's config is

@@ -76,7 +76,8 @@ bool is_relayed(uint16_t port) {
 const char* rule_for(uint16_t port) {
     if (is_relayed(port)) return "relayed, but refused: nothing listened on the host's port (or the relay held all its connections)";
     return "nothing listens there: the sandbox's loopback reaches the host only on the relayed ports "
-           "(the Surfnet's, and oms's proxy for [network] allow_hosts)";
+           "(the allowed local ports: [plugin.network] surfnet_port and host_ports; and oms's proxy for "
+           "[network] allow_hosts)";
 }
 
 void report(int family, const uint8_t* address, size_t address_size, uint16_t port, const char* rule) {
