@@ -148,14 +148,17 @@ VerifyPlan verify_plan_of(const PluginRecord& record, const PluginInstance& inst
     return verify_plan_from(declared, api->flags, record.id, port);
 }
 
-void require_verify_network(const VerifyPlan& plan, void* instance, const std::string& backend_name) {
-    if (!plan.check) return;
+std::optional<std::string> verify_plan_broken(const VerifyPlan& plan, void* instance) {
+    if (!plan.check) return std::nullopt;
     char message[1024] = {0};
     oms_error error{message, sizeof message};
-    if (plan.check(instance, &error) == OMS_OK) return;
-    throw UserError(kExitRefused, "oms verify: " + backend_name + ": " +
-                                      (message[0] ? std::string(message) : "its configuration breaks its verify plan") +
-                                      ". Nothing ran.");
+    if (plan.check(instance, &error) == OMS_OK) return std::nullopt;
+    return message[0] ? std::string(message) : "its configuration breaks its verify plan";
+}
+
+void require_verify_network(const VerifyPlan& plan, void* instance, const std::string& backend_name) {
+    if (const auto broken = verify_plan_broken(plan, instance))
+        throw UserError(kExitRefused, "oms verify: " + backend_name + ": " + *broken + ". Nothing ran.");
 }
 
 std::vector<std::string> verify_launcher(const VerifyPlan& plan) {
@@ -219,7 +222,11 @@ std::string verify_doctor_line(const Config& config, const PluginRecord& record,
         if (const ConfigValue* value = config.get("plugin.network", "surfnet_port"))
             if (value->integer >= 1 && value->integer <= 65535) port = static_cast<uint16_t>(value->integer);
     }
-    const NetworkChoice network = verify_plan_of(record, instance, port).network;
+    const VerifyPlan plan = verify_plan_of(record, instance, port);
+    const NetworkChoice& network = plan.network;
+    // The backend's own line when this machine or its config breaks the plan.
+    if (network.kind != VerifyNetwork::unsupported)
+        if (const auto broken = verify_plan_broken(plan, instance.handle())) return "verify: refused: " + *broken;
     const char* state = network.kind == VerifyNetwork::unsupported ? "refused: "
                         : network.kind == VerifyNetwork::unconfined ? "only with --yes: "
                                                                     : "";

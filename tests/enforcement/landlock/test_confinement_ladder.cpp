@@ -110,6 +110,7 @@ TEST_CASE("doctor says the rung a start reaches, or names in one line what is mi
                 CHECK(has(r.out, "rung: 1, the full mode"));
                 CHECK(has(r.out, "namespaces: mount, PID, network"));
                 CHECK_FALSE(has(r.out, "missing: rung 3"));
+                CHECK(has(r.out, "verify: private network namespace"));  // the control of rung 3's refusal below
             } else if (environment.rung == 3) {
                 CHECK(r.exit_code == 0);
                 CHECK(has(landlock_row, "active"));
@@ -118,6 +119,8 @@ TEST_CASE("doctor says the rung a start reaches, or names in one line what is mi
                 CHECK(has(r.out, "namespaces: none"));
                 CHECK(has(r.out, "missing: rung 3: the Surfnet ports are reachable on any host"));
                 CHECK_FALSE(has(r.out, "namespaces: mount, PID, network"));
+                CHECK(has(r.out, "verify: refused: rung 3 (Landlock alone: namespaces are refused here) gives the "
+                                 "check no network namespace"));
             } else {
                 CHECK(r.exit_code == 69);
                 CHECK_FALSE(has(landlock_row, "active"));
@@ -253,4 +256,18 @@ TEST_CASE("[sandbox] require refuses a rung lacking a guarantee it names, in one
     INFO(file_rules.out << file_rules.err);
     CHECK(file_rules.exit_code == 0);
     CHECK(read_file(w.work + "/src/ran") == "ran\n");
+}
+
+TEST_CASE("oms verify is refused in one line on rung 3, which has no loopback of the check's own", "[landlock][ladder]") {
+    require_landlock();
+    World w;
+    const std::string marker = w.work + "/check-ran";
+    auto r = oms_in(w, "namespaces", {"verify", "--sandbox", "landlock", "--surfnet-cmd", "sleep 30", "--", "sh", "-c",
+                                      "touch " + marker});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 77);
+    CHECK(has(r.err, "oms verify: landlock: rung 3 (Landlock alone: namespaces are refused here) gives the check no "
+                     "network namespace of its own"));
+    CHECK(has(r.err, "Nothing ran."));
+    CHECK_FALSE(exists(marker));
 }

@@ -7,6 +7,7 @@
 #include "oms/core/policy.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,9 @@ VerifyPlan verify_plan_of(const PluginRecord& record, const PluginInstance& inst
 
 // Throws (fail closed, nothing ran) when the plan's check says this
 // instance's configuration breaks its network (docker's network setting).
+// The backend's line when its plan's check says this machine or its
+// configuration breaks the plan's promise; nullopt when it holds.
+std::optional<std::string> verify_plan_broken(const VerifyPlan& plan, void* instance);
 void require_verify_network(const VerifyPlan& plan, void* instance, const std::string& backend_name);
 
 // The command that starts the Surfnet and runs the check inside the sandbox

@@ -108,6 +108,15 @@ const StartVerdict& LandlockBackend::start_verdict() {
     return *start_verdict_;
 }
 
+void LandlockBackend::check_verify() const {
+    // The core probes before it asks, so the verdict is known here.
+    if (start_verdict_ && start_verdict_->started && start_verdict_->rung == 3)
+        throw sdk::Error(OMS_ERR_UNSUPPORTED,
+                         "rung 3 (Landlock alone: namespaces are refused here) gives the check no network namespace "
+                         "of its own, so its Surfnet would listen on the host's loopback, next to every host "
+                         "service; run oms verify where the full mode starts (oms doctor says the rung)");
+}
+
 // The strongest rung a real start reaches: the full mode, else Landlock
 // alone (which needs ABI 4 for its port rules); else one line saying why
 // neither starts.

@@ -38,6 +38,9 @@ public:
                 const oms::sdk::Report& report) override;
     std::unique_ptr<oms::sdk::Run> spawn(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
                                          oms_stdio stdio) override;
+    // verify_network promises the check a loopback of its own: only a rung
+    // with a network namespace (rung 1) keeps that promise.
+    void check_verify() const override;
 
 private:
     KernelFeatures features_;
