@@ -6,7 +6,9 @@
 #            and the backend conformance kit oms-backend-check
 # The packages install under /usr, the layout the binary finds relative to
 # itself (bin/, lib/oms/plugins, share/oms), so nothing else is configured.
-set(OMS_PACKAGE_MAINTAINER "oms maintainers <oms-maintainers@invalid>"
+# A reserved name (RFC 2606 .invalid): no address is real until whoever
+# publishes the packages sets theirs.
+set(OMS_PACKAGE_MAINTAINER "oms maintainers <maintainers@oms.invalid>"
   CACHE STRING "the Maintainer field of the Debian packages")
 
 set(CPACK_GENERATOR DEB)
@@ -30,6 +32,10 @@ container) and shows what it may read, write, reach and see beforehand.")
 # completion needs bash-completion's loader, which a minimal system lacks.
 set(CPACK_DEBIAN_OMS_PACKAGE_SUGGESTS "docker.io")
 set(CPACK_DEBIAN_OMS_PACKAGE_RECOMMENDS "bash-completion")
+# Install and remove the AppArmor profile where the kernel asks for one.
+set(CPACK_DEBIAN_OMS_PACKAGE_CONTROL_EXTRA
+  "${CMAKE_SOURCE_DIR}/packaging/deb/postinst;${CMAKE_SOURCE_DIR}/packaging/deb/postrm")
+set(CPACK_DEBIAN_OMS_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 
 set(CPACK_DEBIAN_SDK_PACKAGE_NAME oms-sdk)
 set(CPACK_DEBIAN_SDK_PACKAGE_SECTION devel)

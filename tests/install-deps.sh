@@ -8,11 +8,12 @@ set -eu
 # build time (the binaries embed them and do not load libseccomp).
 # clang-16 and libclang-rt-16-dev (libFuzzer and the sanitizers' runtimes):
 # the fuzz targets (tests/run-fuzzers.sh).
+# lintian: the package test checks the .deb has no lintian error.
 packages="cmake g++ make pkg-config git
   libboost-dev libboost-program-options-dev libboost-filesystem-dev
   libtomlplusplus-dev nlohmann-json3-dev libspdlog-dev catch2 libseccomp-dev
   docker.io busybox-static bubblewrap hyperfine iproute2 acl cargo zsh
-  clang-16 libclang-rt-16-dev"
+  clang-16 libclang-rt-16-dev lintian"
 missing=""
 for p in $packages; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -13,6 +13,11 @@ fail() { echo "TEST FAILURE: $1"; exit 1; }
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
 [ -n "$version" ] || fail "no project version in $build/CMakeCache.txt"
 work=$(mktemp -d "$build/package-test.XXXXXX") || fail "mktemp"
+# Files made here get plain modes, as in a packager's folder: the suite's
+# build tree carries a default ACL for the ordinary user's pass
+# (tests/run-as-user.sh), whose mask would show as group bits in the
+# packages (lintian: executable documents).
+if command -v setfacl >/dev/null 2>&1; then setfacl -b -k "$work" || fail "setfacl -b -k $work"; fi
 # The packaged oms starts the packaged scan keeper: stopped with the test.
 trap 'pkill -TERM -f "^$work/root/usr/lib/oms/plugins/oms-scan-keeper " 2>/dev/null; rm -rf "$work"' EXIT
 
@@ -32,8 +37,35 @@ field "$oms_deb" Depends | grep -q "boost\|libstdc++\|docker" && fail "oms depen
 field "$oms_deb" Suggests | grep -qx "docker.io" || fail "oms does not suggest docker.io"
 field "$oms_deb" Recommends | grep -qx "bash-completion" || fail "oms does not recommend bash-completion"
 
+# Lintian finds no error (what it reports on purpose is overridden in the
+# package, each with its reason: packaging/*.lintian-overrides).
+command -v lintian >/dev/null 2>&1 || fail "lintian is not installed (tests/install-deps.sh installs it)"
+lintian --fail-on error "$oms_deb" "$sdk_deb" >"$work/lintian.log" 2>&1 || { cat "$work/lintian.log"; fail "lintian"; }
+
 root="$work/root"
 dpkg-deb -x "$oms_deb" "$root" && dpkg-deb -x "$sdk_deb" "$root" || fail "dpkg-deb -x"
+
+# The AppArmor profile: userns for /usr/bin/oms, nothing else confined
+# (AppArmor 4 syntax: read as text here, where no parser of that version
+# nor an AppArmor kernel is). Its maintainer scripts, run against a root of
+# their own (DPKG_ROOT): installed where the kernel mediates user
+# namespaces, not elsewhere, and removed again.
+profile="$root/usr/share/oms/apparmor/oms"
+for line in "abi <abi/4.0>," "profile oms /usr/bin/oms flags=(unconfined) {" "  userns,"; do
+    grep -qxF "$line" "$profile" || fail "the AppArmor profile lacks '$line'"
+done
+dpkg-deb -e "$oms_deb" "$work/control" || fail "dpkg-deb -e"
+target="$work/dpkg-root"
+mkdir -p "$target/etc/apparmor.d" "$target/usr/share/oms/apparmor"
+cp "$profile" "$target/usr/share/oms/apparmor/oms"
+DPKG_ROOT="$target" "$work/control/postinst" configure || fail "postinst configure failed"
+[ -e "$target/etc/apparmor.d/oms" ] && fail "postinst installed the profile where the kernel does not mediate user namespaces"
+mkdir -p "$target/sys/kernel/security/apparmor/features/namespaces"
+: >"$target/sys/kernel/security/apparmor/features/namespaces/userns_create"
+DPKG_ROOT="$target" "$work/control/postinst" configure || fail "postinst configure failed"
+cmp -s "$profile" "$target/etc/apparmor.d/oms" || fail "postinst did not install the profile where the kernel mediates user namespaces"
+DPKG_ROOT="$target" "$work/control/postrm" remove || fail "postrm remove failed"
+[ -e "$target/etc/apparmor.d/oms" ] && fail "postrm left the profile"
 for file in usr/bin/oms usr/lib/oms/plugins/oms-landlock.so usr/lib/oms/plugins/oms-docker-runner \
     usr/lib/oms/plugins/oms-scan-keeper \
     usr/share/oms/default.toml usr/bin/oms-backend-check usr/include/oms/sdk.h \
