@@ -222,7 +222,8 @@ TEST_CASE("docker surfnet: only the trusted Surfpool binary may listen on the Su
         write_file(task.worktree + "/start-surfpool.sh",
                    "#!/bin/sh\nexec " + surfpool + " \"$@\"\n");
         chmod((task.worktree + "/start-surfpool.sh").c_str(), 0755);
-        if (geteuid() == 0) chown((task.worktree + "/start-surfpool.sh").c_str(), container_uid(), container_uid());
+        if (geteuid() == 0)
+            REQUIRE(chown((task.worktree + "/start-surfpool.sh").c_str(), container_uid(), container_uid()) == 0);
         add_surfnet_port(task, listen_port);
         add_surfnet_port(task, host_side.port());
         task.extra_rules.push_back(OwnedRule{OMS_RULE_NET_LISTEN_LOOPBACK, surfpool, 0, "test: trusted Surfpool"});

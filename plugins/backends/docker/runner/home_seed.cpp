@@ -91,7 +91,9 @@ int open_folder(int folder, const char* name) {
         errno = ENOTDIR;
         return -1;
     }
-    if ((st.st_mode & S_IRWXU) != S_IRWXU && st.st_uid == geteuid()) fchmodat(folder, name, (st.st_mode & 07777) | S_IRWXU, 0);
+    if ((st.st_mode & S_IRWXU) != S_IRWXU && st.st_uid == geteuid() &&
+        fchmodat(folder, name, (st.st_mode & 07777) | S_IRWXU, 0) != 0)
+        return -1;  // errno says why
     return openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
