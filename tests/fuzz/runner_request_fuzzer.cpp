@@ -21,6 +21,10 @@ std::string encoded(const Request& request) {
     out += std::to_string(request.env.size()) + '\0';
     for (const std::string& e : request.env) out += e + '\0';
     if (request.report_lookups) out += std::string(oms::docker::runner::kReportLookups) + '\0';
+    if (request.report_untraced) out += std::string(oms::docker::runner::kReportUntraced) + '\0';
+    std::string ports;
+    for (uint16_t port : request.run_ports) ports += (ports.empty() ? "" : ",") + std::to_string(port);
+    if (!ports.empty()) out += oms::docker::runner::kRunPorts + ports + '\0';
     return out;
 }
 
@@ -42,6 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Request again;
     OMS_FUZZ_REQUIRE(parse_request(encoded(request), again));
     OMS_FUZZ_REQUIRE(again.cwd == request.cwd && again.argv == request.argv && again.env == request.env &&
-                     again.report_lookups == request.report_lookups);
+                     again.report_lookups == request.report_lookups &&
+                     again.report_untraced == request.report_untraced && again.run_ports == request.run_ports);
     return 0;
 }

@@ -127,7 +127,7 @@ SemanticsInputs semantics_inputs(const BackendChoice& backend, const RunInputs& 
 }
 
 std::string rule_text(const PolicyRule& rule) {
-    std::string value = rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK ? std::to_string(rule.number) : rule.value;
+    std::string value = is_port_rule(rule) ? std::to_string(rule.number) : rule.value;
     return rule_kind_name(rule.kind) + " " + value + "  (" + rule.origin + ")";
 }
 

@@ -34,11 +34,13 @@ void print_policy_text(const RunContext& context, const Policy& policy, const Ba
                     in.surfpool.c_str());
     std::printf("rules:\n");
     for (auto& rule : policy.rules) {
-        std::string value = rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK ? std::to_string(rule.number) : rule.value;
+        std::string value = is_port_rule(rule) ? std::to_string(rule.number) : rule.value;
         // The two ABI 1.1 kinds read wrongly without a word: a name, not a
         // path; and writes that do not reach the host.
         if (rule.kind == OMS_RULE_WRITE_DENY_NAME) value = "name '" + value + "' anywhere below a write root";
         if (rule.kind == OMS_RULE_WRITE_SCRATCH_TREE) value += " [writes thrown away after the run]";
+        // ABI 1.4's: reachable like a loopback port, but this run's alone.
+        if (rule.kind == OMS_RULE_NET_CONNECT_RUN_PORT) value += " [this run's own port]";
         std::printf("  %-20s %-40s  (%s)\n", rule_kind_name(rule.kind).c_str(), value.c_str(), rule.origin.c_str());
     }
     std::printf("\nenvironment:\n");

@@ -29,7 +29,9 @@ std::vector<std::string> proxy_environment(uint16_t port) {
 }
 
 void route_through_proxy(Policy& policy, uint16_t port) {
-    policy.rules.push_back(PolicyRule{OMS_RULE_NET_CONNECT_LOOPBACK, "", port,
+    // The port is this run's alone (the proxy lives and dies with the run):
+    // a backend that shares a sandbox among runs opens it for this command only.
+    policy.rules.push_back(PolicyRule{OMS_RULE_NET_CONNECT_RUN_PORT, "", port,
                                       "network: oms's egress proxy for [network] allow_hosts"});
     const std::vector<std::string> ours = proxy_environment(port);
     auto name_of = [](const std::string& entry) { return entry.substr(0, entry.find('=')); };

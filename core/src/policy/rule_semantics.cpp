@@ -399,7 +399,7 @@ bool is_loopback(const std::string& host) {
 
 const PolicyRule* connect_rule(const Policy& policy, long port) {
     for (const PolicyRule& rule : policy.rules)
-        if (rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK && rule.number == port) return &rule;
+        if (is_port_rule(rule) && rule.number == port) return &rule;
     return nullptr;
 }
 

@@ -175,7 +175,7 @@ void narrow_policy_for_verify(Policy& policy, const std::string& live_worktree, 
                                           live_worktree + " (TMPDIR points there?); refusing to run. Nothing ran.");
     std::vector<PolicyRule> kept;
     for (PolicyRule& rule : policy.rules) {
-        const bool loopback = rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK || rule.kind == OMS_RULE_NET_LISTEN_LOOPBACK;
+        const bool loopback = is_port_rule(rule) || rule.kind == OMS_RULE_NET_LISTEN_LOOPBACK;
         const bool snapshot_write = rule.kind == OMS_RULE_WRITE_ALLOW_TREE &&
                                     (rule.value == snapshot || resolved_path(rule.value) == real_snapshot);
         if (loopback || snapshot_write) continue;

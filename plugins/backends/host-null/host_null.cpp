@@ -3,8 +3,9 @@
 // environment, the private per-run HOME, and approval of every command
 // (this backend sets OMS_BACKEND_NEEDS_APPROVAL). It exists so that running
 // unconfined is an explicit, loud choice, never a silent fallback.
-// Targets ABI 1.1: it uses working_dir and declares the 1.1 rule kinds it handles.
-#define OMS_TARGET_ABI_MINOR 1
+// Targets ABI 1.4: it uses working_dir and declares the rule kinds it handles, 1.4's
+// NET_CONNECT_RUN_PORT (the run's own egress proxy port) among them.
+#define OMS_TARGET_ABI_MINOR 4
 #include <oms/process.hpp>
 #include <oms/sdk.hpp>
 
@@ -56,7 +57,8 @@ public:
     static constexpr const char* summary = "no sandbox: scrubbed env, private HOME, approval for every command";
     static constexpr uint32_t flags = OMS_BACKEND_NEEDS_APPROVAL | OMS_BACKEND_SHARES_PROCESS_GROUP;
     static constexpr uint32_t strength = 0;
-    static constexpr uint64_t rule_kinds = oms::abi::rule_kinds_of_minor(1);  // shown, none enforced
+    static constexpr uint64_t rule_kinds =  // shown, none enforced
+        oms::abi::rule_kinds_of_minor(1) | OMS_RULE_BIT(OMS_RULE_NET_CONNECT_RUN_PORT);
     static constexpr const char* platforms = "linux,macos";
     // oms verify: said as it is; the host runs the check only with --yes.
     static constexpr uint32_t verify_network = OMS_VERIFY_NETWORK_UNCONFINED;

@@ -47,6 +47,9 @@ inline constexpr Addition kAdditions[] = {
      "unconfined (only with --yes)"},
     {3, "field oms_run_context.refusal_log", 0, 0, 0, 0,
      "absent or NULL: the backend reports no refusal of its own; the run's refusals are the egress proxy's"},
+    {4, "rule kind NET_CONNECT_RUN_PORT (13)", OMS_RULE_NET_CONNECT_RUN_PORT, 0, 0, OMS_RULE_NET_CONNECT_LOOPBACK,
+     "NET_CONNECT_LOOPBACK of the same port: reachable as any allowed loopback port (a warm container then holds it "
+     "for its whole life, as before 1.4)"},
 };
 
 // The rule kinds minor `minor` defines: 1.0's and every one added up to it.
@@ -96,7 +99,7 @@ constexpr const char* rule_kind_constant(oms_rule_kind kind) {
     constexpr const char* names[] = {nullptr,          "READ_DENY_TREE",  "READ_ALLOW_TREE",      "READ_DENY",
                                      "READ_DENY_SUFFIX", "WRITE_ALLOW_TREE", "WRITE_DENY",          "ENV_PASS",
                                      "NET_CONNECT_LOOPBACK", "NET_LISTEN_LOOPBACK", "IPC_DENY_SERVICE",
-                                     "WRITE_DENY_NAME", "WRITE_SCRATCH_TREE"};
+                                     "WRITE_DENY_NAME", "WRITE_SCRATCH_TREE", "NET_CONNECT_RUN_PORT"};
     return kind < sizeof names / sizeof names[0] ? names[kind] : nullptr;
 }
 

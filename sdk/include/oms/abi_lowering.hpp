@@ -106,6 +106,12 @@ std::vector<std::string> lower_rules(std::vector<Rule>& rules, uint64_t declared
             if (writable) lowered.push_back(Rule{OMS_RULE_WRITE_DENY, rule.value, 0, rule.origin + " (no per-run layer)"});
             notes.push_back(from + (writable ? " -> WRITE_DENY of the path (no per-run layer)"
                                              : " -> dropped (in no write root: already read-only)"));
+        } else if (rule.kind == OMS_RULE_NET_CONNECT_RUN_PORT) {
+            // The same port, only not known to be the run's alone: a backend
+            // that shares a sandbox among runs then opens it for that sandbox.
+            lowered.push_back(Rule{OMS_RULE_NET_CONNECT_LOOPBACK, rule.value, rule.number, rule.origin});
+            notes.push_back(kind_text(rule.kind) + " " + std::to_string(rule.number) + " -> NET_CONNECT_LOOPBACK " +
+                            std::to_string(rule.number));
         } else {
             refuse(backend, rule, nullptr);  // a row with a lowering this host does not implement
         }

@@ -61,7 +61,7 @@ extern "C" {
 /* Minor ABI version of this header: a plugin targeting a newer minor than the
  * host is rejected. A plugin compiled with this header may target an older
  * minor (OMS_TARGET_ABI_MINOR in oms/sdk.hpp) and then loads on that host. */
-#define OMS_ABI_MINOR 3
+#define OMS_ABI_MINOR 4
 
 /* The one symbol every plugin exports (see oms_plugin_entry_fn at the end). */
 #define OMS_PLUGIN_ENTRY_SYMBOL "oms_plugin_entry"
@@ -239,8 +239,17 @@ typedef uint32_t oms_rule_kind;
                                            never reach the host: a per-run layer thrown
                                            away when the run ends; a backend that has no
                                            such layer denies the writes (stricter) */
+/* Added in ABI 1.4. A backend that does not declare it gets it as a
+ * NET_CONNECT_LOOPBACK rule of the same port (as before 1.4: never weaker). */
+#define OMS_RULE_NET_CONNECT_RUN_PORT 13 /* number: a loopback TCP port that belongs to this
+                                           run alone (oms's egress proxy): it listens only
+                                           while the run lives, and two runs alive at once
+                                           never share one. Reach it as NET_CONNECT_LOOPBACK;
+                                           a backend that shares one sandbox among runs
+                                           (a warm container) opens it for this run's
+                                           command only, not for the shared sandbox */
 /* The highest rule kind this header defines. */
-#define OMS_RULE_KIND_LAST OMS_RULE_WRITE_SCRATCH_TREE
+#define OMS_RULE_KIND_LAST OMS_RULE_NET_CONNECT_RUN_PORT
 
 /* A rule kind as a bit of oms_backend_api.rule_kinds (bit 0 is never set). */
 #define OMS_RULE_BIT(kind) ((uint64_t)1 << (kind))

@@ -61,6 +61,30 @@ TEST_CASE("WRITE_SCRATCH_TREE becomes WRITE_DENY inside a write root and is drop
     CHECK_FALSE(has(rules, OMS_RULE_WRITE_SCRATCH_TREE));
 }
 
+TEST_CASE("NET_CONNECT_RUN_PORT becomes NET_CONNECT_LOOPBACK of the same port; a backend declaring it gets it as is") {
+    const std::vector<Rule> rules{{OMS_RULE_NET_CONNECT_LOOPBACK, "", 8899, "network: Surfnet"},
+                                  {OMS_RULE_NET_CONNECT_RUN_PORT, "", 41234, "network: oms's egress proxy"}};
+    auto lowered = rules;
+    auto notes = oms::abi::lower_rules(lowered, oms::abi::rule_kinds_of_minor(3), "/w", "b");
+    CHECK_FALSE(has(lowered, OMS_RULE_NET_CONNECT_RUN_PORT));
+    std::vector<int64_t> ports;
+    for (const Rule& r : lowered)
+        if (r.kind == OMS_RULE_NET_CONNECT_LOOPBACK) ports.push_back(r.number);
+    CHECK(ports == std::vector<int64_t>{8899, 41234});  // the fixed one kept, the run's one opened the old way
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0] == "NET_CONNECT_RUN_PORT (13) 41234 -> NET_CONNECT_LOOPBACK 41234");
+    auto as_is = rules;
+    CHECK(oms::abi::lower_rules(as_is, oms::abi::rule_kinds_of_minor(4), "/w", "b").empty());
+    REQUIRE(as_is.size() == 2);
+    CHECK(as_is[1].kind == OMS_RULE_NET_CONNECT_RUN_PORT);
+    CHECK(as_is[1].number == 41234);
+    // A backend declaring neither kind is refused, not handed less.
+    std::vector<Rule> none{rules[1]};
+    const uint64_t no_ports = oms::abi::rule_kinds_of_minor(3) & ~OMS_RULE_BIT(OMS_RULE_NET_CONNECT_LOOPBACK);
+    CHECK_THROWS_WITH(oms::abi::lower_rules(none, no_ports, "/w", "b"),
+                      Catch::Contains("NET_CONNECT_RUN_PORT (13)") && Catch::Contains("nor NET_CONNECT_LOOPBACK (8)"));
+}
+
 TEST_CASE("a kind that cannot be lowered into declared kinds refuses, naming the backend and the kind") {
     std::vector<Rule> rules{{OMS_RULE_READ_DENY_TREE, "/h", 0, "secret-deny: HOME"},
                             {OMS_RULE_WRITE_DENY_NAME, ".git", 0, "write-roots: nested"}};
@@ -97,6 +121,8 @@ TEST_CASE("the compatibility table: each minor's kinds and flags") {
     CHECK(oms::abi::rule_kinds_of_minor(0) == 0x7fe);
     CHECK(oms::abi::rule_kinds_of_minor(1) == 0x1ffe);
     CHECK(oms::abi::rule_kinds_of_minor(2) == 0x1ffe);
+    CHECK(oms::abi::rule_kinds_of_minor(3) == 0x1ffe);
+    CHECK(oms::abi::rule_kinds_of_minor(4) == 0x3ffe);
     CHECK(oms::abi::run_flags_of_minor(2) == 3);
     CHECK(oms::abi::backend_flags_of_minor(2) == 7);
     CHECK(oms::abi::kRuleSize_1_0 == 48);

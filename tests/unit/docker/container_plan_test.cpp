@@ -8,6 +8,8 @@
 #include "../runner/runner_request.hpp"
 #include "runner_run.hpp"
 #include "secret_scan.hpp"
+#include "host_relay.hpp"
+#include "surfnet_plan.hpp"
 #include "warm_identity.hpp"
 
 #include "temp_dir.hpp"
@@ -442,6 +444,34 @@ TEST_CASE("plan: the warm container's name changes with its configuration, not b
     CHECK(config_hash(f.plan(Mode::Warm), "/opt/oms/oms-docker-runner") != first);
 }
 
+TEST_CASE("plan: a run's own port (egress proxy) is no part of the warm container's identity; a fixed port is") {
+    Fixture f;
+    // What spawn_warm hashes: the plan with the ports its runner holds for the container's life.
+    auto warm_hash = [&f] {
+        ContainerPlan plan = f.plan(Mode::Warm);
+        const auto held = container_relay_ports(plan_surfnet(f.in), true);
+        if (!held.empty()) plan.runner_args.push_back(relay_flag(held));
+        return config_hash(plan, "/opt/oms/oms-docker-runner");
+    };
+    f.in.connect_ports = {8899};
+    f.in.run_ports = {41234};
+    const std::string first = warm_hash();
+    f.in.run_ports = {41235};  // the next run's proxy
+    CHECK(warm_hash() == first);
+    f.in.run_ports = {};
+    CHECK(warm_hash() == first);
+    f.in.connect_ports = {8899, 9900};  // control: a fixed port is part of it
+    CHECK(warm_hash() != first);
+    // A one-shot container is the run's own: it holds the run's port with the others.
+    f.in.connect_ports = {8899};
+    f.in.run_ports = {41234};
+    CHECK(container_relay_ports(plan_surfnet(f.in), false) == std::vector<uint16_t>{8899, 41234});
+    CHECK(container_relay_ports(plan_surfnet(f.in), true) == std::vector<uint16_t>{8899});
+    CHECK(plan_surfnet(f.in).run_ports == std::vector<uint16_t>{41234});
+    f.in.run_ports = {8899};  // already relayed for the container's life: no hold of its own
+    CHECK(plan_surfnet(f.in).run_ports.empty());
+}
+
 TEST_CASE("exec request: the exact body of exec create and start") {
     Fixture f;
     ContainerPlan warm = f.plan(Mode::Warm);
@@ -468,6 +498,30 @@ TEST_CASE("runner request: cwd, counted argv and env, each NUL-terminated") {
     REQUIRE(parse_request(std::string("/wt\0" "1\0" "true\0" "0\0" "report-lookups\0", 28), older));
     CHECK(older.report_lookups);
     CHECK_FALSE(older.report_untraced);
+}
+
+TEST_CASE("runner request: the run's own ports as an option; an option the runner does not know refuses the request") {
+    const std::string asking = runner_payload("/wt", {"true"}, {}, true, {41234, 41235});
+    CHECK(asking == std::string("/wt\0" "1\0" "true\0" "0\0" "report-lookups\0" "report-untraced\0"
+                                "run-ports=41234,41235\0", 66));
+    Request parsed;
+    REQUIRE(parse_request(asking, parsed));
+    CHECK(parsed.run_ports == std::vector<uint16_t>{41234, 41235});
+    CHECK(parsed.report_lookups);
+    Request alone;  // without the lookups
+    REQUIRE(parse_request(runner_payload("/wt", {"true"}, {}, false, {8080}), alone));
+    CHECK(alone.run_ports == std::vector<uint16_t>{8080});
+    CHECK_FALSE(alone.report_lookups);
+    Request plain;  // control: none asked, none held
+    REQUIRE(parse_request(runner_payload("/wt", {"true"}, {}), plain));
+    CHECK(plain.run_ports.empty());
+    const std::string head("/wt\0" "1\0" "true\0" "0\0", 13);
+    for (const std::string& bad : {std::string("run-ports="), std::string("run-ports=0"), std::string("run-ports=70000"),
+                                   std::string("run-ports=1,x"), std::string("hold-everything")}) {
+        Request refused;
+        CAPTURE(bad);
+        CHECK_FALSE(parse_request(head + bad + '\0', refused));
+    }
 }
 
 TEST_CASE("scan: a folder named like a keypair is a match, masked whole and not entered (docker item 3)") {

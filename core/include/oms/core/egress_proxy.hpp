@@ -1,7 +1,7 @@
 // The run's filtering proxy: the only way out of the sandbox to the hosts of
 // [network] allow_hosts. It listens on the host's 127.0.0.1 at a port the
 // kernel picks, and the backend relays that one loopback port into the
-// sandbox like the Surfnet's (a NET_CONNECT_LOOPBACK rule), so no backend
+// sandbox like the Surfnet's (a NET_CONNECT_RUN_PORT rule), so no backend
 // needs to know about it. It speaks HTTP CONNECT, plain HTTP and SOCKS5,
 // decides each destination by the rules, resolves names itself (the
 // command's resolver knows no names) and refuses an address that is

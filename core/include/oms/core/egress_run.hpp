@@ -19,7 +19,7 @@ namespace oms::core {
 // nullptr when the rules allow no host.
 std::unique_ptr<EgressProxy> start_egress_proxy(const EgressRules& rules, ViolationLog& log);
 
-// Adds the proxy's NET_CONNECT_LOOPBACK rule and its variables (replacing
+// Adds the proxy's NET_CONNECT_RUN_PORT rule and its variables (replacing
 // any the caller's environment passed) to the policy.
 void route_through_proxy(Policy& policy, uint16_t port);
 

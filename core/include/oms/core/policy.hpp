@@ -51,4 +51,10 @@ void assemble_policy(const Registry& registry, const RunContext& context, Policy
 // "read-deny-tree", ...: the rule kinds as the CLI prints them.
 std::string rule_kind_name(oms_rule_kind kind);
 
+// Whether the rule opens a loopback port to connect to (its number): a fixed
+// one (NET_CONNECT_LOOPBACK) or one of the run alone (NET_CONNECT_RUN_PORT).
+inline bool is_port_rule(const PolicyRule& rule) {
+    return rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK || rule.kind == OMS_RULE_NET_CONNECT_RUN_PORT;
+}
+
 }  // namespace oms::core

@@ -9,6 +9,8 @@
 //  - WRITE_SCRATCH_TREE PATH becomes WRITE_DENY PATH when PATH lies in a
 //    write root (the backend would otherwise write through to the host),
 //    and is dropped otherwise (nothing allows writes there anyway).
+//  - NET_CONNECT_RUN_PORT PORT becomes NET_CONNECT_LOOPBACK PORT: the port
+//    is reachable as any allowed loopback port (what it was before ABI 1.4).
 // A rule that cannot be rewritten so refuses the run, naming the backend and
 // the kind. Backends that declare every kind get the policy unchanged.
 #pragma once

@@ -36,6 +36,9 @@
 // --relay holds 127.0.0.1:PORT in the container for each port and carries its
 // connections to the host's 127.0.0.1:PORT through oms (inner_relay.hpp), over
 // relay.sock in the folder of SOCKET_PATH (/.oms/sock for --exec).
+// A request's run ports (the run's own egress proxy port, runner_protocol.hpp)
+// are held likewise, but for that one command: its own relay, over its run's
+// own socket, started before the command and ended with it.
 // Each --expect names a path bound from the host as oms checked it there
 // (device and inode): anything else at that path (say, the target of a link
 // swapped in before the daemon mounted it) stops the runner before any
@@ -107,7 +110,8 @@ bool receive(int conn, Request& req, std::string& payload) {
     msg.msg_control = control;
     msg.msg_controllen = sizeof control;
     ssize_t n = recvmsg(conn, &msg, MSG_CMSG_CLOEXEC | MSG_WAITALL);
-    if (n != sizeof header || header[0] != kMagic || header[1] > kMaxPayload) return false;
+    const bool known = header[0] == kMagic || header[0] == kMagicRunPorts;
+    if (n != sizeof header || !known || header[1] > kMaxPayload) return false;
     cmsghdr* c = CMSG_FIRSTHDR(&msg);
     if (!c || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(3 * sizeof(int))) return false;
     std::memcpy(req.fds, CMSG_DATA(c), 3 * sizeof(int));
@@ -214,6 +218,12 @@ struct LiveCommand {
     int status = 0;
     CommandLookups lookups;  // the refused names its oms was told of
     ConnectWatch connects;   // where its processes tried to connect
+    // The run's own ports, held for this command alone, and their relay
+    // (0 when it ended: started again while the command runs).
+    std::vector<uint16_t> run_ports;
+    std::vector<int> run_listeners;
+    std::string run_socket;
+    pid_t run_relay = 0;
 };
 
 // With --watch-connects (network none): each command's refused connects are
@@ -231,6 +241,31 @@ void close_command(LiveCommand& c) {
     for (int* fd : {&c.conn, &c.err, &c.pidfd})
         if (*fd >= 0) close(*fd), *fd = -1;
     c.connects.close_all();
+    for (int fd : c.run_listeners) close(fd);
+    c.run_listeners.clear();
+}
+
+// The run's own ports, held for this command before it starts: each
+// 127.0.0.1:P with a relay of its own over the run's socket, and the word
+// to oms (runner_protocol.hpp). False when one is taken (oms is told; the
+// command is not started). `not_for_relay`: the runner's descriptors.
+bool hold_run_ports(int conn, const Request& req, std::vector<int> not_for_relay, LiveCommand& c) {
+    const uint32_t held = kRunPortsHeld, taken = kRunPortsTaken;
+    if (!hold_relay_ports(req.run_ports, c.run_listeners)) {
+        (void)!send(conn, &taken, sizeof taken, MSG_NOSIGNAL);
+        return false;
+    }
+    c.run_ports = req.run_ports;
+    c.run_socket = std::string("/.oms/sock/") + run_relay_socket_name(req.run_ports.front());
+    not_for_relay.insert(not_for_relay.end(), {conn, req.fds[0], req.fds[1], req.fds[2]});
+    c.run_relay = fork_relay(c.run_listeners, c.run_ports, c.run_socket.c_str(), false, not_for_relay);
+    if (c.run_relay < 0 || send(conn, &held, sizeof held, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof held)) {
+        if (c.run_relay > 0) kill(c.run_relay, SIGKILL);
+        c.run_relay = 0;
+        close_command(c);
+        return false;
+    }
+    return true;
 }
 
 // Receives a request on `conn` and forks its command (the runner's child, a
@@ -240,7 +275,8 @@ bool start_command(int conn, const std::vector<int>& close_in_child, LiveCommand
     std::string payload;
     timeval patience{5, 0};  // oms sends the request at once; a stalled peer must not stall the runner
     setsockopt(conn, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
-    if (!receive(conn, req, payload) || !parse_request(payload, req)) {
+    const bool received = receive(conn, req, payload) && parse_request(payload, req);
+    if (!received || (!req.run_ports.empty() && !hold_run_ports(conn, req, close_in_child, c))) {
         for (int fd : req.fds)
             if (fd >= 0) close(fd);
         return false;
@@ -250,6 +286,7 @@ bool start_command(int conn, const std::vector<int>& close_in_child, LiveCommand
     const pid_t child = fork();
     if (child == 0) {
         for (int fd : close_in_child) close(fd);
+        for (int fd : c.run_listeners) close(fd);  // the runner's: no command may accept on them
         become_command(req, watched ? c.connects.command_end() : -1);
     }
     c.connects.forked();
@@ -257,8 +294,8 @@ bool start_command(int conn, const std::vector<int>& close_in_child, LiveCommand
     c.err = req.fds[2];
     if (child < 0) {
         dprintf(c.err, "oms: the warm container cannot start the command: %s\n", std::strerror(errno));
-        close(c.err);
-        c.connects.close_all();
+        if (c.run_relay > 0) kill(c.run_relay, SIGKILL);
+        close_command(c);
         return false;
     }
     c.conn = conn;
@@ -350,10 +387,14 @@ void reap_children(std::vector<LiveCommand>& commands, Helpers& helpers) {
     while ((pid = waitpid(-1, &status, WNOHANG | WUNTRACED)) > 0) {
         if (WIFSTOPPED(status)) {
             if (pid == helpers.relay || pid == helpers.resolver) kill(pid, SIGKILL);
+            for (const LiveCommand& c : commands)
+                if (pid == c.run_relay) kill(pid, SIGKILL);
             continue;  // a stopped command or leftover has not ended
         }
-        for (LiveCommand& c : commands)
+        for (LiveCommand& c : commands) {
             if (c.pid == pid) c.ended = true, c.status = status;
+            if (c.run_relay == pid) c.run_relay = 0;
+        }
         for (pid_t* helper : {&helpers.relay, &helpers.resolver})
             if (*helper == pid) *helper = 0;
     }
@@ -365,6 +406,8 @@ std::vector<pid_t> kept_pids(const std::vector<LiveCommand>& commands, const Liv
     std::vector<pid_t> kept;
     for (const LiveCommand& c : commands)
         if (&c != ending && !c.ended) kept.push_back(c.pid);
+    for (const LiveCommand& c : commands)  // a live command's own relay, the ending one's goes
+        if (&c != ending && c.run_relay > 0) kept.push_back(c.run_relay);
     for (pid_t helper : {helpers.relay, helpers.resolver})
         if (helper > 0) kept.push_back(helper);
     return kept;
@@ -375,6 +418,9 @@ std::vector<pid_t> kept_pids(const std::vector<LiveCommand>& commands, const Liv
 // meanwhile: a fork bomb that left the group still shows that way).
 void finish_command(LiveCommand& c, std::vector<LiveCommand>& commands, Helpers& helpers) {
     const auto reap = [&] { reap_children(commands, helpers); };
+    if (c.run_relay > 0) kill(c.run_relay, SIGKILL);  // the run's ports are held no longer than its command
+    for (int fd : c.run_listeners) close(fd);
+    c.run_listeners.clear();
     if (kill_unclaimed(kept_pids(commands, &c, helpers), reap))
         note(c.err, "oms: the command left processes running; they were killed when it ended\n");
     if (c.hits_before >= 0 && pids_limit_hits() > c.hits_before)
@@ -394,7 +440,24 @@ std::vector<int> runner_fds(int server, const std::vector<LiveCommand>& commands
     for (const LiveCommand& c : commands)
         for (int fd : {c.conn, c.err, c.pidfd, c.connects.descriptor()})
             if (fd >= 0) fds.push_back(fd);
+    for (const LiveCommand& c : commands) fds.insert(fds.end(), c.run_listeners.begin(), c.run_listeners.end());
     return fds;
+}
+
+// A live command's relay that ended (a command of the same uid can kill it)
+// is started again, without any descriptor of the runner but its listeners.
+void restart_run_relays(int server, std::vector<LiveCommand>& commands, const Helpers& helpers) {
+    for (LiveCommand& c : commands) {
+        if (c.ended || c.run_relay != 0 || c.run_listeners.empty()) continue;
+        std::vector<int> not_for_relay;
+        for (int fd : runner_fds(server, commands))
+            if (std::find(c.run_listeners.begin(), c.run_listeners.end(), fd) == c.run_listeners.end())
+                not_for_relay.push_back(fd);
+        not_for_relay.insert(not_for_relay.end(), helpers.relay_listeners.begin(), helpers.relay_listeners.end());
+        for (int fd : {helpers.askers, helpers.resolver_end})
+            if (fd >= 0) not_for_relay.push_back(fd);
+        c.run_relay = std::max(0, fork_relay(c.run_listeners, c.run_ports, c.run_socket.c_str(), false, not_for_relay));
+    }
 }
 
 // The command a refused lookup came from: the one whose session asked, or
@@ -454,6 +517,7 @@ void pass_on_lookups(int askers, std::vector<LiveCommand>& commands) {
         if (helpers.askers >= 0) pass_on_lookups(helpers.askers, commands);
         reap_children(commands, helpers);
         helpers.restart_ended(runner_fds(server, commands));
+        restart_run_relays(server, commands, helpers);
         for (size_t i = 1; n > 0 && i < fds.size(); ++i)
             for (LiveCommand& c : commands)
                 if (fds[i].fd == c.conn && (fds[i].revents & (POLLIN | POLLHUP | POLLERR))) take_from_host(c);

@@ -10,6 +10,16 @@
 //   (an older runner ignores it and sends none), and after it, optionally,
 //   kReportUntraced: send a name whose asker was not found as an untraced
 //   lookup frame (an older runner sends it as a lookup frame).
+//   Then, optionally, kRunPorts followed by "P[,Q...]": this run's own
+//   loopback ports (NET_CONNECT_RUN_PORT, the egress proxy's), held for this
+//   command alone. A request carrying them starts with kMagicRunPorts, which
+//   an older runner refuses (it closes the connection: nothing runs, never a
+//   command without its proxy); the runner refuses an option it does not know.
+//   Before anything else the runner answers such a request with u32
+//   kRunPortsHeld (each 127.0.0.1:P held in the container and relayed over
+//   run_relay_socket_name(first port) in the socket folder until the command
+//   ends) or u32 kRunPortsTaken (one could not be held: the command is not
+//   started, the connection closes).
 // Then any number of u32 signal numbers (host -> runner): forward to the command.
 // Reply (runner -> host): u32 exit status (128+N when signal N ended it), or
 // the connection closes early when the runner failed. Before it, when the
@@ -29,10 +39,12 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace oms::docker::runner {
 
-inline constexpr uint32_t kMagic = 0x6f6d7331;  // "oms1"
+inline constexpr uint32_t kMagic = 0x6f6d7331;          // "oms1"
+inline constexpr uint32_t kMagicRunPorts = 0x6f6d7332;  // "oms2": a request with kRunPorts
 inline constexpr uint32_t kMaxPayload = 4u << 20;
 
 // The Surfnet relay's unix socket, served by oms in the socket folder.
@@ -40,6 +52,14 @@ inline constexpr const char* kRelaySocketName = "relay.sock";
 
 inline constexpr const char* kReportLookups = "report-lookups";
 inline constexpr const char* kReportUntraced = "report-untraced";
+inline constexpr const char* kRunPorts = "run-ports=";
+inline constexpr uint32_t kRunPortsHeld = 0x6f6d7348;   // "omsH"
+inline constexpr uint32_t kRunPortsTaken = 0x6f6d7354;  // "omsT"
+// A run's own relay socket, served by that run's oms alone: named after the
+// run's first own port, which no other live run has (oms's proxy holds it
+// on the host), so two runs never meet on one socket. "r43819.sock": never
+// longer than "runner.sock", so it fits wherever the runner's socket does.
+inline std::string run_relay_socket_name(uint16_t port) { return "r" + std::to_string(port) + ".sock"; }
 inline constexpr uint32_t kLookupFrame = 0x6f6d734c;          // "omsL"
 inline constexpr uint32_t kUntracedLookupFrame = 0x6f6d7355;  // "omsU"
 inline constexpr uint32_t kMaxLookupName = 253;

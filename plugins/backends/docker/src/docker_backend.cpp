@@ -133,13 +133,15 @@ void DockerBackend::render(const sdk::Context& context, const sdk::Policy& polic
     Resolved r = resolve(OMS_ERR_INVALID, in);
     const SurfnetPlan net = plan_surfnet(in);
     Mode mode = settings_.warm && net.trusted_binary.empty() ? Mode::Warm : Mode::OneShot;
+    if (mode == Mode::Warm && in.interactive && !net.run_ports.empty()) mode = Mode::OneShot;  // see spawn
     ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, mode, r.socket);
-    if (!net.relay_ports.empty()) plan.runner_args.push_back(relay_flag(net.relay_ports));
+    const std::vector<uint16_t> relayed = container_relay_ports(net, mode == Mode::Warm);
+    if (!relayed.empty()) plan.runner_args.push_back(relay_flag(relayed));
     if (!net.trusted_binary.empty()) plan.expected.push_back(net.trusted_expect);
     RunInputs shown = in;
     if (!net.trusted_binary.empty()) shown.argv[0] = net.trusted_binary;  // what the runner starts
     for (const std::string& line : render_lines(settings_, plan, shown, mode, runner_path())) report.text(line);
-    for (const std::string& line : surfnet_lines(net)) report.text(line);
+    for (const std::string& line : surfnet_lines(net, mode == Mode::Warm)) report.text(line);
     report.text(resolver_line(settings_));
 }
 
@@ -164,7 +166,16 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, cons
     const bool tty = isatty(stdio.in) != 0;
     const SurfnetPlan net = plan_surfnet(in);
     // A trusted Surfpool run gets a container of its own (see surfnet_plan.hpp).
-    if (settings_.warm && net.trusted_binary.empty()) return spawn_warm(r, in, net, client, tty, stdio);
+    // So does a terminal command with ports of its run's own: the warm
+    // container's terminal exec (Engine API) has no runner to hold them for
+    // that one command, and holding them for the container would hand them
+    // to every later command of the task.
+    const bool own_ports_on_a_terminal = tty && !net.run_ports.empty();
+    if (settings_.warm && own_ports_on_a_terminal)
+        host().log(OMS_LOG_INFO, "docker: a terminal command with its own egress proxy port runs in a one-shot "
+                                 "container (a warm container's terminal exec cannot hold a port for one command)");
+    if (settings_.warm && net.trusted_binary.empty() && !own_ports_on_a_terminal)
+        return spawn_warm(r, in, net, client, tty, stdio);
     ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, Mode::OneShot, r.socket);
     log_keypair_notices(plan, in.state_dir);
     std::vector<std::string> command = in.argv;
@@ -178,13 +189,14 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, cons
     auto lifeline = std::make_unique<OneShotLifeline>(in.state_dir, name);
     const std::string socket_dir = lifeline->folder();
     std::unique_ptr<RelayedRun> relayed;
-    if (!net.relay_ports.empty()) {
+    const std::vector<uint16_t> relay_ports = container_relay_ports(net, false);  // the container is the run's own
+    if (!relay_ports.empty()) {
         const std::string lock = socket_dir + ".lock";
         relayed = std::make_unique<RelayedRun>(
-            std::make_unique<HostRelay>(socket_dir + "/" + runner::kRelaySocketName, lock, net.relay_ports,
+            std::make_unique<HostRelay>(socket_dir + "/" + runner::kRelaySocketName, lock, relay_ports,
                                         in.refusal_log),
             "", lock);
-        plan.runner_args.push_back(relay_flag(net.relay_ports));
+        plan.runner_args.push_back(relay_flag(relay_ports));
     }
     std::vector<std::string> argv = one_shot_argv(settings_, plan, name, command, tty, require_runner(), socket_dir,
                                                   one_shot_labels(in.worktree, name));
@@ -216,29 +228,27 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn_warm(const Resolved& r, const Run
                                                     const EngineClient& client, bool tty, oms_stdio stdio) {
     ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, Mode::Warm, r.socket);
     log_keypair_notices(plan, in.state_dir);
-    if (!net.relay_ports.empty()) plan.runner_args.push_back(relay_flag(net.relay_ports));  // part of its identity
+    // Part of its identity: the fixed ports only. The run's own ports (its
+    // egress proxy's) differ from run to run; in the identity they would
+    // give every run a container of its own and sweep away the one a
+    // command of the task still runs in.
+    const std::vector<uint16_t> fixed = container_relay_ports(net, true);
+    if (!fixed.empty()) plan.runner_args.push_back(relay_flag(fixed));
     WarmPool pool(settings_, client, r.cli, require_runner(), in.state_dir);
     WarmContainer warm = pool.connect(plan, in);
-    // The container's runner holds the ports for its whole life; this run's
-    // oms serves the host end while the command runs (or stands by for
-    // another run of the task that serves it now).
-    std::unique_ptr<RelayedRun> relayed;
-    if (!net.relay_ports.empty()) {
-        const std::string socket = runner_socket_dir(in.state_dir, warm.name) + "/" + runner::kRelaySocketName;
-        try {
-            relayed = std::make_unique<RelayedRun>(
-                std::make_unique<HostRelay>(socket, in.state_dir + "/docker/" + warm.name + ".relay-lock",
-                                            net.relay_ports, in.refusal_log),
-                "", "");
-        } catch (...) {
-            close(warm.runner);
-            throw;
-        }
+    std::unique_ptr<RelayedRun> relayed, own;
+    try {
+        relayed = shared_relay(in, net, warm.name);
+        own = own_relay(in, net, warm.name);
+    } catch (...) {
+        close(warm.runner);
+        throw;
     }
     std::unique_ptr<sdk::Run> run;
     if (!tty) {
+        // With run ports, the runner holds them for this command before it starts (or nothing runs).
         run = std::make_unique<RunnerRun>(warm.runner, in.working_dir, in.argv, plan.env, stdio,
-                                          answers_dns_itself(settings_) ? in.refusal_log : "");
+                                          answers_dns_itself(settings_) ? in.refusal_log : "", net.run_ports);
     } else {
         close(warm.runner);
         ExecCreated created =
@@ -247,9 +257,36 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn_warm(const Resolved& r, const Run
             throw sdk::Error(OMS_ERR_FAILED, "docker: cannot exec in " + warm.name + ": " + created.message);
         run = std::make_unique<ExecRun>(client, warm.name, created.id, plan.user, true, stdio);
     }
-    if (!relayed) return run;
-    relayed->start(std::move(run));
-    return relayed;
+    // Innermost first: the command ends, then its own relay, then the shared one.
+    for (std::unique_ptr<RelayedRun>* outer : {&own, &relayed}) {
+        if (!*outer) continue;
+        (*outer)->start(std::move(run));
+        run = std::move(*outer);
+    }
+    return run;
+}
+
+// The container's runner holds the fixed ports for its whole life; this
+// run's oms serves the host end while the command runs (or stands by for
+// another run of the task that serves it now).
+std::unique_ptr<RelayedRun> DockerBackend::shared_relay(const RunInputs& in, const SurfnetPlan& net,
+                                                        const std::string& container) const {
+    if (net.relay_ports.empty()) return nullptr;
+    const std::string socket = runner_socket_dir(in.state_dir, container) + "/" + runner::kRelaySocketName;
+    return std::make_unique<RelayedRun>(std::make_unique<HostRelay>(socket, in.state_dir + "/docker/" + container +
+                                                                                ".relay-lock",
+                                                                    net.relay_ports, in.refusal_log),
+                                        "", "");
+}
+
+// The run's own ports, relayed over a socket of the run's own that only this
+// oms serves (no lock), bound before the runner is asked to hold them.
+std::unique_ptr<RelayedRun> DockerBackend::own_relay(const RunInputs& in, const SurfnetPlan& net,
+                                                     const std::string& container) const {
+    if (net.run_ports.empty()) return nullptr;
+    const std::string socket =
+        runner_socket_dir(in.state_dir, container) + "/" + runner::run_relay_socket_name(net.run_ports.front());
+    return std::make_unique<RelayedRun>(std::make_unique<HostRelay>(socket, "", net.run_ports, in.refusal_log), "", "");
 }
 
 void DockerBackend::check_verify() const {

@@ -5,6 +5,7 @@
 #include "container_plan.hpp"
 #include "engine_client.hpp"
 #include "manifest.hpp"
+#include "relayed_run.hpp"
 #include "run_inputs.hpp"
 #include "surfnet_plan.hpp"
 #include "settings.hpp"
@@ -24,9 +25,12 @@ public:
         "Docker container from a pinned image: read-only root, no capabilities, non-root, limits, no network";
     static constexpr uint32_t flags = OMS_BACKEND_CONFINES;
     static constexpr uint32_t strength = 50;
-    // Every kind of ABI 1.1 but WRITE_SCRATCH_TREE (no per-run layer: oms lowers it into WRITE_DENY).
-    static constexpr uint64_t rule_kinds =
-        oms::abi::rule_kinds_of_minor(1) & ~OMS_RULE_BIT(OMS_RULE_WRITE_SCRATCH_TREE);
+    // Every kind of ABI 1.1 but WRITE_SCRATCH_TREE (no per-run layer: oms
+    // lowers it into WRITE_DENY), and 1.4's run port: a warm container holds
+    // it for that run's command only, so it is no part of the container.
+    static constexpr uint64_t rule_kinds = (oms::abi::rule_kinds_of_minor(1) &
+                                            ~OMS_RULE_BIT(OMS_RULE_WRITE_SCRATCH_TREE)) |
+                                           OMS_RULE_BIT(OMS_RULE_NET_CONNECT_RUN_PORT);
     static constexpr uint32_t explain_model = OMS_EXPLAIN_MODEL_CONTAINER;
     // oms verify: the container's own network, with the runner's launcher
     // (static, so it runs in any image, where oms's executable cannot), as
@@ -63,6 +67,12 @@ private:
     std::string require_socket(oms_status failure) const;
     std::unique_ptr<sdk::Run> spawn_warm(const Resolved& r, const RunInputs& in, const SurfnetPlan& net,
                                          const EngineClient& client, bool tty, oms_stdio stdio);
+    // A warm container's relays: the container's fixed ports (shared by the
+    // task's runs), and the run's own (for its command alone); null when none.
+    std::unique_ptr<RelayedRun> shared_relay(const RunInputs& in, const SurfnetPlan& net,
+                                             const std::string& container) const;
+    std::unique_ptr<RelayedRun> own_relay(const RunInputs& in, const SurfnetPlan& net,
+                                          const std::string& container) const;
     // One warning a masked file that is no Solana keypair, as every backend
     // says it, once a file (recorded in oms's state folder).
     void log_keypair_notices(const ContainerPlan& plan, const std::string& state_dir) const {

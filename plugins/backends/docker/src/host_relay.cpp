@@ -54,8 +54,8 @@ HostRelay::HostRelay(std::string socket_path, std::string lock_path, std::vector
     sockaddr_un probe{};
     if (socket_path_.size() >= sizeof probe.sun_path)
         throw sdk::Error(OMS_ERR_FAILED, "docker: the relay socket path " + socket_path_ + " is too long");
-    lock_fd_ = open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (lock_fd_ < 0 || pipe2(stop_, O_CLOEXEC) != 0) {
+    if (!lock_path_.empty()) lock_fd_ = open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if ((!lock_path_.empty() && lock_fd_ < 0) || pipe2(stop_, O_CLOEXEC) != 0) {
         const std::string why = std::strerror(errno);
         if (lock_fd_ >= 0) close(lock_fd_);
         throw sdk::Error(OMS_ERR_FAILED, "docker: cannot prepare the Surfnet relay (" + lock_path_ + "): " + why);
@@ -65,7 +65,7 @@ HostRelay::HostRelay(std::string socket_path, std::string lock_path, std::vector
         // container serves it now (then this one stands by).
         if (try_lock()) bind_socket();
     } catch (...) {
-        close(lock_fd_);
+        if (lock_fd_ >= 0) close(lock_fd_);
         close(stop_[0]);
         close(stop_[1]);
         throw;
@@ -81,13 +81,14 @@ HostRelay::~HostRelay() {
         close(listener_);
         unlink(socket_path_.c_str());  // before the lock goes: a successor binds afresh
     }
-    close(lock_fd_);
+    if (lock_fd_ >= 0) close(lock_fd_);
     if (report_fd_ >= 0) close(report_fd_);
     close(stop_[0]);
     close(stop_[1]);
 }
 
-bool HostRelay::try_lock() { return flock(lock_fd_, LOCK_EX | LOCK_NB) == 0; }
+// Without a lock file the socket is this run's alone: always its to serve.
+bool HostRelay::try_lock() { return lock_fd_ < 0 || flock(lock_fd_, LOCK_EX | LOCK_NB) == 0; }
 
 // A predecessor's socket, or whatever a command put there, is replaced
 // (this run holds the lock); the mode is set where no command can swap a

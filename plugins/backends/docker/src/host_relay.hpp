@@ -11,7 +11,9 @@
 //
 // Warm containers are shared by the task's runs, and each run's oms serves
 // the socket while it lives: a lock file decides which one serves; the
-// others wait and take over when it ends.
+// others wait and take over when it ends. A run's own socket (its own ports,
+// runner_protocol.hpp's run_relay_socket_name) needs no lock: no other run
+// serves it, so it is bound at once.
 #pragma once
 #include "../runner/socket_relay.hpp"
 
@@ -25,6 +27,7 @@ namespace oms::docker {
 class HostRelay {
 public:
     // Throws sdk::Error(OMS_ERR_FAILED) when the socket cannot be served.
+    // `lock_path` empty: the socket is this run's own, bound at once.
     // `refusal_file`: the run's refusal log (empty: none).
     HostRelay(std::string socket_path, std::string lock_path, std::vector<uint16_t> ports,
               const std::string& refusal_file = "");
@@ -47,7 +50,8 @@ private:
     std::thread thread_;
 };
 
-// The ports of the policy's NET_CONNECT_LOOPBACK rules, sorted, no repeats.
+// The ports of the policy's NET_CONNECT_LOOPBACK (or NET_CONNECT_RUN_PORT)
+// rules, sorted, no repeats.
 std::vector<uint16_t> relay_ports(const std::vector<int64_t>& connect_rules);
 
 // "--relay=P,Q" for the runner, or empty when there is no port.

@@ -34,12 +34,16 @@ int connect_runner(const std::string& socket_path) {
 }
 
 std::string runner_payload(const std::string& cwd, const std::vector<std::string>& argv,
-                           const std::vector<std::string>& env, bool report_lookups) {
+                           const std::vector<std::string>& env, bool report_lookups,
+                           const std::vector<uint16_t>& run_ports) {
     std::string out = cwd + '\0' + std::to_string(argv.size()) + '\0';
     for (const std::string& a : argv) out += a + '\0';
     out += std::to_string(env.size()) + '\0';
     for (const std::string& e : env) out += e + '\0';
     if (report_lookups) out += std::string(runner::kReportLookups) + '\0' + runner::kReportUntraced + '\0';
+    std::string ports;
+    for (uint16_t port : run_ports) ports += (ports.empty() ? "" : ",") + std::to_string(port);
+    if (!ports.empty()) out += runner::kRunPorts + ports + '\0';
     return out;
 }
 
@@ -55,8 +59,10 @@ void send_all(int fd, const std::string& data) {
     }
 }
 
-void send_request(int fd, const std::string& payload, oms_stdio stdio) {
-    uint32_t header[2] = {runner::kMagic, static_cast<uint32_t>(payload.size())};
+// `magic`: kMagicRunPorts for a request with run ports, which an older
+// runner refuses outright rather than run the command without them.
+void send_request(int fd, uint32_t magic, const std::string& payload, oms_stdio stdio) {
+    uint32_t header[2] = {magic, static_cast<uint32_t>(payload.size())};
     iovec io{header, sizeof header};
     int fds[3] = {stdio.in, stdio.out, stdio.err};
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof fds)] = {};
@@ -79,15 +85,17 @@ void send_request(int fd, const std::string& payload, oms_stdio stdio) {
 }  // namespace
 
 RunnerRun::RunnerRun(int connection, const std::string& cwd, const std::vector<std::string>& argv,
-                     const std::vector<std::string>& env, oms_stdio stdio, const std::string& refusal_file)
+                     const std::vector<std::string>& env, oms_stdio stdio, const std::string& refusal_file,
+                     const std::vector<uint16_t>& run_ports)
     : connection_(connection) {
-    std::string payload = runner_payload(cwd, argv, env, !refusal_file.empty());
+    std::string payload = runner_payload(cwd, argv, env, !refusal_file.empty(), run_ports);
     if (payload.size() > runner::kMaxPayload) {
         close(connection_);
         throw sdk::Error(OMS_ERR_INVALID, "docker: the command and its environment exceed 4 MiB");
     }
     try {
-        send_request(connection_, payload, stdio);
+        send_request(connection_, run_ports.empty() ? runner::kMagic : runner::kMagicRunPorts, payload, stdio);
+        if (!run_ports.empty()) await_run_ports(run_ports);
     } catch (...) {
         close(connection_);
         throw;
@@ -119,6 +127,24 @@ uint32_t RunnerRun::read_word() {
         got += static_cast<size_t>(n);
     }
     return word;
+}
+
+// The runner's first word on a request with run ports, before the command
+// starts. Any other answer means nothing ran: the run fails with one line.
+void RunnerRun::await_run_ports(const std::vector<uint16_t>& run_ports) {
+    uint32_t word = 0;
+    ssize_t n;
+    do n = recv(connection_, &word, sizeof word, MSG_WAITALL);
+    while (n < 0 && errno == EINTR);
+    const std::string port = std::to_string(run_ports.front());
+    if (n == static_cast<ssize_t>(sizeof word) && word == runner::kRunPortsHeld) return;
+    if (n == static_cast<ssize_t>(sizeof word) && word == runner::kRunPortsTaken)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: the warm container cannot hold 127.0.0.1:" + port +
+                                             " (this run's egress proxy port) for the command: a process in it "
+                                             "holds that port; nothing ran");
+    throw sdk::Error(OMS_ERR_FAILED, "docker: the warm container's runner does not hold a run's own egress proxy "
+                                     "port (it predates this oms: `oms task end` gives the task a new container); "
+                                     "nothing ran");
 }
 
 void RunnerRun::read_exact(void* data, size_t size) {

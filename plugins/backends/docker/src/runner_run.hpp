@@ -17,9 +17,11 @@ namespace oms::docker {
 int connect_runner(const std::string& socket_path);
 
 // The request payload: cwd, argc, argv..., envc, env..., NUL-terminated,
-// then kReportLookups when `report_lookups`.
+// then kReportLookups (and kReportUntraced) when `report_lookups`, then
+// kRunPorts with `run_ports` when there are any.
 std::string runner_payload(const std::string& cwd, const std::vector<std::string>& argv,
-                           const std::vector<std::string>& env, bool report_lookups = false);
+                           const std::vector<std::string>& env, bool report_lookups = false,
+                           const std::vector<uint16_t>& run_ports = {});
 
 class RunnerRun : public sdk::Run {
 public:
@@ -28,8 +30,13 @@ public:
     // command looked up in vain, and wait() appends each to that file
     // (oms/refusal_log.hpp), at most kMaxLookups; with network none also
     // the refused connects (connect_refusals.hpp), at most kMaxConnects.
+    // With `run_ports`, the runner holds them for this command alone and the
+    // constructor waits for its word on it: it throws sdk::Error (nothing
+    // ran) when a port is taken in the container or the runner is too old
+    // to hold one (never a command without its proxy).
     RunnerRun(int connection, const std::string& cwd, const std::vector<std::string>& argv,
-              const std::vector<std::string>& env, oms_stdio stdio, const std::string& refusal_file = "");
+              const std::vector<std::string>& env, oms_stdio stdio, const std::string& refusal_file = "",
+              const std::vector<uint16_t>& run_ports = {});
     ~RunnerRun() override;  // closing the connection kills a command still running
     void signal(int signal_number) override;
     int wait() override;
@@ -43,6 +50,7 @@ public:
 
 private:
     uint32_t read_word();
+    void await_run_ports(const std::vector<uint16_t>& run_ports);
     void read_exact(void* data, size_t size);
     void take_lookup(bool traced);
     void take_refused_connect(uint32_t frame);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace oms::docker {
@@ -51,7 +52,15 @@ std::string resolved_command(const std::string& argv0, const std::vector<std::st
     return "";
 }
 
-std::vector<std::string> surfnet_lines(const SurfnetPlan& plan) {
+std::vector<uint16_t> container_relay_ports(const SurfnetPlan& plan, bool warm) {
+    std::vector<uint16_t> ports = plan.relay_ports;
+    if (warm) return ports;
+    ports.insert(ports.end(), plan.run_ports.begin(), plan.run_ports.end());
+    std::sort(ports.begin(), ports.end());
+    return ports;
+}
+
+std::vector<std::string> surfnet_lines(const SurfnetPlan& plan, bool warm) {
     std::vector<std::string> out;
     if (!plan.trusted_binary.empty()) {
         out.push_back("# trusted Surfpool binary " + plan.trusted_binary +
@@ -59,19 +68,26 @@ std::vector<std::string> surfnet_lines(const SurfnetPlan& plan) {
                       "that container's loopback, which nothing outside reaches");
         return out;
     }
-    if (plan.relay_ports.empty()) {
+    if (plan.relay_ports.empty() && plan.run_ports.empty()) {
         out.push_back("# network: none; no loopback port is relayed (the policy allows none)");
         return out;
     }
     for (uint16_t port : plan.relay_ports)
         out.push_back("# Surfnet relay: container 127.0.0.1:" + std::to_string(port) + " -> host 127.0.0.1:" +
                       std::to_string(port) + " (through oms; TCP only)");
+    for (uint16_t port : plan.run_ports)
+        out.push_back("# this run's own port (egress proxy): container 127.0.0.1:" + std::to_string(port) +
+                      " -> host 127.0.0.1:" + std::to_string(port) + " (through oms; TCP only" +
+                      (warm ? "; held for this command alone, not part of the warm container)" : ")"));
     return out;
 }
 
 SurfnetPlan plan_surfnet(const RunInputs& in) {
     SurfnetPlan plan;
     plan.relay_ports = relay_ports(in.connect_ports);
+    // A run port the fixed relay already carries (to the same host port) needs no hold of its own.
+    for (uint16_t port : relay_ports(in.run_ports))
+        if (!std::binary_search(plan.relay_ports.begin(), plan.relay_ports.end(), port)) plan.run_ports.push_back(port);
     if (in.argv.empty() || in.listen_binaries.empty()) return plan;
     const std::string command = resolved_command(in.argv[0], in.env, in.worktree);
     struct stat mine;
@@ -87,6 +103,7 @@ SurfnetPlan plan_surfnet(const RunInputs& in) {
         plan.trusted_binary = command;
         plan.trusted_expect = std::to_string(mine.st_dev) + ":" + std::to_string(mine.st_ino) + ":" + command;
         plan.relay_ports.clear();  // its own loopback ports are its to listen on
+        plan.run_ports.clear();
         return plan;
     }
     return plan;

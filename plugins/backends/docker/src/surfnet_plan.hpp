@@ -7,6 +7,10 @@
 // container's loopback are free for it to listen on (nothing outside the
 // container reaches them), and the exact file checked on the host is what
 // the runner starts (it refuses another file at that path).
+// The run's own ports (NET_CONNECT_RUN_PORT: its egress proxy) are relayed
+// the same way, but a warm container holds them for this run's command only
+// (runner_protocol.hpp), so they are no part of the container's identity; a
+// one-shot container is the run's own and holds them with the others.
 #pragma once
 #include "run_inputs.hpp"
 
@@ -19,6 +23,7 @@ namespace oms::docker {
 
 struct SurfnetPlan {
     std::vector<uint16_t> relay_ports;   // relayed to the host's 127.0.0.1
+    std::vector<uint16_t> run_ports;     // the same, this run's alone (none also in relay_ports)
     std::string trusted_binary;          // real path of the trusted Surfpool binary; empty: none
     std::string trusted_expect;          // "DEV:INO:PATH" for the runner's --expect
 };
@@ -29,7 +34,13 @@ struct SurfnetPlan {
 SurfnetPlan plan_surfnet(const RunInputs& in);
 
 // `oms policy` lines: what the relay carries, or the trusted binary's container.
-std::vector<std::string> surfnet_lines(const SurfnetPlan& plan);
+// `warm`: the run's own ports are held for the command alone.
+std::vector<std::string> surfnet_lines(const SurfnetPlan& plan, bool warm = false);
+
+// The ports a container's runner holds for the container's whole life (its
+// --relay, part of a warm container's identity): a warm container's are the
+// fixed ones only, a one-shot container's (the run's own) the run's too.
+std::vector<uint16_t> container_relay_ports(const SurfnetPlan& plan, bool warm);
 
 // The real path of what argv[0] runs on the command's PATH (from `env`),
 // relative to `cwd`; empty when nothing executable is found.

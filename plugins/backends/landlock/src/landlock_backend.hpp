@@ -20,7 +20,9 @@ public:
         "Linux host mode confined by Landlock, seccomp and private mount/network namespaces";
     static constexpr uint32_t flags = OMS_BACKEND_CONFINES | OMS_BACKEND_SHARES_PROCESS_GROUP;
     static constexpr uint32_t strength = 100;
-    static constexpr uint64_t rule_kinds = oms::abi::rule_kinds_of_minor(1);  // every kind of ABI 1.1
+    // Every kind of ABI 1.1, and 1.4's run port (relayed like a loopback port: the namespace is per run).
+    static constexpr uint64_t rule_kinds =
+        oms::abi::rule_kinds_of_minor(1) | OMS_RULE_BIT(OMS_RULE_NET_CONNECT_RUN_PORT);
     static constexpr uint32_t explain_model = OMS_EXPLAIN_MODEL_LANDLOCK;
     // oms verify: a policy without loopback rules runs in its own network
     // namespace, which the check shares with its Surfnet only.

@@ -36,7 +36,7 @@ bool is_path_kind(oms_rule_kind kind) {
 // A NUL would cut the -D argument short, and an empty text would match
 // everything or nothing: refuse both rather than render a different rule.
 void validate(const Rule& rule) {
-    if (rule.kind < OMS_RULE_READ_DENY_TREE || rule.kind > OMS_RULE_WRITE_SCRATCH_TREE)
+    if (rule.kind < OMS_RULE_READ_DENY_TREE || rule.kind > OMS_RULE_NET_CONNECT_RUN_PORT)
         throw Error(OMS_ERR_UNSUPPORTED, "seatbelt: cannot express rule " + kind_name(rule.kind));
     if (rule.value.find('\0') != std::string_view::npos) refuse(rule, "contains a NUL byte");
     if (is_path_kind(rule.kind) && (rule.value.empty() || rule.value[0] != '/'))
@@ -46,7 +46,7 @@ void validate(const Rule& rule) {
     if (rule.kind == OMS_RULE_WRITE_DENY_NAME &&
         (rule.value.empty() || rule.value == "." || rule.value == ".." || rule.value.find('/') != std::string_view::npos))
         refuse(rule, "is not a plain file or folder name");
-    const bool is_port = rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK;
+    const bool is_port = rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK || rule.kind == OMS_RULE_NET_CONNECT_RUN_PORT;
     if (is_port && (rule.number < 1 || rule.number > 65535)) refuse(rule, "port is not in 1..65535");
     if (rule.kind == OMS_RULE_NET_LISTEN_LOOPBACK && (rule.number < 0 || rule.number > 65535))
         refuse(rule, "port is not in 0..65535");
@@ -301,10 +301,13 @@ void write_unlinks(ProfileWriter& out, const std::vector<Rule>& rules) {
     out.rule("deny", "file-write-unlink", filters);
 }
 
+// The run's own port (NET_CONNECT_RUN_PORT) is allowed like a fixed one:
+// each run has a profile of its own, so opening it is this run's alone.
 std::vector<int64_t> connect_ports(const std::vector<Rule>& rules) {
     std::vector<int64_t> ports;
-    for (const Rule& rule : of_kind(rules, OMS_RULE_NET_CONNECT_LOOPBACK))
-        if (std::find(ports.begin(), ports.end(), rule.number) == ports.end()) ports.push_back(rule.number);
+    for (oms_rule_kind kind : {OMS_RULE_NET_CONNECT_LOOPBACK, OMS_RULE_NET_CONNECT_RUN_PORT})
+        for (const Rule& rule : of_kind(rules, kind))
+            if (std::find(ports.begin(), ports.end(), rule.number) == ports.end()) ports.push_back(rule.number);
     return ports;
 }
 

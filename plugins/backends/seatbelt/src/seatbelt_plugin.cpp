@@ -1,7 +1,8 @@
 // The seatbelt backend plugin: wires HostFacts, the profile renderer and the
 // launcher to the oms backend interface.
-// Targets ABI 1.1: it uses working_dir and declares the 1.1 rule kinds it handles.
-#define OMS_TARGET_ABI_MINOR 1
+// Targets ABI 1.4: it uses working_dir and declares the rule kinds it handles, 1.4's
+// NET_CONNECT_RUN_PORT (the run's own egress proxy port) among them.
+#define OMS_TARGET_ABI_MINOR 4
 #include "host_facts.hpp"
 #include "launcher.hpp"
 #include "probe_report.hpp"
@@ -48,7 +49,9 @@ public:
     static constexpr const char* summary = "macOS Seatbelt: runs each command under sandbox-exec with an SBPL profile";
     static constexpr uint32_t flags = OMS_BACKEND_CONFINES | OMS_BACKEND_SHARES_PROCESS_GROUP;
     static constexpr uint32_t strength = 100;
-    static constexpr uint64_t rule_kinds = oms::abi::rule_kinds_of_minor(1);  // every kind of ABI 1.1
+    // Every kind of ABI 1.1, and 1.4's run port (allowed like a loopback port: the profile is per run).
+    static constexpr uint64_t rule_kinds =
+        oms::abi::rule_kinds_of_minor(1) | OMS_RULE_BIT(OMS_RULE_NET_CONNECT_RUN_PORT);
     static constexpr uint32_t explain_model = OMS_EXPLAIN_MODEL_SEATBELT;
     // oms verify: Seatbelt has no network namespace; the profile opens the
     // Surfnet's host port alone (the host adds its two loopback rules).

@@ -473,10 +473,13 @@ std::string not_found_reason(const std::string& name, const std::string& working
 
 void plan_network(Plan& plan, const oms::sdk::Policy& policy) {
     std::set<uint16_t> ports;
-    for (const Rule& r : policy.rules(OMS_RULE_NET_CONNECT_LOOPBACK)) {
-        if (r.number < 1 || r.number > 65535) throw Error(OMS_ERR_INVALID, "invalid loopback port in policy");
-        ports.insert(static_cast<uint16_t>(r.number));
-    }
+    // The run's own port (the egress proxy's) is relayed like a fixed one:
+    // every run has a namespace of its own, so the relay is this run's alone.
+    for (oms_rule_kind kind : {OMS_RULE_NET_CONNECT_LOOPBACK, OMS_RULE_NET_CONNECT_RUN_PORT})
+        for (const Rule& r : policy.rules(kind)) {
+            if (r.number < 1 || r.number > 65535) throw Error(OMS_ERR_INVALID, "invalid loopback port in policy");
+            ports.insert(static_cast<uint16_t>(r.number));
+        }
     plan.connect_ports.assign(ports.begin(), ports.end());
     for (const Rule& r : policy.rules(OMS_RULE_NET_LISTEN_LOOPBACK)) {
         // The very file (device and inode of the real path), which is also
