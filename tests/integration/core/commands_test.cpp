@@ -124,3 +124,17 @@ TEST_CASE("plugins --keys lists the core's keys and each plugin's declared keys"
     CHECK_THAT(keys.out, Catch::Contains("[plugin.network]"));
     CHECK_THAT(keys.out, Catch::Contains("surfnet_port     integer"));
 }
+
+TEST_CASE("task end with no Docker daemon has nothing to end and says so, exit 0") {
+    OmsEnv env;
+    env.env["DOCKER_HOST"] = "unix://" + std::string(env.root / "no-daemon.sock");
+    ProcessResult end = env.oms({"task", "end", "--worktree", env.worktree});
+    INFO(end.out << end.err);
+    CHECK(end.exit_code == 0);
+    CHECK_THAT(end.out, Catch::Contains("docker: no Docker daemon answers ("));
+    CHECK(end.err.empty());
+    // The control: what is wrong still fails (a config error, exit 78).
+    env.user_config("[plugin.docker]\nwarm = \"yes\"\n");
+    ProcessResult bad = env.oms({"task", "end", "--worktree", env.worktree});
+    CHECK(bad.exit_code == 78);
+}

@@ -300,6 +300,14 @@ void DockerBackend::check_verify() const {
 void DockerBackend::end_task(const sdk::Context& context, const sdk::Report& report) {
     if (!config_error_.empty()) throw sdk::Error(OMS_ERR_INVALID, config_error_);
     EngineClient client(require_socket(OMS_ERR_UNAVAILABLE));
+    try {
+        daemon_version(client);
+    } catch (const std::exception& e) {
+        // No daemon answers: no container of this task runs, nothing to end
+        // (and no error for a user who never started one).
+        report.detail(std::string("no Docker daemon answers (") + e.what() + "): no container to end");
+        return;
+    }
     WarmPool pool(settings_, client, "", "", std::string(context.state_dir()));
     try {
         size_t removed = pool.end_task(std::string(context.worktree()));
@@ -308,7 +316,7 @@ void DockerBackend::end_task(const sdk::Context& context, const sdk::Report& rep
         removed = remove_one_shot_leftovers(client, std::string(context.state_dir()), std::string(context.worktree()), true);
         report.detail("one-shot containers removed: " + std::to_string(removed));
     } catch (const std::runtime_error& e) {
-        throw sdk::Error(OMS_ERR_FAILED, std::string("docker: ") + e.what());
+        throw sdk::Error(OMS_ERR_FAILED, e.what());  // the core names the backend
     }
 }
 
