@@ -213,8 +213,10 @@ int bulk_echo(int port, size_t total) {
 // were carried to the host (their byte came back), refused at connect, or
 // reset afterwards; holds them `hold_ms` (the test counts oms's threads
 // meanwhile), checks the control connection still echoes, closes the flood
-// and checks a new connection is carried again.
-int flood(int port, int count, int hold_ms) {
+// and checks a new connection is carried again. With `marks`, it creates
+// `marks`.start and `marks`.end around the hold, so the test can measure
+// oms's CPU time during the hold alone.
+int flood(int port, int count, int hold_ms, const char* marks) {
     rlimit files{};
     getrlimit(RLIMIT_NOFILE, &files);
     files.rlim_cur = files.rlim_max;
@@ -255,7 +257,14 @@ int flood(int port, int count, int hold_ms) {
     printf("HOLD carried=%d refused=%d reset=%d silent=%d other=%d%s%s\n", carried, refused, reset, silent, other,
            other ? " first=" : "", other_error.c_str());
     fflush(stdout);
+    auto mark = [marks](const char* suffix) {
+        if (!*marks) return;
+        int fd = ::open((std::string(marks) + suffix).c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        if (fd >= 0) close(fd);
+    };
+    mark(".start");
     std::this_thread::sleep_for(std::chrono::milliseconds(hold_ms));
+    mark(".end");
     bool control_after = echoes(control, "control-after");
     for (int fd : open) close(fd);
     bool fresh = false;
@@ -385,7 +394,7 @@ int main(int argc, char** argv) {
     if (c == "listen-reuse") return call("listen", listen_loopback(atoi(a), false));
     if (c == "listen-reuseport") return call("listen", listen_loopback(atoi(a), true));
     if (c == "echo-bulk") return bulk_echo(atoi(a), strtoull(b, nullptr, 10));
-    if (c == "flood") return flood(atoi(a), atoi(b), argc > 4 ? atoi(argv[4]) : 0);
+    if (c == "flood") return flood(atoi(a), atoi(b), argc > 4 ? atoi(argv[4]) : 0, argc > 5 ? argv[5] : "");
     if (c == "socket") return open_socket(a);
     if (c == "read-fd") return print_fd(atoi(a));
     if (c == "reopen") return reopen_via_proc(a);
