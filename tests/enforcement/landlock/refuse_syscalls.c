@@ -14,6 +14,9 @@
  *   refuse_syscalls landlock -- ...
  *       the Landlock system calls fail with ENOSYS (a kernel without
  *       Landlock).
+ *   refuse_syscalls landlock,namespaces -- ...
+ *       several at once, each filter stacked on the one before (a kernel
+ *       without Landlock where user namespaces are disabled as well).
  *
  * A seccomp filter is inherited by every child and cannot be removed, so
  * oms and everything it starts live in that environment. */
@@ -25,6 +28,7 @@
 #include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -114,22 +118,28 @@ static int install(const struct sock_filter* rules, size_t count) {
 
 #define INSTALL(filter) install(filter, sizeof filter / sizeof filter[0])
 
+/* One environment's filter, by name; -1 for a name it does not know. */
+static int install_named(const char* name, size_t length) {
+    if (length == strlen("namespaces") && strncmp(name, "namespaces", length) == 0) return INSTALL(namespaces_filter);
+    if (length == strlen("mounts") && strncmp(name, "mounts", length) == 0) return INSTALL(mounts_filter);
+    if (length == strlen("landlock") && strncmp(name, "landlock", length) == 0) return INSTALL(landlock_filter);
+    fprintf(stderr, "refuse_syscalls: unknown environment '%.*s'\n", (int)length, name);
+    exit(2);
+}
+
 int main(int argc, char** argv) {
     if (argc < 4 || strcmp(argv[2], "--") != 0) {
-        fprintf(stderr, "usage: %s namespaces|mounts|landlock -- PROGRAM [ARGS...]\n", argv[0]);
+        fprintf(stderr, "usage: %s namespaces|mounts|landlock[,...] -- PROGRAM [ARGS...]\n", argv[0]);
         return 2;
     }
-    int installed;
-    if (strcmp(argv[1], "namespaces") == 0) installed = INSTALL(namespaces_filter);
-    else if (strcmp(argv[1], "mounts") == 0) installed = INSTALL(mounts_filter);
-    else if (strcmp(argv[1], "landlock") == 0) installed = INSTALL(landlock_filter);
-    else {
-        fprintf(stderr, "%s: unknown environment '%s'\n", argv[0], argv[1]);
-        return 2;
-    }
-    if (installed != 0) {
-        perror("refuse_syscalls: install the seccomp filter");
-        return 1;
+    for (const char* name = argv[1]; *name;) {
+        size_t length = strcspn(name, ",");
+        if (install_named(name, length) != 0) {
+            perror("refuse_syscalls: install the seccomp filter");
+            return 1;
+        }
+        name += length;
+        if (*name == ',') ++name;
     }
     execvp(argv[3], argv + 3);
     perror("refuse_syscalls: exec");

@@ -1,6 +1,7 @@
 // The confinement ladder in the environments where the full mode cannot
 // start, each made here by refuse_syscalls.c around oms: namespaces refused
 // and mounts refused (rung 3, Landlock alone, confines there), no Landlock
+// (rung 2, namespaces alone, confines there), no Landlock and no namespaces
 // (nothing confines: refused in one line before anything runs). In each,
 // the same enforcement probes as the full mode, with their positive
 // controls and host-side evidence, and what doctor says is what a run gets.
@@ -23,10 +24,11 @@ namespace {
 
 struct Environment {
     const char* name;  // "full" or a refuse_syscalls environment
-    int rung;          // what a run gets there: 1, 3, or 0 (refused)
+    int rung;          // what a run gets there: 1, 2, 3, or 0 (refused)
 };
 
-const Environment kEnvironments[] = {{"full", 1}, {"namespaces", 3}, {"mounts", 3}, {"landlock", 0}};
+const Environment kEnvironments[] = {
+    {"full", 1}, {"namespaces", 3}, {"mounts", 3}, {"landlock", 2}, {"landlock,namespaces", 0}};
 
 std::string refuse_syscalls() {
     const char* path = std::getenv("OMS_REFUSE_SYSCALLS");
@@ -56,6 +58,11 @@ std::string expected_refusal(const std::string& environment) {
         return root ? "landlock: namespaces are refused here" : "landlock: user namespaces are refused here";
     if (environment == "mounts") return "landlock: mounts are refused in the sandbox's namespace";
     return "Landlock is not available in this kernel";
+}
+
+// Where nothing starts, the line also says why rung 2 did not.
+std::string expected_rung_2_refusal() {
+    return "namespaces without Landlock (rung 2) do not start either: " + expected_refusal("namespaces");
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -111,6 +118,17 @@ TEST_CASE("doctor says the rung a start reaches, or names in one line what is mi
                 CHECK(has(r.out, "namespaces: mount, PID, network"));
                 CHECK_FALSE(has(r.out, "missing: rung 3"));
                 CHECK(has(r.out, "verify: private network namespace"));  // the control of rung 3's refusal below
+            } else if (environment.rung == 2) {
+                CHECK(r.exit_code == 0);
+                CHECK(has(landlock_row, "active"));
+                CHECK(has(r.out, "rung: 2, namespaces without Landlock (the mount namespace carries the file rules; "
+                                 "the full mode does not start here: " + expected_refusal(environment.name)));
+                CHECK(has(r.out, "namespaces: mount, PID, network"));
+                CHECK(has(r.out, "guarantees: file-rules, private-network, private-tmp, process-isolation"));
+                CHECK(has(r.out, "missing: rung 2: one layer for files instead of two"));
+                // Not the feature list's "no filesystem confinement": the mounts carry it.
+                CHECK_FALSE(has(r.out, "no filesystem or network confinement"));
+                CHECK(has(r.out, "verify: private network namespace"));
             } else if (environment.rung == 3) {
                 CHECK(r.exit_code == 0);
                 CHECK(has(landlock_row, "active"));
@@ -125,6 +143,7 @@ TEST_CASE("doctor says the rung a start reaches, or names in one line what is mi
                 CHECK(r.exit_code == 69);
                 CHECK_FALSE(has(landlock_row, "active"));
                 CHECK(has(landlock_row, expected_refusal(environment.name)));
+                CHECK(has(landlock_row, expected_rung_2_refusal()));
                 CHECK_FALSE(has(r.out, "rung: "));
             }
             if (environment.rung != 0)
@@ -146,6 +165,7 @@ TEST_CASE("a run confines on each rung with the full mode's probes, and is refus
             if (environment.rung == 0) {
                 CHECK(r.exit_code == 69);
                 CHECK(has(r.err, expected_refusal(environment.name)));
+                CHECK(has(r.err, expected_rung_2_refusal()));
                 CHECK(non_empty_lines(r.err) == 1);
                 CHECK(read_file(w.work + "/README") == "WORKTREE-README");  // nothing of the command ran
                 CHECK_FALSE(exists(w.work + "/src/created.txt"));
@@ -185,6 +205,47 @@ TEST_CASE("rung 3 holds the network to the allowed TCP port, on any host, and re
     CHECK(lines_starting(r.out, "DENIED ").size() == 3);  // the other port, UDP, unix
 }
 
+TEST_CASE("rung 2 gives device files by mounts: only the granted ones have a name inside", "[landlock][ladder]") {
+    require_landlock();
+    // A device file of the host's that no rule grants: the first one there.
+    std::string device;
+    for (const char* candidate : {"/dev/kmsg", "/dev/loop-control", "/dev/mem", "/dev/port", "/dev/vda", "/dev/sda"})
+        if (exists(candidate)) {
+            device = candidate;
+            break;
+        }
+    INFO("none of the usual device files exists on this machine");
+    REQUIRE_FALSE(device.empty());
+    INFO("the device file: " << device);
+    World w;
+    const std::string script = "[ -e @DEV@ ] && echo SEEN-DEVICE; echo x > @DEV@ 2>/dev/null && echo WROTE-DEVICE; "
+                               "for d in null zero full tty random urandom; do [ -e /dev/$d ] && echo HAS-$d; done; "
+                               "echo x > /dev/null && echo WROTE-NULL; head -c 8 /dev/urandom | wc -c; "
+                               "readlink /dev/fd; echo via-fd > /dev/fd/1";
+    std::string expanded = script;
+    for (size_t at; (at = expanded.find("@DEV@")) != std::string::npos;) expanded.replace(at, 5, device);
+    // Positive control: on rung 1 the name is there (Landlock refuses its use).
+    auto full = run_script(w, "full", expanded);
+    INFO(full.out << full.err);
+    REQUIRE(full.exit_code == 0);
+    CHECK(has(full.out, "SEEN-DEVICE"));
+    CHECK_FALSE(has(full.out, "WROTE-DEVICE"));
+    auto r = run_script(w, "landlock", expanded);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_FALSE(has(r.out, "SEEN-DEVICE"));
+    CHECK_FALSE(has(r.out, "WROTE-DEVICE"));
+    // What shells and tools open is there and works.
+    CHECK(lines_starting(r.out, "HAS-").size() == 6);
+    CHECK(has(r.out, "WROTE-NULL"));
+    CHECK(has(r.out, "\n8\n"));
+    CHECK(has(r.out, "/proc/self/fd\n"));
+    CHECK(has(r.out, "via-fd"));
+    // doctor's plan says so.
+    auto plan = oms_in(w, "landlock", {"policy", "--sandbox", "landlock", "--worktree", w.work});
+    CHECK(has(plan.out, "/dev           fresh read-only tmpfs (rung 2, no Landlock)"));
+}
+
 TEST_CASE("the start verdict is probed once and then read from the state folder, per environment",
           "[landlock][ladder]") {
     require_landlock();
@@ -201,8 +262,13 @@ TEST_CASE("the start verdict is probed once and then read from the state folder,
     auto alone = oms_in(w, "namespaces", {"doctor", "--sandbox", "landlock"});
     CHECK(has(alone.out, "rung: 3"));
     CHECK(has(read_file(cache), "verdict started rung 3"));
+    auto mounts_alone = oms_in(w, "landlock", {"doctor", "--sandbox", "landlock"});
+    CHECK(has(mounts_alone.out, "rung: 2"));
+    CHECK(has(read_file(cache), "verdict started rung 2"));
+    CHECK(has(oms_in(w, "namespaces", {"doctor", "--sandbox", "landlock"}).out, "rung: 3"));
+    CHECK(has(read_file(cache), "verdict started rung 3"));
     // A refusal is never stored: each run probes again where nothing starts.
-    CHECK(oms_in(w, "landlock", {"doctor", "--sandbox", "landlock"}).exit_code == 69);
+    CHECK(oms_in(w, "landlock,namespaces", {"doctor", "--sandbox", "landlock"}).exit_code == 69);
     CHECK(has(read_file(cache), "verdict started rung 3"));
     CHECK(has(oms_in(w, "full", {"doctor", "--sandbox", "landlock"}).out, "rung: 1"));
     CHECK(has(read_file(cache), "verdict started rung 1"));

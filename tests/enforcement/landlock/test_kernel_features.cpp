@@ -10,7 +10,7 @@ TEST_CASE("summary and gaps for every Landlock ABI", "[landlock][features]") {
     CHECK(summary_line(features_for_abi(7, true)) == "host (landlock ABI 7: filesystem, TCP ports, scoped; seccomp)");
     CHECK(summary_line(features_for_abi(4, true)) == "host (landlock ABI 4: filesystem, TCP ports; seccomp)");
     CHECK(summary_line(features_for_abi(1, false)) == "host (landlock ABI 1: filesystem; no seccomp)");
-    CHECK(summary_line(features_for_abi(0, true)) == "host (landlock unavailable)");
+    CHECK(summary_line(features_for_abi(0, true)) == "host (no Landlock in this kernel; seccomp)");
 
     CHECK(missing_guarantees(features_for_abi(6, true)).empty());
     CHECK(unenforceable(features_for_abi(7, true)).empty());

@@ -3,6 +3,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <sstream>
 
 namespace oms::test {
@@ -33,6 +34,10 @@ std::vector<std::string> lines_starting(const std::string& out, const std::strin
 }
 
 void require_landlock() {
+    // run-on-rung.sh runs the suite with Landlock taken away on purpose, to
+    // measure what a lower rung holds of it.
+    const char* rung = std::getenv("OMS_TEST_ON_RUNG");
+    if (rung && std::string(rung) == "2") return;
     long abi = syscall(444, nullptr, 0, 1u);
     INFO("Landlock is not available on this kernel (landlock_create_ruleset version query failed): the "
          "landlock backend cannot be tested here");

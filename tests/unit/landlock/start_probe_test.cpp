@@ -91,6 +91,12 @@ TEST_CASE("the cached verdict is read back only under its own key", "[start-prob
     CHECK(alone->rung == 3);
     CHECK(alone->above == "landlock: mounts are refused");
 
+    write_cached_verdict(file, key, StartVerdict{true, "", 2, "Landlock is not available in this kernel"});
+    auto mounts_alone = read_cached_verdict(file, key);
+    REQUIRE(mounts_alone);
+    CHECK(mounts_alone->rung == 2);
+    CHECK(mounts_alone->above == "Landlock is not available in this kernel");
+
     write_cached_verdict(file, key, StartVerdict{true, "", 1, ""});
     auto started = read_cached_verdict(file, key);
     REQUIRE(started);

@@ -46,7 +46,7 @@ KernelFeatures detect_features(int abi_cap) {
 }
 
 std::string summary_line(const KernelFeatures& f) {
-    if (f.abi == 0) return "host (landlock unavailable)";
+    if (f.abi == 0) return std::string("host (no Landlock in this kernel; ") + (f.seccomp ? "seccomp)" : "no seccomp)");
     std::string parts = "filesystem";
     if (f.has_tcp()) parts += ", TCP ports";
     if (f.has_scopes()) parts += ", scoped";

@@ -6,6 +6,7 @@
 #include "landlock_only_plan.hpp"
 #include "launcher.hpp"
 #include "mask_sources.hpp"
+#include "mounts_only_plan.hpp"
 #include "plan_render.hpp"
 #include "policy_values.hpp"
 #include "scratch_home_links.hpp"
@@ -71,17 +72,9 @@ LandlockBackend::LandlockBackend(oms::sdk::Host host) : BackendPlugin(host) {
 
 void LandlockBackend::probe(const oms::sdk::Report& report) {
     report.summary(summary_line(features_));
-    if (features_.abi == 0)
-        throw Error(OMS_ERR_UNAVAILABLE, "Landlock is not available in this kernel (enable CONFIG_SECURITY_LANDLOCK "
-                                         "and add landlock to the lsm= boot list)");
     const StartVerdict& start = start_verdict();
     if (!start.started) throw Error(OMS_ERR_UNAVAILABLE, start.refusal);
-    report.settings(start.rung == 1 ? "Landlock sandbox: reads under HOME limited to the worktree and toolchains; "
-                                      "writes to the worktree, private HOME and temp folders; network to the "
-                                      "Surfnet ports on 127.0.0.1 only."
-                                    : "Landlock sandbox without namespaces (rung 3): reads under HOME limited to the "
-                                      "worktree and toolchains; writes to the worktree, private HOME and TMPDIR; "
-                                      "TCP connects to the Surfnet ports only, on any host.");
+    report.settings(settings_line(start.rung));
     report.detail("landlock ABI: " + std::to_string(features_.abi));
     report.detail(std::string("seccomp: ") + (features_.seccomp ? "filter available" : "unavailable"));
     report.detail(rung_line(start.rung, start.above));
@@ -90,9 +83,10 @@ void LandlockBackend::probe(const oms::sdk::Report& report) {
     report.detail("start check: a confined `true` started here on this rung (checked once per boot, kernel, user, "
                   "oms build and the confinement around oms; " + start_probe_cache_file() + ")");
     report.detail(denial_report_status(features_.abi));
-    for (const auto& line : missing_guarantees(features_)) report.missing(line);
+    if (start.rung != 2)  // on rung 2 the mounts carry what Landlock would (rung_gaps says what they do not)
+        for (const auto& line : missing_guarantees(features_)) report.missing(line);
     for (const auto& line : rung_gaps(start.rung, features_)) report.missing(line);
-    if (!unenforceable(features_).empty())
+    if (start.rung != 2 && !unenforceable(features_).empty())
         report.warn_once("OMS landlock sandbox is incomplete on this kernel: " + joined(unenforceable(features_)) +
                          ". Commands are refused unless run with --best-effort.");
 }
@@ -119,8 +113,9 @@ void LandlockBackend::check_verify() const {
 
 // The strongest rung a real start reaches: the full mode, else Landlock
 // alone (which needs ABI 4 for its port rules); else one line saying why
-// neither starts.
+// neither starts. On a kernel without Landlock: rung 2 or that line.
 StartVerdict LandlockBackend::find_rung() const {
+    if (features_.abi == 0) return find_rung_without_landlock();
     StartVerdict full = probe_a_start(features_, StartMode{true, &seccomp_own_network_, nullptr, options_.report_connects});
     if (full.started) return full;
     if (!features_.has_tcp())
@@ -134,8 +129,24 @@ StartVerdict LandlockBackend::find_rung() const {
     return alone;
 }
 
-// Rung 3: the plan without mounts or namespaces (landlock_only_plan.hpp).
+// Namespaces without Landlock: the same start as the full mode, whose mounts
+// then carry every file rule (mounts_only_plan.hpp).
+StartVerdict LandlockBackend::find_rung_without_landlock() const {
+    const std::string missing = "Landlock is not available in this kernel (enable CONFIG_SECURITY_LANDLOCK and add "
+                                "landlock to the lsm= boot list)";
+    StartVerdict mounts =
+        probe_a_start(features_, StartMode{true, &seccomp_own_network_, nullptr, options_.report_connects});
+    if (!mounts.started)
+        return StartVerdict{false, missing + "; namespaces without Landlock (rung 2) do not start either: " +
+                                       mounts.refusal, 0, ""};
+    mounts.above = missing;
+    return mounts;
+}
+
+// Rung 2: the device files by mounts (mounts_only_plan.hpp); rung 3: the
+// plan without mounts or namespaces (landlock_only_plan.hpp).
 void LandlockBackend::fit_to_rung(Plan& plan) {
+    if (start_verdict().rung == 2) adapt_for_mounts_alone(plan);
     if (start_verdict().rung == 3) adapt_for_landlock_only(plan);
 }
 
@@ -144,12 +155,15 @@ void LandlockBackend::render(const oms::sdk::Context& context, const oms::sdk::P
     Plan plan = build_plan(context, policy, options_);
     fit_to_rung(plan);
     for (const auto& line : render_plan(plan, features_, seccomp_for(plan))) report.text(line);
-    for (const auto& gap : missing_guarantees(features_)) report.text("missing: " + gap);
+    if (start_verdict().rung != 2)
+        for (const auto& gap : missing_guarantees(features_)) report.text("missing: " + gap);
     if (start_verdict().started)
         for (const auto& gap : rung_gaps(start_verdict().rung, features_)) report.text("missing: " + gap);
 }
 
-void LandlockBackend::check_enforceable(const oms::sdk::Context& context) const {
+void LandlockBackend::check_enforceable(const oms::sdk::Context& context) {
+    // Rung 2 has no Landlock at all: its mounts carry the file rules.
+    if (start_verdict().started && start_verdict().rung == 2) return;
     auto gaps = unenforceable(features_);
     if (gaps.empty()) return;
     if (!context.best_effort())

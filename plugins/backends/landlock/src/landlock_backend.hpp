@@ -41,7 +41,7 @@ public:
     std::unique_ptr<oms::sdk::Run> spawn(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
                                          oms_stdio stdio) override;
     // verify_network promises the check a loopback of its own: only a rung
-    // with a network namespace (rung 1) keeps that promise.
+    // with a network namespace (rungs 1 and 2) keeps that promise.
     void check_verify() const override;
 
 private:
@@ -56,10 +56,12 @@ private:
     std::optional<StartVerdict> start_verdict_;  // the rung a confined start reaches here (start_probe.hpp)
     const StartVerdict& start_verdict();
     StartVerdict find_rung() const;
+    StartVerdict find_rung_without_landlock() const;
     void fit_to_rung(Plan& plan);
 
-    // Refuses (OMS_ERR_UNSUPPORTED) what this kernel cannot enforce, unless best effort.
-    void check_enforceable(const oms::sdk::Context& context) const;
+    // Refuses (OMS_ERR_UNSUPPORTED) what this kernel cannot enforce, unless
+    // best effort; nothing on rung 2, where the mounts carry the file rules.
+    void check_enforceable(const oms::sdk::Context& context);
 };
 
 }  // namespace oms::landlock

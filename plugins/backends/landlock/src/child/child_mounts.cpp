@@ -128,6 +128,7 @@ void apply_mounts(const ChildSpec& spec) {
     // below its skeleton, the host's /tmp): the init keeps no hold on it.
     if (chdir("/") != 0) child_fail(spec, "enter / of the mount namespace");
     mount_fresh_proc(spec);
+    if (spec.fresh_dev) mount_fresh_dev(spec);
     mount_scratch_trees(spec);
     // Last, so they end up on top of everything above.
     // A mount point cannot be renamed or removed (EBUSY): this pins the

@@ -66,7 +66,10 @@ ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, cons
     spec.home_mode = plan.home_mode;
     spec.home_owner[0] = plan.home_owner[0];
     spec.home_owner[1] = plan.home_owner[1];
-    const size_t most_keeps = std::max({plan.writable_mounts.size(), plan.temp_keeps.size(), plan.home_keeps.size()});
+    spec.fresh_dev = plan.fresh_dev;
+    spec.fresh_dev_keeps = c_strings(plan.fresh_dev_keeps);
+    const size_t most_keeps = std::max({plan.writable_mounts.size(), plan.temp_keeps.size(), plan.home_keeps.size(),
+                                        plan.fresh_dev_keeps.size()});
     spec.mount_fd_storage.assign(most_keeps + 1, -1);
     spec.mount_fds = spec.mount_fd_storage.data();
     spec.keep_folder_storage.assign(most_keeps + 1, 0);

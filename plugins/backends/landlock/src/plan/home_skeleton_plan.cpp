@@ -138,11 +138,18 @@ void plan_home_skeleton(Plan& plan, const oms::sdk::Context& context, const oms:
         grant_listing_from_root(plan, "listing only; no HOME");
         return;
     }
-    if (home == "/") return;
+    if (home == "/") {
+        plan.home_closed_by_landlock_only = "HOME is /";
+        return;
+    }
     const auto real_home = canonical(home);
     struct stat st;
     if (!real_home || stat(real_home->c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return;
-    if (writable_mount_holds(plan, *real_home)) return;
+    if (writable_mount_holds(plan, *real_home)) {
+        if (!sdk::path::is_inside_any(*real_home, granted_paths(context, policy).read))
+            plan.home_closed_by_landlock_only = "a write root holds HOME (" + *real_home + ")";
+        return;
+    }
     const Granted granted = granted_paths(context, policy);
     if (sdk::path::is_inside_any(*real_home, granted.read)) {  // nothing in HOME is closed
         grant_listing_from_root(plan, "listing only; HOME is inside a read root");

@@ -50,6 +50,11 @@ void render_mounts(std::vector<std::string>& out, const Plan& plan) {
     for (const auto& p : plan.scratch_read_only)
         out.push_back("  scratch        " + p + "  (read-only: no overlay possible here, writes are denied)");
     out.push_back("  /proc          fresh, of the run's PID namespace (read-only)");
+    if (plan.fresh_dev) {
+        out.push_back("  /dev           fresh read-only tmpfs (rung 2, no Landlock): only the device files below, "
+                      "bound from the host's; every other one has no name inside");
+        for (const auto& p : plan.fresh_dev_keeps) out.push_back("  device         " + p);
+    }
     for (const auto& p : plan.hide_folders) out.push_back("  hide folder    " + p + "  (empty read-only folder on top)");
     for (const auto& p : plan.hide_files)
         out.push_back("  hide file      " + p +
@@ -83,6 +88,11 @@ void render_without_namespaces(std::vector<std::string>& out, const Plan& plan) 
 }
 
 void render_landlock(std::vector<std::string>& out, const Plan& plan, const KernelFeatures& f) {
+    if (f.abi == 0) {
+        out.push_back("landlock: not in this kernel (rung 2): the mount namespace above carries every file rule; "
+                      "no port rule or scope (the network and PID namespaces below are the boundary)");
+        return;
+    }
     out.push_back("landlock ruleset (ABI " + std::to_string(f.abi) + "), handled: " + rights_text(f.fs_rights));
     for (const auto& r : plan.path_rules) {
         uint64_t rights = r.rights & f.fs_rights;

@@ -50,6 +50,10 @@ struct Plan {
     uint32_t home_mode = 0700;             // the skeleton's mode: HOME's, plus its owner's rwx
     uint32_t home_owner[2] = {0, 0};       // HOME's uid and gid (given to the skeleton when oms is root)
     bool list_from_root = false;           // read_dir granted on `/`: every folder can be listed
+    // Why HOME got no skeleton although its reads are denied (HOME is `/`,
+    // a writable mount holds it): Landlock alone keeps it unreadable then,
+    // so rung 2 refuses such a run (mounts_only_plan.hpp). Empty otherwise.
+    std::string home_closed_by_landlock_only;
     std::vector<std::string> scratch_trees;    // overlays whose writes are thrown away at the end
     std::vector<std::string> scratch_read_only;  // scratch trees with no overlay possible: read-only
     // The runs' private folders' folders (run_folders_to_cover, listed once
@@ -84,6 +88,10 @@ struct Plan {
     // false: rung 3 of the ladder, a start without namespaces, no mounts
     // (landlock_only_plan.hpp): Landlock alone keeps the protected paths out.
     bool namespaces = true;
+    // Rung 2 (mounts_only_plan.hpp): /dev a fresh read-only tmpfs with only
+    // these device files of the host's bound in.
+    bool fresh_dev = false;
+    std::vector<std::string> fresh_dev_keeps;
     // The host's resolv.conf (its real file), covered by the sandbox's own
     // (nameserver 127.0.0.1, answered by the init): empty when the run shares
     // the host's network or there is no file to cover.

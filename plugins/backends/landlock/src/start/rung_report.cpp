@@ -4,16 +4,35 @@ namespace oms::landlock {
 
 std::string rung_line(int rung, const std::string& above) {
     if (rung == 1) return "rung: 1, the full mode (namespaces + Landlock + seccomp)";
+    if (rung == 2)
+        return "rung: 2, namespaces without Landlock (the mount namespace carries the file rules; the full mode does "
+               "not start here: " + above + ")";
     return "rung: 3, Landlock alone (no namespaces; the full mode does not start here: " + above + ")";
 }
 
+std::string settings_line(int rung) {
+    if (rung == 1)
+        return "Landlock sandbox: reads under HOME limited to the worktree and toolchains; writes to the worktree, "
+               "private HOME and temp folders; network to the Surfnet ports on 127.0.0.1 only.";
+    if (rung == 2)
+        return "Namespace sandbox without Landlock (rung 2): reads under HOME limited to the worktree and toolchains; "
+               "writes to the worktree, private HOME and temp folders; network to the Surfnet ports on 127.0.0.1 "
+               "only.";
+    return "Landlock sandbox without namespaces (rung 3): reads under HOME limited to the worktree and toolchains; "
+           "writes to the worktree, private HOME and TMPDIR; TCP connects to the Surfnet ports only, on any host.";
+}
+
 std::string guarantees_line(int rung) {
-    return rung == 1 ? "guarantees: file-rules, private-network, private-tmp, process-isolation"
-                     : "guarantees: file-rules";
+    return rung == 3 ? "guarantees: file-rules"
+                     : "guarantees: file-rules, private-network, private-tmp, process-isolation";
 }
 
 std::vector<std::string> rung_details(int rung) {
     if (rung == 1) return {"namespaces: mount, PID, network (user namespace when not root)"};
+    if (rung == 2)
+        return {"namespaces: mount, PID, network (user namespace when not root)",
+                "files: the mount namespace alone (read-only root, HOME's skeleton, private temp folders, masks, "
+                "read-only .git and pinned files, a /dev holding only the granted device files); no Landlock"};
     return {"namespaces: none; files: Landlock rules (protected paths kept out by granting their siblings), the "
             "run's own HOME and TMPDIR by path",
             "network: Landlock TCP port rules (connect to the Surfnet ports only), UDP and unix sockets refused by "
@@ -23,6 +42,11 @@ std::vector<std::string> rung_details(int rung) {
 
 std::vector<std::string> rung_gaps(int rung, const KernelFeatures& f) {
     if (rung == 1) return {};
+    if (rung == 2)
+        return {"rung 2: one layer for files instead of two: the mount namespace alone keeps them (on rung 1 Landlock "
+                "holds the same rules a second time)",
+                "rung 2: the trusted Surfpool binary does not run (on the host's network only Landlock's port rules "
+                "would limit it)"};
     std::vector<std::string> gaps = {
         "rung 3: the Surfnet ports are reachable on any host, not only 127.0.0.1, and no private loopback exists "
         "for test servers (binding a port is refused)",

@@ -3,6 +3,7 @@
 #include "child_spec.hpp"
 #include "landlock_uapi.hpp"
 #include "landlock_only_plan.hpp"
+#include "mounts_only_plan.hpp"
 #include "launcher.hpp"
 #include "mask_sources.hpp"
 #include "scoped_fd.hpp"
@@ -42,18 +43,25 @@ Plan probe_plan(const char* program, bool watch_connects) {
 
 StartVerdict refused(const std::string& line) { return StartVerdict{false, line, 0, ""}; }
 
+// 1: namespaces and Landlock; 2: namespaces alone; 3: Landlock alone.
+int rung_of(const StartMode& mode, const KernelFeatures& features) {
+    if (!mode.namespaces) return 3;
+    return features.abi > 0 ? 1 : 2;
+}
+
 StartVerdict start_true(const char* program, const KernelFeatures& features, const StartMode& mode) {
     ScopedFd null_device(open("/dev/null", O_RDWR | O_CLOEXEC));
     if (null_device.get() < 0) return refused("landlock: cannot open /dev/null to check a start");
     Plan plan = probe_plan(program, mode.watch_connects);
     if (!mode.namespaces) adapt_for_landlock_only(plan);
+    else if (features.abi == 0) adapt_for_mounts_alone(plan);
     MaskSources masks("/tmp");
     ChildSpec spec = make_child_spec(plan, features, *mode.seccomp, masks);
     spec.extra_seccomp = mode.extra_seccomp;
     for (int& fd : spec.stdio) fd = null_device.get();
     try {
         const int status = launch(spec)->wait();
-        if (status == 0) return StartVerdict{true, "", mode.namespaces ? 1 : 3, ""};
+        if (status == 0) return StartVerdict{true, "", rung_of(mode, features), ""};
         return refused("landlock: a confined `true` exited " + std::to_string(status) + " here");
     } catch (const LaunchFailure& failure) {
         return refused(

@@ -15,12 +15,12 @@ namespace oms::landlock {
 struct StartVerdict {
     bool started = false;
     std::string refusal;  // one line naming what is missing and how to get it (when !started)
-    int rung = 0;         // the rung that started: 1 (full mode) or 3 (Landlock alone)
-    std::string above;    // rung 3: why the full mode did not start (one line)
+    int rung = 0;         // the rung that started: 1 (full mode), 2 (namespaces alone) or 3 (Landlock alone)
+    std::string above;    // rungs 2 and 3: why the full mode did not start (one line)
 };
 
-// How the probe starts: the full mode (namespaces), or rung 3 (none, with
-// its second seccomp filter).
+// How the probe starts: with namespaces (the full mode, or rung 2 on a
+// kernel without Landlock), or rung 3 (none, with its second seccomp filter).
 struct StartMode {
     bool namespaces = true;
     const SeccompProgram* seccomp = nullptr;

@@ -70,7 +70,7 @@ std::string read_all(int fd) {
     return n < 0 ? std::string() : out;
 }
 
-// "verdict started rung 3\nabove <why not rung 1>\n", or "verdict refused <line>\n".
+// "verdict started rung 3\nabove <why not rung 1>\n" (rung 2 alike), or "verdict refused <line>\n".
 std::string verdict_text(const StartVerdict& verdict) {
     if (!verdict.started) return kVerdictRefused + verdict.refusal + "\n";
     std::string text = kVerdictStarted + std::to_string(verdict.rung) + "\n";
@@ -86,8 +86,8 @@ std::optional<StartVerdict> parse_verdict(const std::string& text) {
     if (starts_with(first, kVerdictRefused)) return StartVerdict{false, after(first, kVerdictRefused), 0, ""};
     if (!starts_with(first, kVerdictStarted)) return std::nullopt;
     const std::string rung = after(first, kVerdictStarted);
-    if (rung != "1" && rung != "3") return std::nullopt;
-    return StartVerdict{true, "", rung == "1" ? 1 : 3, starts_with(second, kAbove) ? after(second, kAbove) : ""};
+    if (rung != "1" && rung != "2" && rung != "3") return std::nullopt;
+    return StartVerdict{true, "", rung[0] - '0', starts_with(second, kAbove) ? after(second, kAbove) : ""};
 }
 
 }  // namespace
