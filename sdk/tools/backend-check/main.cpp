@@ -1,4 +1,4 @@
-// oms-backend-check PLUGIN.so [--id ID] [--config KEY=VALUE]... [--scene-owner UID:GID]: runs a backend plugin through the
+// oms-backend-check PLUGIN.so [--id ID] [--config KEY=VALUE]... [--scene-owner UID:GID] [--refuse ENV,...]: runs a backend plugin through the
 // backend contract on a throw-away HOME and worktree, through its C ABI
 // alone, and prints one line per obligation:
 //   PASS  <obligation>: what was seen
@@ -13,6 +13,7 @@
 #include "listener.hpp"
 #include "loaded_backend.hpp"
 #include "obligations.hpp"
+#include "refused_syscalls.h"
 #include "render_only.hpp"
 #include "scene.hpp"
 
@@ -41,12 +42,15 @@ constexpr int kExitCannotCheck = 2;
 void usage() {
     std::fprintf(stderr,
                  "usage: oms-backend-check PLUGIN.so [--id ID] [--config KEY=VALUE]... [--scene-owner UID:GID]\n"
-                 "                         [--render-only [--decide-with ORACLE]]\n"
+                 "                         [--render-only [--decide-with ORACLE]] [--refuse ENV[,ENV...]]\n"
                  "  --config sets a key of the plugin's [plugin.<id>] table (arrays comma-separated)\n"
                  "  --scene-owner (as root only) gives the worktree, private HOME and temp folder to UID:GID\n"
                  "  --render-only: for a backend whose commands cannot run here: descriptor, config keys,\n"
                  "    render, and with --decide-with ORACLE the precedence table on the rendered plan;\n"
                  "    the run obligations print NOT RUN and the exit status is 3, never 0\n"
+                 "  --refuse checks the backend where its full mode cannot start, made by a seccomp filter\n"
+                 "    around the kit and the backend: namespaces (unshare/clone refused), mounts (mount\n"
+                 "    calls refused), landlock (no Landlock); comma-separated for several\n"
                  "Checks a backend plugin against the oms backend contract (docs/backend-checklist.md).\n");
 }
 
@@ -82,7 +86,7 @@ std::string absolute(const std::string& path) {
 }
 
 struct Options {
-    std::string plugin, id, scene_owner, oracle;
+    std::string plugin, id, scene_owner, oracle, refuse;
     bool render_only = false;
     std::vector<std::string> config;
 };
@@ -231,6 +235,8 @@ int main(int argc, char** argv) {
             options.render_only = true;
         else if (arg == "--decide-with" && i + 1 < argc)
             options.oracle = argv[++i];
+        else if (arg == "--refuse" && i + 1 < argc)
+            options.refuse = argv[++i];
         else if (arg == "-h" || arg == "--help") {
             usage();
             return 0;
@@ -244,6 +250,17 @@ int main(int argc, char** argv) {
     if (options.plugin.empty()) {
         usage();
         return kExitCannotCheck;
+    }
+    // Before the plugin is loaded: its probe must see the environment too.
+    if (!options.refuse.empty()) {
+        if (oms_refuse_syscalls(options.refuse.c_str()) != 0) {
+            std::fprintf(stderr, "oms-backend-check: --refuse %s: %s\n", options.refuse.c_str(),
+                         errno == EINVAL ? "name one or more of namespaces, mounts, landlock, comma-separated"
+                                         : std::strerror(errno));
+            return kExitCannotCheck;
+        }
+        std::printf("environment: %s refused around the kit and the backend (a seccomp filter)\n",
+                    options.refuse.c_str());
     }
     signal(SIGPIPE, SIG_IGN);  // a command that closes its stdin early must not end the checker
     try {
