@@ -47,6 +47,13 @@ setfacl -R -m "u:$user:rX" "$source_dir"
 setfacl -R -m "u:$user:rwX" "$build"
 setfacl -R -d -m "u:$user:rwX" "$build"
 
+# A device file outside /dev that the user may open (a copy of /dev/zero,
+# mode 0666): the landlock tests check it does not open inside a run. Only
+# root can make one, so it is made here for the user's pass.
+node="$build/test-device-node"
+[ -c "$node" ] || mknod "$node" c 1 5
+chmod 0666 "$node"
+
 echo "run-as-user: ctest as $user (uid $(id -u "$user")) in $build" >&2
 cd "$build"
 # A login-like environment: the user's own HOME, no root's variables.

@@ -13,6 +13,7 @@
 #include "temp_dir.hpp"
 
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -205,7 +206,24 @@ TEST_CASE("rung 3 holds the network to the allowed TCP port, on any host, and re
     CHECK(lines_starting(r.out, "DENIED ").size() == 3);  // the other port, UDP, unix
 }
 
-TEST_CASE("rung 2 gives device files by mounts: only the granted ones have a name inside", "[landlock][ladder]") {
+// A device file outside /dev that this user may open (a copy of /dev/zero,
+// mode 0666): made here as root, by tests/run-as-user.sh for the user's pass.
+std::string device_node_outside_dev() {
+    const char* build = std::getenv("OMS_BUILD_DIR");
+    if (!build) throw std::runtime_error("OMS_BUILD_DIR is not set (run the tests through ctest)");
+    const std::string node = std::string(build) + "/test-device-node";
+    struct stat st {};
+    if (stat(node.c_str(), &st) != 0 && geteuid() == 0) {
+        if (mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 5)) != 0 || chmod(node.c_str(), 0666) != 0)
+            throw std::runtime_error("cannot make " + node);
+    }
+    if (stat(node.c_str(), &st) != 0 || !S_ISCHR(st.st_mode))
+        throw std::runtime_error(node + " is missing: tests/run-as-user.sh makes it for an ordinary user's pass");
+    return node;
+}
+
+TEST_CASE("device files: /dev holds only the granted ones, and one elsewhere does not open, on rungs 1 and 2",
+          "[landlock][ladder]") {
     require_landlock();
     // A device file of the host's that no rule grants: the first one there.
     std::string device;
@@ -216,34 +234,38 @@ TEST_CASE("rung 2 gives device files by mounts: only the granted ones have a nam
         }
     INFO("none of the usual device files exists on this machine");
     REQUIRE_FALSE(device.empty());
-    INFO("the device file: " << device);
-    World w;
-    const std::string script = "[ -e @DEV@ ] && echo SEEN-DEVICE; echo x > @DEV@ 2>/dev/null && echo WROTE-DEVICE; "
-                               "for d in null zero full tty random urandom; do [ -e /dev/$d ] && echo HAS-$d; done; "
-                               "echo x > /dev/null && echo WROTE-NULL; head -c 8 /dev/urandom | wc -c; "
-                               "readlink /dev/fd; echo via-fd > /dev/fd/1";
+    const std::string node = device_node_outside_dev();
+    INFO("the device files: " << device << ", " << node);
+    const std::string script =
+        "[ -e @DEV@ ] && echo SEEN-DEVICE; echo x > @DEV@ 2>/dev/null && echo WROTE-DEVICE; "
+        "head -c 4 @NODE@ | wc -c | sed 's/^/NODE-BYTES=/'; "
+        "for d in null zero full tty random urandom; do [ -e /dev/$d ] && echo HAS-$d; done; "
+        "echo x > /dev/null && echo WROTE-NULL; head -c 8 /dev/zero | wc -c | sed 's/^/ZERO-BYTES=/'; "
+        "readlink /dev/fd; echo via-fd > /dev/fd/1";
     std::string expanded = script;
     for (size_t at; (at = expanded.find("@DEV@")) != std::string::npos;) expanded.replace(at, 5, device);
-    // Positive control: on rung 1 the name is there (Landlock refuses its use).
-    auto full = run_script(w, "full", expanded);
-    INFO(full.out << full.err);
-    REQUIRE(full.exit_code == 0);
-    CHECK(has(full.out, "SEEN-DEVICE"));
-    CHECK_FALSE(has(full.out, "WROTE-DEVICE"));
-    auto r = run_script(w, "landlock", expanded);
-    INFO(r.out << r.err);
-    REQUIRE(r.exit_code == 0);
-    CHECK_FALSE(has(r.out, "SEEN-DEVICE"));
-    CHECK_FALSE(has(r.out, "WROTE-DEVICE"));
-    // What shells and tools open is there and works.
-    CHECK(lines_starting(r.out, "HAS-").size() == 6);
-    CHECK(has(r.out, "WROTE-NULL"));
-    CHECK(has(r.out, "\n8\n"));
-    CHECK(has(r.out, "/proc/self/fd\n"));
-    CHECK(has(r.out, "via-fd"));
-    // doctor's plan says so.
-    auto plan = oms_in(w, "landlock", {"policy", "--sandbox", "landlock", "--worktree", w.work});
-    CHECK(has(plan.out, "/dev           fresh read-only tmpfs (rung 2, no Landlock)"));
+    expanded.replace(expanded.find("@NODE@"), 6, node);
+    // Positive control: on the host the node outside /dev reads.
+    CHECK(has(run_process({"/bin/sh", "-c", "head -c 4 " + node + " | wc -c"}).out, "4"));
+    for (const char* environment : {"full", "landlock"}) {
+        DYNAMIC_SECTION(environment) {
+            World w;
+            auto r = run_script(w, environment, expanded);
+            INFO(r.out << r.err);
+            REQUIRE(r.exit_code == 0);
+            CHECK_FALSE(has(r.out, "SEEN-DEVICE"));
+            CHECK_FALSE(has(r.out, "WROTE-DEVICE"));
+            CHECK(has(r.out, "NODE-BYTES=0"));  // nodev: it does not open
+            // What shells and tools open is there and works.
+            CHECK(lines_starting(r.out, "HAS-").size() == 6);
+            CHECK(has(r.out, "WROTE-NULL"));
+            CHECK(has(r.out, "ZERO-BYTES=8"));
+            CHECK(has(r.out, "/proc/self/fd\n"));
+            CHECK(has(r.out, "via-fd"));
+            auto plan = oms_in(w, environment, {"policy", "--sandbox", "landlock", "--worktree", w.work});
+            CHECK(has(plan.out, "/dev           fresh read-only tmpfs: only the device files below"));
+        }
+    }
 }
 
 TEST_CASE("the start verdict is probed once and then read from the state folder, per environment",

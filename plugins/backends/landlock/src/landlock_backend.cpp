@@ -6,7 +6,7 @@
 #include "landlock_only_plan.hpp"
 #include "launcher.hpp"
 #include "mask_sources.hpp"
-#include "mounts_only_plan.hpp"
+#include "fresh_dev_plan.hpp"
 #include "plan_render.hpp"
 #include "policy_values.hpp"
 #include "scratch_home_links.hpp"
@@ -130,7 +130,7 @@ StartVerdict LandlockBackend::find_rung() const {
 }
 
 // Namespaces without Landlock: the same start as the full mode, whose mounts
-// then carry every file rule (mounts_only_plan.hpp).
+// then carry every file rule (fresh_dev_plan.hpp).
 StartVerdict LandlockBackend::find_rung_without_landlock() const {
     const std::string missing = "Landlock is not available in this kernel (enable CONFIG_SECURITY_LANDLOCK and add "
                                 "landlock to the lsm= boot list)";
@@ -143,8 +143,8 @@ StartVerdict LandlockBackend::find_rung_without_landlock() const {
     return mounts;
 }
 
-// Rung 2: the device files by mounts (mounts_only_plan.hpp); rung 3: the
-// plan without mounts or namespaces (landlock_only_plan.hpp).
+// Rung 2: only the mounts carry the file rules (fresh_dev_plan.hpp); rung
+// 3: the plan without mounts or namespaces (landlock_only_plan.hpp).
 void LandlockBackend::fit_to_rung(Plan& plan) {
     if (start_verdict().rung == 2) adapt_for_mounts_alone(plan);
     if (start_verdict().rung == 3) adapt_for_landlock_only(plan);

@@ -1,10 +1,9 @@
-// Rung 2 (no Landlock): /dev is a fresh tmpfs holding only the device files
-// the path rules grant (mounts_only_plan.hpp), each bound from the host's
-// /dev, and the links every shell expects; then the tmpfs is made
-// read-only. A device file the rules do not grant (a disk, /dev/kmsg) has no
-// name inside, which is what Landlock's device rules gave on rung 1: the
-// command may be root in its namespace, and a disk's file mode lets root
-// write it.
+// /dev is a fresh tmpfs holding only the device files the path rules grant
+// (fresh_dev_plan.hpp), each bound from the host's /dev, and the links every
+// shell expects; then the tmpfs is made read-only. The clones are taken
+// before make_root_read_only makes every other mount nodev, so they alone
+// still open: a device file the rules do not grant (a disk, /dev/kmsg) has
+// no name in /dev, and one elsewhere does not open.
 #include "child_steps.hpp"
 #include "mount_uapi.hpp"
 #include "openat2.hpp"
@@ -31,13 +30,15 @@ const DevLink kDevLinks[] = {
     {"stderr", "/proc/self/fd/2"},
 };
 
+}  // namespace
+
 // A copy of each granted device file that exists (-1 for one that does
-// not: no right is given for what is not there), taken before the tmpfs
-// covers the host's /dev.
+// not: no right is given for what is not there), taken before the root is
+// made nodev and before the tmpfs covers the host's /dev.
 void copy_granted_devices(const ChildSpec& spec) {
     for (size_t i = 0; i < spec.fresh_dev_keeps.size(); ++i) {
         const char* path = spec.fresh_dev_keeps[i];
-        spec.mount_fds[i] = -1;
+        spec.dev_fds[i] = -1;
         const int at = open_no_links(path);
         if (at < 0) {
             if (errno == ENOENT) continue;
@@ -45,28 +46,29 @@ void copy_granted_devices(const ChildSpec& spec) {
         }
         struct stat st;
         if (fstat(at, &st) != 0) child_fail(spec, "inspect the device file", path);
-        spec.keep_is_folder[i] = S_ISDIR(st.st_mode) ? 1 : 0;
-        spec.mount_fds[i] = mount_uapi::open_tree_clone(at);
-        if (spec.mount_fds[i] < 0) child_fail(spec, "copy the mount for", path);
+        spec.dev_is_folder[i] = S_ISDIR(st.st_mode) ? 1 : 0;
+        spec.dev_fds[i] = mount_uapi::open_tree_clone(at);
+        if (spec.dev_fds[i] < 0) child_fail(spec, "copy the mount for", path);
         close(at);
     }
 }
 
+namespace {
+
 void bind_granted_devices(const ChildSpec& spec) {
     for (size_t i = 0; i < spec.fresh_dev_keeps.size(); ++i) {
-        if (spec.mount_fds[i] < 0) continue;
+        if (spec.dev_fds[i] < 0) continue;
         const char* path = spec.fresh_dev_keeps[i];
-        const int to = make_mount_point(spec, path, spec.keep_is_folder[i] != 0);
-        if (mount_uapi::move_mount_onto(spec.mount_fds[i], to) != 0) child_fail(spec, "bind into the fresh /dev", path);
+        const int to = make_mount_point(spec, path, spec.dev_is_folder[i] != 0);
+        if (mount_uapi::move_mount_onto(spec.dev_fds[i], to) != 0) child_fail(spec, "bind into the fresh /dev", path);
         close(to);
-        close(spec.mount_fds[i]);
+        close(spec.dev_fds[i]);
     }
 }
 
 }  // namespace
 
 void mount_fresh_dev(const ChildSpec& spec) {
-    copy_granted_devices(spec);
     const unsigned long flags = MS_NOSUID | MS_NODEV | MS_NOEXEC;
     if (mount("tmpfs", "/dev", "tmpfs", flags, "mode=0755") != 0) child_fail(spec, "mount a fresh /dev");
     bind_granted_devices(spec);

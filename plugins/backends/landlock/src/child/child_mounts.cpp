@@ -118,6 +118,7 @@ void apply_mounts(const ChildSpec& spec) {
     int file = masks ? open_verified(spec, spec.empty_file, spec.empty_file_id, false) : -1;
     int null_device = spec.hide_files.empty() ? -1 : open_device_null(spec);
     int resolv = spec.resolv_conf_target ? open_verified(spec, spec.resolv_conf_source, spec.resolv_conf_id, false) : -1;
+    if (spec.fresh_dev) copy_granted_devices(spec);
     make_root_read_only(spec);
     set_up_private_temps(spec);
     // After the private temps (HOME may lie in one) and before everything

@@ -3,7 +3,9 @@
 // a read-only root does in other sandboxes. Under a user namespace the
 // inherited mounts are locked (read-only can be added, never removed), so
 // the write roots are cloned first, the whole tree is made read-only, and
-// the writable clones are put back on top.
+// the writable clones are put back on top. With a fresh /dev every mount is
+// made nodev as well, the writable clones too: only the granted device
+// files, cloned before (child_fresh_dev.cpp), still open.
 #include "child_steps.hpp"
 #include "mount_uapi.hpp"
 
@@ -18,10 +20,12 @@ void make_root_read_only(const ChildSpec& spec) {
         int at = open_mount_path(spec, spec.writable_mounts[i]);
         spec.mount_fds[i] = mount_uapi::open_tree_clone(at);
         if (spec.mount_fds[i] < 0) child_fail(spec, "copy the write root", spec.writable_mounts[i]);
+        if (spec.fresh_dev && mount_uapi::set_no_devices(spec.mount_fds[i]) != 0)
+            child_fail(spec, "make the write root nodev", spec.writable_mounts[i]);
         close(at);
     }
     int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (root < 0 || mount_uapi::set_read_only(root) != 0) child_fail(spec, "make every mount read-only");
+    if (root < 0 || mount_uapi::set_read_only(root, spec.fresh_dev) != 0) child_fail(spec, "make every mount read-only");
     close(root);
     for (size_t i = 0; i < count; ++i) {
         int to = open_mount_path(spec, spec.writable_mounts[i]);

@@ -68,8 +68,11 @@ ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, cons
     spec.home_owner[1] = plan.home_owner[1];
     spec.fresh_dev = plan.fresh_dev;
     spec.fresh_dev_keeps = c_strings(plan.fresh_dev_keeps);
-    const size_t most_keeps = std::max({plan.writable_mounts.size(), plan.temp_keeps.size(), plan.home_keeps.size(),
-                                        plan.fresh_dev_keeps.size()});
+    spec.dev_fd_storage.assign(plan.fresh_dev_keeps.size() + 1, -1);
+    spec.dev_fds = spec.dev_fd_storage.data();
+    spec.dev_folder_storage.assign(plan.fresh_dev_keeps.size() + 1, 0);
+    spec.dev_is_folder = spec.dev_folder_storage.data();
+    const size_t most_keeps = std::max({plan.writable_mounts.size(), plan.temp_keeps.size(), plan.home_keeps.size()});
     spec.mount_fd_storage.assign(most_keeps + 1, -1);
     spec.mount_fds = spec.mount_fd_storage.data();
     spec.keep_folder_storage.assign(most_keeps + 1, 0);

@@ -33,12 +33,12 @@ struct ChildSpec {
     std::vector<const char*> home_link_folders, home_link_names, home_link_texts;  // Plan::home_links
     uint32_t home_mode = 0700;
     uint32_t home_owner[2] = {0, 0};
-    // Room for one descriptor per writable mount or temp, HOME or /dev keep: the child
+    // Room for one descriptor per writable mount or temp or HOME keep: the child
     // holds their clones for a moment and may not allocate.
     std::vector<int> mount_fd_storage;
     std::vector<char> keep_folder_storage;
     int* mount_fds = nullptr;
-    char* keep_is_folder = nullptr;  // per temp, HOME or /dev keep: a folder (else a file)
+    char* keep_is_folder = nullptr;  // per temp or HOME keep: a folder (else a file)
     std::vector<ChildPathRule> path_rules;
     std::vector<uint16_t> connect_ports, bind_ports, relay_ports;
     // relay_listen[i]: the host had a listener on relay_ports[i] just before
@@ -70,10 +70,15 @@ struct ChildSpec {
     // false: rung 3, no namespace at all (Plan::namespaces): no mounts, no
     // lo, the init a subreaper that kills what the command leaves.
     bool namespaces = true;
-    // Rung 2: /dev a fresh read-only tmpfs holding only these device files
-    // of the host's (Plan::fresh_dev_keeps).
+    // /dev a fresh read-only tmpfs holding only these device files of the
+    // host's (Plan::fresh_dev_keeps), every other mount nodev; their clones
+    // are taken before the root is made nodev, one slot each.
     bool fresh_dev = false;
     std::vector<const char*> fresh_dev_keeps;
+    std::vector<int> dev_fd_storage;
+    std::vector<char> dev_folder_storage;
+    int* dev_fds = nullptr;
+    char* dev_is_folder = nullptr;
     const SeccompProgram* extra_seccomp = nullptr;  // a second filter on top of `seccomp` (rung 3's)
     uint32_t uid = 0, gid = 0;
     KernelFeatures features;

@@ -20,7 +20,8 @@ void make_root_read_only(const ChildSpec& spec);   // everything but the writabl
 void set_up_private_temps(const ChildSpec& spec);  // fresh /tmp, /var/tmp with the kept paths bound back
 void set_up_home_skeleton(const ChildSpec& spec); // HOME: read-only tmpfs with the granted paths bound back
 void mount_fresh_proc(const ChildSpec& spec);      // /proc of the new PID namespace
-void mount_fresh_dev(const ChildSpec& spec);       // rung 2: /dev with only the granted device files
+void copy_granted_devices(const ChildSpec& spec);  // clones of the granted device files, before nodev
+void mount_fresh_dev(const ChildSpec& spec);       // /dev with only those device files
 void mount_scratch_trees(const ChildSpec& spec);   // overlays thrown away with the run (else read-only)
 void setup_loopback(const ChildSpec& spec);        // lo up, relay listeners handed to the parent
 // Rung 3 (no PID namespace): every process the command leaves is reparented

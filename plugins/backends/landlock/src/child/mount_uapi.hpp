@@ -44,8 +44,15 @@ inline int open_tree_clone(int fd) {
         syscall(kOpenTree, fd, "", AT_EMPTY_PATH | kOpenTreeClone | kAtRecursive | O_CLOEXEC));
 }
 
-inline int set_read_only(int tree) {
-    MountAttr attr{kMountAttrReadOnly, 0, 0, 0};
+// The tree and every mount below it read-only, and nodev when asked.
+inline int set_read_only(int tree, bool no_devices = false) {
+    MountAttr attr{kMountAttrReadOnly | (no_devices ? kMountAttrNoDev : 0), 0, 0, 0};
+    return static_cast<int>(syscall(kMountSetattr, tree, "", AT_EMPTY_PATH | kAtRecursive, &attr, sizeof attr));
+}
+
+// No device file opens on the tree or any mount below it.
+inline int set_no_devices(int tree) {
+    MountAttr attr{kMountAttrNoDev, 0, 0, 0};
     return static_cast<int>(syscall(kMountSetattr, tree, "", AT_EMPTY_PATH | kAtRecursive, &attr, sizeof attr));
 }
 

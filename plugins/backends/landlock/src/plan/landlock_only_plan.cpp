@@ -123,6 +123,8 @@ void adapt_for_landlock_only(Plan& plan) {
     plan.read_only.clear();
     plan.hide_folders.clear();
     plan.hide_files.clear();
+    plan.fresh_dev = false;  // no mounts: Landlock's device rules alone
+    plan.fresh_dev_keeps.clear();
     plan.namespaces = false;
     plan.own_network = false;  // Landlock's port rules instead: connect_ports only
     plan.resolv_conf.clear();

@@ -51,8 +51,8 @@ void render_mounts(std::vector<std::string>& out, const Plan& plan) {
         out.push_back("  scratch        " + p + "  (read-only: no overlay possible here, writes are denied)");
     out.push_back("  /proc          fresh, of the run's PID namespace (read-only)");
     if (plan.fresh_dev) {
-        out.push_back("  /dev           fresh read-only tmpfs (rung 2, no Landlock): only the device files below, "
-                      "bound from the host's; every other one has no name inside");
+        out.push_back("  /dev           fresh read-only tmpfs: only the device files below, bound from the host's; "
+                      "every other mount is nodev (a device file elsewhere does not open)");
         for (const auto& p : plan.fresh_dev_keeps) out.push_back("  device         " + p);
     }
     for (const auto& p : plan.hide_folders) out.push_back("  hide folder    " + p + "  (empty read-only folder on top)");

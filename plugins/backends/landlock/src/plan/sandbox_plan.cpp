@@ -1,4 +1,6 @@
 #include "sandbox_plan.hpp"
+
+#include "fresh_dev_plan.hpp"
 #include "dns_responder.hpp"
 
 #include "landlock_uapi.hpp"
@@ -559,6 +561,7 @@ Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy
     plan_isolation(plan, context, policy);
     forget_overlaid_identities(plan);
     plan_home_skeleton(plan, context, policy);
+    plan_fresh_dev(plan);
     return plan;
 }
 

@@ -88,8 +88,9 @@ struct Plan {
     // false: rung 3 of the ladder, a start without namespaces, no mounts
     // (landlock_only_plan.hpp): Landlock alone keeps the protected paths out.
     bool namespaces = true;
-    // Rung 2 (mounts_only_plan.hpp): /dev a fresh read-only tmpfs with only
-    // these device files of the host's bound in.
+    // With namespaces (fresh_dev_plan.hpp): /dev a fresh read-only tmpfs
+    // with only these device files of the host's bound in, every other
+    // mount nodev.
     bool fresh_dev = false;
     std::vector<std::string> fresh_dev_keeps;
     // The host's resolv.conf (its real file), covered by the sandbox's own

@@ -3,7 +3,7 @@
 #include "child_spec.hpp"
 #include "landlock_uapi.hpp"
 #include "landlock_only_plan.hpp"
-#include "mounts_only_plan.hpp"
+#include "fresh_dev_plan.hpp"
 #include "launcher.hpp"
 #include "mask_sources.hpp"
 #include "scoped_fd.hpp"
@@ -54,7 +54,7 @@ StartVerdict start_true(const char* program, const KernelFeatures& features, con
     if (null_device.get() < 0) return refused("landlock: cannot open /dev/null to check a start");
     Plan plan = probe_plan(program, mode.watch_connects);
     if (!mode.namespaces) adapt_for_landlock_only(plan);
-    else if (features.abi == 0) adapt_for_mounts_alone(plan);
+    else plan_fresh_dev(plan);
     MaskSources masks("/tmp");
     ChildSpec spec = make_child_spec(plan, features, *mode.seccomp, masks);
     spec.extra_seccomp = mode.extra_seccomp;

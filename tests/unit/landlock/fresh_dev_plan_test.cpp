@@ -1,6 +1,6 @@
-// Rung 2's plan: the device files of the path rules, and nothing else,
-// become what the fresh /dev holds.
-#include "mounts_only_plan.hpp"
+// The fresh /dev's plan: the device files of the path rules, and nothing
+// else, become what it holds; rung 2 refuses what only Landlock could hold.
+#include "fresh_dev_plan.hpp"
 
 #include "landlock_uapi.hpp"
 
@@ -10,7 +10,7 @@
 
 using namespace oms::landlock;
 
-TEST_CASE("rung 2 keeps in the fresh /dev exactly the device files the path rules grant", "[rung-2]") {
+TEST_CASE("the fresh /dev keeps exactly the device files the path rules grant", "[fresh-dev]") {
     Plan plan;
     plan.path_rules = {
         PathRule{"/usr", uapi::kReadRights, "outside HOME"},
@@ -22,10 +22,12 @@ TEST_CASE("rung 2 keeps in the fresh /dev exactly the device files the path rule
         PathRule{"/dev/pts", uapi::kReadRights | uapi::kFsWriteFile, "device folder"},
     };
     CHECK_FALSE(plan.fresh_dev);
-    adapt_for_mounts_alone(plan);
+    plan_fresh_dev(plan);
     CHECK(plan.fresh_dev);
     CHECK(plan.fresh_dev_keeps == std::vector<std::string>{"/dev/null", "/dev/pts", "/dev/urandom"});
-    CHECK(plan.path_rules.size() == 7);  // left as they were (no Landlock applies them)
+    CHECK(plan.path_rules.size() == 7);  // left as they were (Landlock applies them too, where there is one)
+    adapt_for_mounts_alone(plan);        // rung 2: nothing to refuse here, nothing changed
+    CHECK(plan.fresh_dev_keeps.size() == 3);
 }
 
 TEST_CASE("rung 2 refuses a plan whose HOME only Landlock could keep closed", "[rung-2]") {
@@ -41,5 +43,4 @@ TEST_CASE("rung 2 refuses a plan whose HOME only Landlock could keep closed", "[
               "landlock: rung 2 (no Landlock in this kernel) cannot keep HOME unreadable here: a write root holds "
               "HOME (/home/ada), and a mount that stays writable stays readable; nothing ran");
     }
-    CHECK_FALSE(plan.fresh_dev);  // nothing planned for a start that must not happen
 }
