@@ -12,12 +12,15 @@
 #include "process.hpp"
 #include "temp_dir.hpp"
 
+#include <sys/wait.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 
 using namespace oms::test;
 
@@ -266,6 +269,84 @@ TEST_CASE("device files: /dev holds only the granted ones, and one elsewhere doe
             CHECK(has(plan.out, "/dev           fresh read-only tmpfs: only the device files below"));
         }
     }
+}
+
+namespace {
+
+// A process of this user's outside every sandbox, ended with the test.
+struct HostSleeper {
+    pid_t pid = -1;
+    HostSleeper() {
+        pid = fork();
+        if (pid == 0) {
+            execl("/bin/sleep", "sleep", "60", static_cast<char*>(nullptr));
+            _exit(127);
+        }
+    }
+    ~HostSleeper() {
+        if (pid > 0) {
+            kill(pid, SIGKILL);
+            waitpid(pid, nullptr, 0);
+        }
+    }
+    std::string limit(const std::string& name) const {  // a line of /proc/PID/limits
+        for (const auto& line : lines_starting(read_file("/proc/" + std::to_string(pid) + "/limits"), name))
+            return line;
+        return "";
+    }
+    long nice() const {  // field 19 of /proc/PID/stat
+        std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+        std::istringstream rest(stat.substr(stat.rfind(')') + 2));
+        std::string field;
+        for (int i = 3; i <= 19; ++i) rest >> field;
+        return std::stol(field);
+    }
+};
+
+}  // namespace
+
+TEST_CASE("rung 3 keeps other processes' limits and scheduling out of reach; metadata outside is the gap doctor names",
+          "[landlock][ladder]") {
+    require_landlock();
+    HostSleeper target, control;
+    const std::string before = target.limit("Max open files");
+    REQUIRE_FALSE(before.empty());
+    // Positive control: outside any sandbox the same tools reach a process of ours.
+    const std::string other = std::to_string(control.pid);
+    CHECK(run_process({"/bin/sh", "-c", "prlimit --pid " + other + " --nofile=64:64 && renice -n 3 -p " + other +
+                                            " >/dev/null && echo DONE"}).out == "DONE\n");
+    CHECK(has(control.limit("Max open files"), "64"));
+    CHECK(control.nice() == 3);
+
+    World w;
+    make_dirs(w.work + "/src");
+    const std::string pid = std::to_string(target.pid);
+    const std::string script =
+        "prlimit --pid " + pid + " --nofile=32:32 && echo PRLIMIT-OTHER; renice -n 7 -p " + pid +
+        " >/dev/null && echo RENICE-OTHER; taskset -p 1 " + pid + " >/dev/null && echo TASKSET-OTHER; "
+        "sh -c 'ulimit -n 100 && echo OWN-LIMIT'; nice -n 2 true && echo OWN-NICE; "
+        "chmod 0600 {outside}/file && echo CHMOD-OUTSIDE";
+    auto r = run_script(w, "namespaces", script);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_FALSE(has(r.out, "PRLIMIT-OTHER"));
+    CHECK_FALSE(has(r.out, "RENICE-OTHER"));
+    CHECK_FALSE(has(r.out, "TASKSET-OTHER"));
+    // Host side: the process kept its limit and its priority.
+    CHECK(target.limit("Max open files") == before);
+    CHECK(target.nice() == 0);
+    // The command's own limit and priority still change (pid 0).
+    CHECK(has(r.out, "OWN-LIMIT"));
+    CHECK(has(r.out, "OWN-NICE"));
+    // The measured gap, as doctor says it: a mode outside the write roots changes.
+    CHECK(has(r.out, "CHMOD-OUTSIDE"));
+    struct stat st {};
+    REQUIRE(stat((w.outside + "/file").c_str(), &st) == 0);
+    CHECK((st.st_mode & 07777) == 0600);
+    auto doctor = oms_in(w, "namespaces", {"doctor", "--sandbox", "landlock"});
+    CHECK(has(doctor.out, "missing: rung 3: the modes, times and extended attributes of your files outside the "
+                          "write roots can be changed"));
+    CHECK(has(doctor.out, "no process's limits, priority or CPU affinity can be changed but the caller's own"));
 }
 
 TEST_CASE("the start verdict is probed once and then read from the state folder, per environment",

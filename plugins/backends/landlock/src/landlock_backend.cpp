@@ -13,7 +13,7 @@
 #include "secret_scan.hpp"
 #include "rung_report.hpp"
 #include "start_probe_cache.hpp"
-#include "unix_socket_filter.hpp"
+#include "rung3_filter.hpp"
 
 #include <oms/launch_phase.hpp>
 #include <oms/run_folder.hpp>
@@ -67,7 +67,7 @@ LandlockBackend::LandlockBackend(oms::sdk::Host host) : BackendPlugin(host) {
     options_.report_connects = this->host().boolean("report_connects").value_or(true);
     seccomp_ = build_seccomp_program(false, false);
     seccomp_own_network_ = build_seccomp_program(true, options_.report_connects);
-    unix_socket_refusal_ = build_unix_socket_refusal();
+    rung3_filter_ = build_rung3_filter();
 }
 
 void LandlockBackend::probe(const oms::sdk::Report& report) {
@@ -121,7 +121,7 @@ StartVerdict LandlockBackend::find_rung() const {
     if (!features_.has_tcp())
         return StartVerdict{false, full.refusal + "; Landlock alone (rung 3) needs Landlock ABI 4 for its TCP port "
                                    "rules (this kernel has ABI " + std::to_string(features_.abi) + ")", 0, ""};
-    StartVerdict alone = probe_a_start(features_, StartMode{false, &seccomp_, &unix_socket_refusal_, false});
+    StartVerdict alone = probe_a_start(features_, StartMode{false, &seccomp_, &rung3_filter_, false});
     if (!alone.started)
         return StartVerdict{false, full.refusal + "; Landlock alone (rung 3) does not start either: " + alone.refusal,
                             0, ""};
@@ -198,7 +198,7 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
     // Lives until the child has exec'd (its mounts are made by then).
     MaskSources masks(run_folder.known() ? run_folder.own : "/tmp");
     ChildSpec spec = make_child_spec(plan, features_, seccomp_for(plan), masks);
-    if (!plan.namespaces) spec.extra_seccomp = &unix_socket_refusal_;
+    if (!plan.namespaces) spec.extra_seccomp = &rung3_filter_;
     spec.stdio[0] = stdio.in;
     spec.stdio[1] = stdio.out;
     spec.stdio[2] = stdio.err;

@@ -52,7 +52,7 @@ private:
         return plan.own_network ? seccomp_own_network_ : seccomp_;
     }
     PlanOptions options_;
-    SeccompProgram unix_socket_refusal_;  // rung 3's second filter (unix_socket_filter.hpp)
+    SeccompProgram rung3_filter_;  // rung 3's second filter (rung3_filter.hpp)
     std::optional<StartVerdict> start_verdict_;  // the rung a confined start reaches here (start_probe.hpp)
     const StartVerdict& start_verdict();
     StartVerdict find_rung() const;

@@ -148,6 +148,8 @@ std::vector<std::string> render_plan(const Plan& plan, const KernelFeatures& f, 
     for (const auto& line : seccomp.summary) out.push_back("  " + line);
     if (!plan.namespaces) {
         out.push_back("  socket(AF_UNIX): EACCES (rung 3: no mount hides the daemons' sockets)");
+        out.push_back("  prlimit64, sched_set*, setpriority, ioprio_set on another process: EPERM (rung 3: no PID "
+                      "namespace keeps your other processes out of reach)");
         out.push_back("process: no PID namespace (rung 3): host processes are visible in /proc; every process the "
                       "command leaves is reparented to its init (a subreaper), which kills them all when the command "
                       "ends; no_new_privs; inherited descriptors above 2 closed");

@@ -55,7 +55,14 @@ std::vector<std::string> rung_gaps(int rung, const KernelFeatures& f) {
         "only its listing; its files stay readable and writable in place, but an editor's save by rename fails",
         "rung 3: the host's /tmp and /var/tmp are not writable (TMPDIR and HOME are the run's own)",
         "rung 3: names (not contents) of files in HOME and the host's temp folders can be listed",
-        "rung 3: host processes are visible in /proc (their command lines); unix sockets cannot be opened",
+        "rung 3: host processes are visible in /proc (their command lines); unix sockets cannot be opened; no "
+        "process's limits, priority or CPU affinity can be changed but the caller's own (prlimit, renice, taskset "
+        "-p on a pid are refused, the command's own children included)",
+        "rung 3: the modes, times and extended attributes of your files outside the write roots can be changed "
+        "(chmod, touch, setfattr; not their contents): Landlock has no right for them, and without a mount "
+        "namespace no read-only mount stops them",
+        "rung 3: in a folder that holds a protected path, the names of its entries can be listed (a keypair-named "
+        "folder's included), not their contents",
         "rung 3: if oms itself is killed with SIGKILL, processes the command left keep running",
     };
     if (!f.has_scopes())
