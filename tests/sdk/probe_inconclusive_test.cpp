@@ -40,6 +40,7 @@ TEST_CASE("doctor --probe: an allowed port the backend declares it cannot grant 
     // doctor shows each plugin's descriptor summary under its row.
     CHECK_THAT(probe.out, Catch::Contains("      example: commands confined by bubblewrap (no network but loopback, no relay)"));
     ProcessResult json = env.oms({"doctor", "--probe", "--json", "--sandbox", "example-bwrap"});
+    INFO(json.out << json.err);
     CHECK(json.exit_code == 0);
     CHECK_THAT(json.out, Catch::Contains("\"rule\":\"connect to a refused loopback port\",\"passed\":false,\"status\":\"not_granted\""));
     CHECK_THAT(json.out, Catch::Contains("\"summary\":\"example: commands confined by bubblewrap"));

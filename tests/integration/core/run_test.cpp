@@ -479,10 +479,21 @@ TEST_CASE("when nothing can confine, auto falls back to host-null with a warning
     } else {
         CHECK(normal.err.find("no confining backend") == std::string::npos);
     }
-    std::vector<std::string> argv{WITHOUT_LANDLOCK, oms_binary(), "run", "--yes", "--", "/bin/sh", "-c", "echo ran"};
     ProcessOptions options;
     for (auto& [name, value] : env.env) options.env.push_back(name + "=" + value);
     options.cwd = env.worktree;
+    // A kernel without Landlock still confines where namespaces work (rung 2):
+    // auto keeps landlock there, with no warning.
+    ProcessResult rung_2 = run_process({REFUSE_SYSCALLS, "landlock", "--", oms_binary(), "run", "--", "/bin/sh", "-c",
+                                        "echo ran"},
+                                       options);
+    INFO(rung_2.err);
+    CHECK(rung_2.exit_code == 0);
+    CHECK(rung_2.out == "ran\n");
+    CHECK(rung_2.err.find("no confining backend") == std::string::npos);
+    // Without Landlock and without namespaces nothing confines.
+    std::vector<std::string> argv{REFUSE_SYSCALLS, "landlock,namespaces", "--", oms_binary(), "run", "--yes", "--",
+                                  "/bin/sh", "-c", "echo ran"};
     for (int run = 0; run < 2; ++run) {  // every run, not once
         INFO("run " << run);
         ProcessResult fallback = run_process(argv, options);
