@@ -66,25 +66,30 @@ TEST_CASE("a daemon started by a run is gone when the run returns", "[landlock][
         World w;
         const std::string mark = unique_mark("oms-daemon");
         // One setsid daemon, one double-forked: each writes a heartbeat into
-        // the worktree and tries the run's private HOME every 50 ms.
-        const std::string loop = "while :; do echo beat >> " + w.work + "/heartbeat-$0; echo planted > " +
+        // a folder of the worktree and tries the run's private HOME every 50 ms.
+        const std::string beats = w.work + "/beats";
+        make_dirs(beats);
+        const std::string loop = "while :; do echo beat >> " + beats + "/heartbeat-$0; echo planted > " +
                                  w.private_home + "/planted 2>/dev/null; sleep 0.05; done";
+        // The wait is bounded (10 s): a run where the daemons cannot write
+        // ends and fails the check below instead of hanging the test.
         const std::string script = "setsid sh -c '" + loop + "' " + mark + "-a </dev/null >/dev/null 2>&1 &\n" +
                                    "( sh -c '" + loop + "' " + mark + "-b </dev/null >/dev/null 2>&1 & ) \n" +
-                                   "while [ ! -s " + w.work + "/heartbeat-" + mark + "-a ] || [ ! -s " + w.work +
-                                   "/heartbeat-" + mark + "-b ]; do sleep 0.02; done; echo DAEMONS-RUNNING";
+                                   "i=0; while { [ ! -s " + beats + "/heartbeat-" + mark + "-a ] || [ ! -s " + beats +
+                                   "/heartbeat-" + mark + "-b ]; } && [ $i -lt 500 ]; do sleep 0.02; i=$((i+1)); "
+                                   "done; [ $i -lt 500 ] && echo DAEMONS-RUNNING";
         auto r = run_confined(driver, w, script);
         INFO(r.spawn_error << r.out << r.err);
         REQUIRE(r.exit_code == 0);
         REQUIRE(has(r.out, "DAEMONS-RUNNING"));  // positive: they ran inside the run
         CHECK(host_processes_with(mark).empty());
-        const size_t a = file_size(w.work + "/heartbeat-" + mark + "-a");
-        const size_t b = file_size(w.work + "/heartbeat-" + mark + "-b");
+        const size_t a = file_size(beats + "/heartbeat-" + mark + "-a");
+        const size_t b = file_size(beats + "/heartbeat-" + mark + "-b");
         CHECK(a > 0);
         unlink((w.private_home + "/planted").c_str());
         std::this_thread::sleep_for(std::chrono::milliseconds(600));
-        CHECK(file_size(w.work + "/heartbeat-" + mark + "-a") == a);
-        CHECK(file_size(w.work + "/heartbeat-" + mark + "-b") == b);
+        CHECK(file_size(beats + "/heartbeat-" + mark + "-a") == a);
+        CHECK(file_size(beats + "/heartbeat-" + mark + "-b") == b);
         CHECK(access((w.private_home + "/planted").c_str(), F_OK) != 0);
         // The next run's private HOME (the plugin driver reuses the folder) holds nothing of run 1.
         auto next = run_confined(driver, w, "ls -a \"$HOME\"; echo LISTED");
