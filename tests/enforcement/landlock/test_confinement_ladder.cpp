@@ -6,6 +6,7 @@
 // the same enforcement probes as the full mode, with their positive
 // controls and host-side evidence, and what doctor says is what a run gets.
 #include "host_listeners.hpp"
+#include "host_victim.hpp"
 #include "ladder_probes.hpp"
 #include "test_support.hpp"
 
@@ -273,50 +274,35 @@ TEST_CASE("device files: /dev holds only the granted ones, and one elsewhere doe
 
 namespace {
 
-// A process of this user's outside every sandbox, ended with the test.
-struct HostSleeper {
-    pid_t pid = -1;
-    HostSleeper() {
-        pid = fork();
-        if (pid == 0) {
-            execl("/bin/sleep", "sleep", "60", static_cast<char*>(nullptr));
-            _exit(127);
-        }
-    }
-    ~HostSleeper() {
-        if (pid > 0) {
-            kill(pid, SIGKILL);
-            waitpid(pid, nullptr, 0);
-        }
-    }
-    std::string limit(const std::string& name) const {  // a line of /proc/PID/limits
-        for (const auto& line : lines_starting(read_file("/proc/" + std::to_string(pid) + "/limits"), name))
-            return line;
-        return "";
-    }
-    long nice() const {  // field 19 of /proc/PID/stat
-        std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
-        std::istringstream rest(stat.substr(stat.rfind(')') + 2));
-        std::string field;
-        for (int i = 3; i <= 19; ++i) rest >> field;
-        return std::stol(field);
-    }
-};
+// A line of /proc/PID/limits.
+std::string limit_of(pid_t pid, const std::string& name) {
+    for (const auto& line : lines_starting(read_file("/proc/" + std::to_string(pid) + "/limits"), name)) return line;
+    return "";
+}
+
+// Field 19 of /proc/PID/stat.
+long nice_of(pid_t pid) {
+    std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+    std::istringstream rest(stat.substr(stat.rfind(')') + 2));
+    std::string field;
+    for (int i = 3; i <= 19; ++i) rest >> field;
+    return std::stol(field);
+}
 
 }  // namespace
 
 TEST_CASE("rung 3 keeps other processes' limits and scheduling out of reach; metadata outside is the gap doctor names",
           "[landlock][ladder]") {
     require_landlock();
-    HostSleeper target, control;
-    const std::string before = target.limit("Max open files");
+    HostVictim target, control;
+    const std::string before = limit_of(target.pid, "Max open files");
     REQUIRE_FALSE(before.empty());
     // Positive control: outside any sandbox the same tools reach a process of ours.
     const std::string other = std::to_string(control.pid);
     CHECK(run_process({"/bin/sh", "-c", "prlimit --pid " + other + " --nofile=64:64 && renice -n 3 -p " + other +
                                             " >/dev/null && echo DONE"}).out == "DONE\n");
-    CHECK(has(control.limit("Max open files"), "64"));
-    CHECK(control.nice() == 3);
+    CHECK(has(limit_of(control.pid, "Max open files"), "64"));
+    CHECK(nice_of(control.pid) == 3);
 
     World w;
     make_dirs(w.work + "/src");
@@ -333,8 +319,8 @@ TEST_CASE("rung 3 keeps other processes' limits and scheduling out of reach; met
     CHECK_FALSE(has(r.out, "RENICE-OTHER"));
     CHECK_FALSE(has(r.out, "TASKSET-OTHER"));
     // Host side: the process kept its limit and its priority.
-    CHECK(target.limit("Max open files") == before);
-    CHECK(target.nice() == 0);
+    CHECK(limit_of(target.pid, "Max open files") == before);
+    CHECK(nice_of(target.pid) == 0);
     // The command's own limit and priority still change (pid 0).
     CHECK(has(r.out, "OWN-LIMIT"));
     CHECK(has(r.out, "OWN-NICE"));

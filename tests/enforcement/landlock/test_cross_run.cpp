@@ -2,6 +2,7 @@
 // classes 2, 5, 6): the command runs in its own PID namespace, nothing it
 // starts outlives `oms run`, host processes cannot be seen or touched, and
 // /tmp is private to the run.
+#include "host_victim.hpp"
 #include "isolation_support.hpp"
 
 #include <dirent.h>
@@ -41,22 +42,6 @@ size_t file_size(const std::string& path) {
     return in ? static_cast<size_t>(in.tellg()) : 0;
 }
 
-// A host process the sandbox must not be able to touch.
-struct Victim {
-    pid_t pid = -1;
-    Victim() {
-        pid = fork();
-        if (pid == 0) {
-            execl("/bin/sleep", "sleep", "4242.5", static_cast<char*>(nullptr));
-            _exit(127);
-        }
-    }
-    ~Victim() {
-        kill(pid, SIGKILL);
-        waitpid(pid, nullptr, 0);
-    }
-    bool alive() const { return waitpid(pid, nullptr, WNOHANG) == 0 && kill(pid, 0) == 0; }
-};
 
 }  // namespace
 
@@ -101,7 +86,7 @@ TEST_CASE("a daemon started by a run is gone when the run returns", "[landlock][
 
 TEST_CASE("host processes can be neither seen nor limited nor signalled", "[landlock][isolation][class5]") {
     require_landlock();
-    Victim victim;
+    HostVictim victim;
     REQUIRE(victim.alive());
     rlimit cpu_before{};
     REQUIRE(prlimit(victim.pid, RLIMIT_CPU, nullptr, &cpu_before) == 0);
