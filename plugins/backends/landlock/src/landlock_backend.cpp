@@ -83,11 +83,10 @@ void LandlockBackend::probe(const oms::sdk::Report& report) {
     report.detail("start check: a confined `true` started here on this rung (checked once per boot, kernel, user, "
                   "oms build and the confinement around oms; " + start_probe_cache_file() + ")");
     report.detail(denial_report_status(features_.abi));
-    if (start.rung != 2)  // on rung 2 the mounts carry what Landlock would (rung_gaps says what they do not)
-        for (const auto& line : missing_guarantees(features_)) report.missing(line);
+    for (const auto& line : landlock_gaps(false)) report.missing(line);
     for (const auto& line : rung_gaps(start.rung, features_)) report.missing(line);
-    if (start.rung != 2 && !unenforceable(features_).empty())
-        report.warn_once("OMS landlock sandbox is incomplete on this kernel: " + joined(unenforceable(features_)) +
+    if (!landlock_gaps(true).empty())
+        report.warn_once("OMS landlock sandbox is incomplete on this kernel: " + joined(landlock_gaps(true)) +
                          ". Commands are refused unless run with --best-effort.");
 }
 
@@ -155,16 +154,21 @@ void LandlockBackend::render(const oms::sdk::Context& context, const oms::sdk::P
     Plan plan = build_plan(context, policy, options_);
     fit_to_rung(plan);
     for (const auto& line : render_plan(plan, features_, seccomp_for(plan))) report.text(line);
-    if (start_verdict().rung != 2)
-        for (const auto& gap : missing_guarantees(features_)) report.text("missing: " + gap);
+    for (const auto& gap : landlock_gaps(false)) report.text("missing: " + gap);
     if (start_verdict().started)
         for (const auto& gap : rung_gaps(start_verdict().rung, features_)) report.text("missing: " + gap);
 }
 
+// What this kernel's Landlock lacks (only what leaves a rule unenforced,
+// when `unenforced`); nothing on rung 2, which uses no Landlock: its mounts
+// carry the file rules, and rung_gaps says what they do not.
+std::vector<std::string> LandlockBackend::landlock_gaps(bool unenforced) {
+    if (start_verdict().started && start_verdict().rung == 2) return {};
+    return unenforced ? unenforceable(features_) : missing_guarantees(features_);
+}
+
 void LandlockBackend::check_enforceable(const oms::sdk::Context& context) {
-    // Rung 2 has no Landlock at all: its mounts carry the file rules.
-    if (start_verdict().started && start_verdict().rung == 2) return;
-    auto gaps = unenforceable(features_);
+    auto gaps = landlock_gaps(true);
     if (gaps.empty()) return;
     if (!context.best_effort())
         throw Error(OMS_ERR_UNSUPPORTED, "landlock cannot enforce the whole policy on this kernel: " + joined(gaps) +

@@ -58,6 +58,7 @@ private:
     StartVerdict find_rung() const;
     StartVerdict find_rung_without_landlock() const;
     void fit_to_rung(Plan& plan);
+    std::vector<std::string> landlock_gaps(bool unenforced);
 
     // Refuses (OMS_ERR_UNSUPPORTED) what this kernel cannot enforce, unless
     // best effort; nothing on rung 2, where the mounts carry the file rules.
