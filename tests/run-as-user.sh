@@ -50,9 +50,14 @@ setfacl -R -d -m "u:$user:rwX" "$build"
 # A device file outside /dev that the user may open (a copy of /dev/zero,
 # mode 0666): the landlock tests check it does not open inside a run. Only
 # root can make one, so it is made here for the user's pass.
+# The user can write the build tree: whatever else is at the name (a link
+# the user's pass left) is removed, never followed, and the node is made
+# with its mode at once (no chmod on a name the user could swap).
 node="$build/test-device-node"
-[ -c "$node" ] || mknod "$node" c 1 5
-chmod 0666 "$node"
+if [ -L "$node" ] || [ ! -c "$node" ]; then
+    rm -f "$node"
+    mknod -m 0666 "$node" c 1 5
+fi
 
 echo "run-as-user: ctest as $user (uid $(id -u "$user")) in $build" >&2
 cd "$build"
