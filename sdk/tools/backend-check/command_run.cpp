@@ -1,5 +1,7 @@
 #include "command_run.hpp"
 
+#include <oms/abi_lowering.hpp>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -75,7 +77,15 @@ Outcome run_command(const LoadedBackend& backend, Scene& scene, const CommandRun
     oms_error error{reason, sizeof reason};
     void* run = nullptr;
     oms_stdio stdio{in.read_end, out.write_end, err.write_end};
-    outcome.spawn_status = backend.api().spawn(backend.instance(), scene.context(command.argv), scene.policy(),
+    const oms_policy* policy = nullptr;
+    try {
+        policy = scene.policy();
+    } catch (const abi::LoweringRefused& refused) {  // oms refuses such a run before the backend sees it
+        outcome.spawn_status = OMS_ERR_FAILED;
+        outcome.spawn_error = refused.what();
+        return outcome;
+    }
+    outcome.spawn_status = backend.api().spawn(backend.instance(), scene.context(command.argv), policy,
                                                stdio, &run, &error);
     in.close_read();
     out.close_write();

@@ -213,7 +213,8 @@ const std::vector<std::string>& process_obligation_names() {
 
 const std::vector<std::string>& confinement_obligation_names() {
     static const std::vector<std::string> names = {
-        "read-deny-home", "read-deny-keypair", "write-deny-outside", "write-deny-git", "write-deny-pinned",
+        "read-deny-home", "read-deny-keypair", "keypair-hard-link", "keypair-folder-name",
+        "keypair-link-to-file", "keypair-rename-race", "write-deny-outside", "write-deny-git", "write-deny-pinned",
         "precedence", "network", "daemon-sockets", "capabilities", "no-new-privs", "pid-namespace",
         "raw-devices", "leftovers", "private-home"};
     return names;

@@ -49,6 +49,8 @@ struct Bench {
 
 // What any backend must do, confining or not.
 std::vector<Result> check_process_obligations(Bench& bench);
+// Keypair attacks across runs (obligations_keypair_runs.cpp).
+std::vector<Result> check_keypair_attacks(Bench& bench);
 // What a confining backend must do on top.
 std::vector<Result> check_confinement_obligations(Bench& bench);
 

@@ -217,6 +217,7 @@ std::vector<Result> check_confinement_obligations(Bench& bench) {
     std::vector<Result> all;
     auto add = [&all](std::vector<Result> more) { all.insert(all.end(), more.begin(), more.end()); };
     add(check_reads(bench));
+    add(check_keypair_attacks(bench));
     add(check_writes(bench));
     add(check_precedence_by_runs(bench));
     all.push_back(check_network(bench));

@@ -94,9 +94,11 @@ TEST_CASE("docker escapes 8: a keypair restored into a hard link planted earlier
     for (bool warm : {false, true}) {
         CAPTURE(warm);
         Task task(warm);
-        const std::string key = task.worktree + "/target/deploy/new-keypair.json";
-        Outcome plant = task.sh("mkdir -p target/deploy && : > target/deploy/new-keypair.json && "
-                                "ln target/deploy/new-keypair.json notes.txt && echo planted");
+        // In a folder of its own: target/deploy holds the task's keypair, so
+        // it is pinned (a mount point) and a link out of it crosses mounts.
+        const std::string key = task.worktree + "/keys/new-keypair.json";
+        Outcome plant = task.sh("mkdir -p keys && : > keys/new-keypair.json && "
+                                "ln keys/new-keypair.json notes.txt && echo planted");
         REQUIRE(plant.out == "planted\n");
         write_file(key, "[9,9,SECRETKEY2]\n");  // cp saved.json over it: the same inode
         struct stat st;
@@ -108,7 +110,7 @@ TEST_CASE("docker escapes 8: a keypair restored into a hard link planted earlier
         CHECK_THAT(strike.error, Catch::Contains(key + " (2 names, also " + task.worktree + "/notes.txt)"));
         // Control: once the key has one name again, the run goes ahead with it masked.
         REQUIRE(unlink((task.worktree + "/notes.txt").c_str()) == 0);
-        Outcome after = task.sh("cat target/deploy/new-keypair.json; echo done");
+        Outcome after = task.sh("cat keys/new-keypair.json; echo done");
         INFO(after.error);
         CHECK(after.status == OMS_OK);
         CHECK(after.out.find("SECRETKEY2") == std::string::npos);

@@ -63,9 +63,16 @@ TEST_CASE("docker: a keypair folder the container made unreadable is never skipp
     const bool warm = GENERATE(false, true);
     CAPTURE(warm);
     Task task(warm);
-    Outcome prepare = task.sh("mkdir h && mv target/deploy h/ && chmod 000 h && echo PREPARED");
+    // The container makes the folders; the task's keypair and its neighbour
+    // are copied in from the host (target/deploy, which holds the task's
+    // keypair, is pinned in the container: it cannot be moved there), and
+    // the folder closed.
+    Outcome prepare = task.sh("mkdir -p h/deploy && echo PREPARED");
     INFO(prepare.error << prepare.out << prepare.err);
     REQUIRE(prepare.out.find("PREPARED") != std::string::npos);
+    for (const char* name : {"prog-keypair.json", "prog.json"})
+        write_file(task.worktree + "/h/deploy/" + name, read_file(task.worktree + "/target/deploy/" + name));
+    REQUIRE(chmod((task.worktree + "/h").c_str(), 0) == 0);
     REQUIRE(owner_of(task.worktree + "/h") == container_uid());
     REQUIRE(mode_of(task.worktree + "/h") == 0);
     const std::string strike = "chmod 755 h; cat h/deploy/prog-keypair.json; echo; cat README; cat h/deploy/prog.json";
@@ -103,8 +110,20 @@ TEST_CASE("docker: a keypair folder the container made unreadable is never skipp
         CHECK(o.out.find("public") != std::string::npos);
     }
 
-    if (geteuid() == 0) SECTION("a caller that can read the folder finds and masks the keypair in it") {
+    if (geteuid() == 0) SECTION("a caller that can read the folder finds the keypair; the container cannot check its pin there") {
+        // The keypair's folders are pinned and checked by the runner, which
+        // runs as the container's user: the closed folder is the command's
+        // own (it could open it again), so the run stops instead.
         Outcome o = task.sh(strike);
+        INFO(o.error << o.out << o.err);
+        CHECK((o.status != OMS_OK || o.exit_code != 0));
+        CHECK(o.out.find(kKey) == std::string::npos);
+        if (!warm) CHECK_THAT(o.err, Catch::Contains("/h/deploy cannot be checked in the container"));
+        CHECK(mode_of(task.worktree + "/h") == 0);  // the command never ran
+        // positive control: once the folder is open, the keypair is masked
+        // and its neighbour reads.
+        REQUIRE(chmod((task.worktree + "/h").c_str(), 0755) == 0);
+        o = task.sh(strike);
         INFO(o.error << o.out << o.err);
         REQUIRE(o.status == OMS_OK);
         CHECK(o.out.find(kKey) == std::string::npos);

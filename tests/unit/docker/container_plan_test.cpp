@@ -199,9 +199,19 @@ TEST_CASE("plan: a path is one quoted CSV field, so none of its bytes becomes a 
     write_file(f.wt + "/q\"uote=/a-keypair.json", "{}\n");
     f.in.rules = {{OMS_RULE_READ_DENY_SUFFIX, "-keypair.json"}};
     const Args mounts = policy_mounts(f.plan().flags);
-    CHECK(mounts == Args{"--mount=type=bind,source=" + f.wt + ",target=" + f.wt,
-                         "--mount=type=bind,source=/dev/null,\"target=" + f.wt + "/q\"\"uote=/a-keypair.json\",readonly",
-                         "--mount=type=bind,source=/dev/null,\"target=" + hostile + "/loot-keypair.json\",readonly"});
+    // Every folder between the worktree and a keypair is pinned (a bind onto
+    // itself), each name one quoted field too.
+    Args expected{"--mount=type=bind,source=" + f.wt + ",target=" + f.wt};
+    std::vector<std::string> pins{f.wt + "/q\"uote="};
+    for (size_t slash = hostile.find('/', f.wt.size() + 1); slash != std::string::npos; slash = hostile.find('/', slash + 1))
+        pins.push_back(hostile.substr(0, slash));
+    pins.push_back(hostile);
+    std::sort(pins.begin(), pins.end());
+    for (const std::string& pin : pins)
+        expected.push_back("--mount=type=bind," + csv_field("source", pin) + "," + csv_field("target", pin));
+    expected.push_back("--mount=type=bind,source=/dev/null,\"target=" + f.wt + "/q\"\"uote=/a-keypair.json\",readonly");
+    expected.push_back("--mount=type=bind,source=/dev/null,\"target=" + hostile + "/loot-keypair.json\",readonly");
+    CHECK(mounts == expected);
     CHECK(csv_field("source", "/a\"b,c") == "\"source=/a\"\"b,c\"");
     CHECK(csv_field("source", "/a=b c") == "source=/a=b c");
 }
@@ -269,10 +279,23 @@ TEST_CASE("plan: read-only and read-write mounts, with denied paths inside them 
                   {OMS_RULE_READ_DENY, "/home/u/.aws"},
                   {OMS_RULE_READ_DENY_SUFFIX, "-keypair.json"},
                   {OMS_RULE_READ_DENY_SUFFIX, "/id.json"}};
-    const Args mounts = policy_mounts(f.plan().flags);
+    const ContainerPlan plan = f.plan();
+    const Args mounts = policy_mounts(plan.flags);
+    // The runner finds each pinned folder as the host had it, or stops.
+    for (const std::string& pin : {cache + "/wallet", f.wt + "/target", f.wt + "/target/deploy"}) {
+        struct stat st;
+        REQUIRE(lstat(pin.c_str(), &st) == 0);
+        const std::string identity = std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + pin;
+        CHECK(std::count(plan.expected.begin(), plan.expected.end(), identity) == 1);
+    }
     Args expected = {
         "--mount=type=bind,source=" + f.wt + ",target=" + f.wt,
         "--mount=type=bind,source=" + cache + ",target=" + cache,
+        // The folders between a write root and its keypairs, pinned; a
+        // read-only root's need no pin.
+        "--mount=type=bind,source=" + cache + "/wallet,target=" + cache + "/wallet",
+        "--mount=type=bind,source=" + f.wt + "/target,target=" + f.wt + "/target",
+        "--mount=type=bind,source=" + f.wt + "/target/deploy,target=" + f.wt + "/target/deploy",
         "--mount=type=bind,source=" + data + ",target=" + data + ",readonly",
         "--mount=type=tmpfs,target=" + data + "/.ssh,tmpfs-size=4k,tmpfs-mode=0500",
         "--mount=type=bind,source=/dev/null,target=" + cache + "/wallet/id.json,readonly",

@@ -1,5 +1,6 @@
 #include "expectations.hpp"
 
+#include <errno.h>
 #include <sys/stat.h>
 
 #include <cstdio>
@@ -18,6 +19,13 @@ bool expectations_hold(int& argi, int argc, char** argv) {
         }
         const char* path = spec + used;
         struct stat st;
+        if (lstat(path, &st) != 0 && errno == EACCES) {
+            std::fprintf(stderr,
+                         "oms: %s cannot be checked in the container: a folder on the way is closed to the "
+                         "container's user; refusing to run (give that user search rights there: chmod u+x)\n",
+                         path);
+            return false;
+        }
         if (lstat(path, &st) != 0 || static_cast<unsigned long long>(st.st_dev) != device ||
             static_cast<unsigned long long>(st.st_ino) != inode) {
             std::fprintf(stderr,

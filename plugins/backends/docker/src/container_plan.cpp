@@ -11,6 +11,7 @@
 #include <oms/path.hpp>
 #include <oms/run_folder.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -119,12 +120,73 @@ bool worktree_write_denied(const RunInputs& in) {
     return false;
 }
 
+[[noreturn]] void moved_since_search(const std::string& path) {
+    throw sdk::Error(OMS_ERR_FAILED, "docker: the keypair " + path +
+                                         " was moved or removed while the run started, after the search found it; "
+                                         "the command did not run. Something is moving files or folders there: run "
+                                         "again once it has stopped");
+}
+
+// The folders between a write root and each keypair the scan found in it:
+// pinned like a protected path's, so a command of the container cannot
+// rename them (a mount point), and checked by the runner, so one the daemon
+// made because a concurrent rename had moved the real one away (the mask
+// would sit in it, the key beside it) stops the run. The keypair itself must
+// still be where the scan saw it.
+struct ContainerUser {
+    uid_t uid;
+    gid_t gid;
+};
+
+// "UID:GID" (normalized_user); an id that is not a number matches no owner,
+// so every folder is pinned and checked.
+ContainerUser container_user(const std::string& user) {
+    auto number = [](const std::string& text) {
+        char* end = nullptr;
+        const unsigned long value = std::strtoul(text.c_str(), &end, 10);
+        return !text.empty() && end && *end == '\0' ? value : static_cast<unsigned long>(-1);
+    };
+    const size_t colon = user.find(':');
+    return {static_cast<uid_t>(number(user.substr(0, colon))),
+            static_cast<gid_t>(colon == std::string::npos ? -1 : number(user.substr(colon + 1)))};
+}
+
+// Whether the container's user can search every folder from `root` down to
+// `path`'s parent, or open one it owns (chmod). A keypair below another
+// user's closed folder is out of the command's reach: no pin is needed, and
+// the runner, as that user, could not check one.
+bool reachable_by(const ContainerUser& user, const std::string& root, const std::string& path) {
+    if (user.uid == static_cast<uid_t>(-1)) return true;
+    for (size_t slash = path.find('/', root.size() + 1); slash != std::string::npos; slash = path.find('/', slash + 1)) {
+        struct stat st;
+        if (lstat(path.substr(0, slash).c_str(), &st) != 0) return true;  // judged by the identity check
+        if (st.st_uid == user.uid) continue;
+        const mode_t search = st.st_gid == user.gid ? S_IXGRP : S_IXOTH;
+        if (!(st.st_mode & search)) return false;
+    }
+    return true;
+}
+
+void pin_keypair_folders(const ScanResult& scan, const std::vector<std::string>& writable, const std::string& user,
+                         std::vector<std::string>& parents) {
+    std::vector<std::string> keypairs = scan.matches;
+    keypairs.insert(keypairs.end(), scan.matched_folders.begin(), scan.matched_folders.end());
+    const ContainerUser who = container_user(user);
+    for (const std::string& k : keypairs) {
+        const std::string* root = containing_root(k, writable);
+        if (!root || *root == k) continue;
+        if (link_free_identity(*root, k, "secret file").kind == PathKind::Missing) moved_since_search(k);
+        if (reachable_by(who, *root, k)) pin_parents(*root, k, parents);
+    }
+}
+
 // Worktree read-write (read-only when a WRITE_DENY rule names it whole), then
 // .git, pinned files, WRITE_DENY paths and the worktree's entries a WRITE_DENY_NAME rule names (nested .git folders,
-// submodule .git files: `named`, found by the scan) read-only over it, their
-// parent folders pinned as mount points. Each is found from its mount root
-// without following links.
-void add_writable_mounts(const RunInputs& in, const std::vector<std::string>& named, ContainerPlan& plan) {
+// submodule .git files: `scan.named`) read-only over it, their parent folders
+// and those of the keypairs to mask pinned as mount points. Each is found
+// from its mount root without following links.
+void add_writable_mounts(const RunInputs& in, const ScanResult& scan, ContainerPlan& plan) {
+    const std::vector<std::string>& named = scan.named;
     std::vector<std::string>& f = plan.flags;
     // A worktree denied writes as a whole (oms verify's snapshot) is bound
     // read-only; nothing below it then needs a mount of its own.
@@ -150,6 +212,7 @@ void add_writable_mounts(const RunInputs& in, const std::vector<std::string>& na
         read_only.push_back(p);
         plan.expected.push_back(identity_entry(id, p));
     }
+    pin_keypair_folders(scan, writable, plan.user, parents);
     std::sort(parents.begin(), parents.end());
     parents.erase(std::unique(parents.begin(), parents.end()), parents.end());
     for (const std::string& d : parents) {
@@ -306,7 +369,7 @@ ContainerPlan plan_container(const Settings& s, const std::string& image, const 
                         rule_values(in, OMS_RULE_WRITE_DENY_NAME)};
     request.container_is_oms_user = plan.user == std::to_string(geteuid()) + ":" + std::to_string(getegid());
     const ScanResult scan = scan_mounts(request);
-    add_writable_mounts(in, scan.named, plan);
+    add_writable_mounts(in, scan, plan);
     for (const std::string& ro : in.read_only) plan.flags.push_back(bind(ro, true));
     add_masks(in, visible, masked, scan, plan);
     plan.keypair_matches = scan.seen;

@@ -87,10 +87,26 @@ int open_folder(int at, const char* name, const std::string& path, bool skip_oth
     unreadable(path, error);
 }
 
+// How many walks in a row may meet a folder gone between its listing and
+// its opening before the run is refused.
+constexpr int kWalkTries = 3;
+
+[[noreturn]] void changed_during_walk(const std::string& folder) {
+    throw sdk::Error(OMS_ERR_FAILED, "docker: the folder " + folder +
+                                         " vanished while it was searched for keypair files, " +
+                                         std::to_string(kWalkTries) +
+                                         " searches in a row; the command did not run. Something is moving folders "
+                                         "there: run again once it has stopped");
+}
+
 class Walker {
 public:
     explicit Walker(const ScanRequest& request) : request_(request) {}
     ScanResult result;
+    // A folder listed but gone when it was to be opened: renamed, perhaps,
+    // to a name its parent's listing had passed, so what it holds was not
+    // seen. The walk is not an answer then.
+    std::string vanished;
 
     void walk_root(const std::string& root) {
         if (matches(root)) {
@@ -150,6 +166,10 @@ private:
         return false;
     }
 
+    void note_vanished(const std::string& path) {
+        if (vanished.empty()) vanished = path;
+    }
+
     bool wanted_name(const char* name) const {
         return std::find(request_.names.begin(), request_.names.end(), name) != request_.names.end();
     }
@@ -185,18 +205,20 @@ private:
                 result.complete = false;
                 return;
             }
-            visit(dirfd(handle), name, (dir == "/" ? "" : dir) + "/" + name, dir);
+            visit(dirfd(handle), name, entry->d_type, (dir == "/" ? "" : dir) + "/" + name, dir);
             if (!result.complete) return;
         }
     }
 
-    void visit(int dir_fd, const char* name, const std::string& path, const std::string& dir) {
+    void visit(int dir_fd, const char* name, unsigned char listed_type, const std::string& path,
+               const std::string& dir) {
         struct stat st;
         if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
             if (errno == EACCES) restore_owner_rights(dir_fd);  // listable, not searchable
             if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-                if (gone(errno)) return;
-                unreadable(dir, errno);
+                if (!gone(errno)) unreadable(dir, errno);
+                if (listed_type == DT_DIR || listed_type == DT_UNKNOWN) note_vanished(path);
+                return;
             }
         }
         if ((S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) && wanted_name(name)) result.named.push_back(path);
@@ -211,6 +233,7 @@ private:
             }
             int child = open_folder(dir_fd, name, path, request_.container_is_oms_user);
             if (child >= 0) walk(child, path);
+            else if (gone(errno)) note_vanished(path);
         } else if (S_ISREG(st.st_mode) && !masked) {
             visit_file(path, st);
         } else if (S_ISLNK(st.st_mode) && matches(path)) {
@@ -241,22 +264,38 @@ void sort_unique(std::vector<std::string>& paths) {
 
 }  // namespace
 
-ScanResult scan_mounts(const ScanRequest& request) {
+namespace {
+
+ScanResult walk_once(const ScanRequest& request, std::string& vanished) {
     Walker walker(request);
-    if (request.suffixes.empty() && request.names.empty()) return walker.result;
     for (const std::string& root : request.roots) {
         struct stat st;
         if (lstat(root.c_str(), &st) != 0) continue;
         if (S_ISDIR(st.st_mode)) walker.walk_root(root);
         else if (S_ISREG(st.st_mode)) walker.visit_file(root, st);
-        if (!walker.result.complete) break;
+        if (!walker.result.complete || !walker.vanished.empty()) break;
     }
-    sort_unique(walker.result.matches);
-    sort_unique(walker.result.matched_folders);
-    walker.collect_linked();
-    sort_unique(walker.result.named);
-    sort_unique(walker.result.keypair_links);
-    return walker.result;
+    vanished = walker.vanished;
+    if (vanished.empty()) walker.collect_linked();
+    return std::move(walker.result);
+}
+
+}  // namespace
+
+ScanResult scan_mounts(const ScanRequest& request) {
+    if (request.suffixes.empty() && request.names.empty()) return ScanResult{};
+    ScanResult result;
+    for (int attempt = 1;; ++attempt) {
+        std::string vanished;
+        result = walk_once(request, vanished);
+        if (vanished.empty()) break;
+        if (attempt == kWalkTries) changed_during_walk(vanished);
+    }
+    sort_unique(result.matches);
+    sort_unique(result.matched_folders);
+    sort_unique(result.named);
+    sort_unique(result.keypair_links);
+    return result;
 }
 
 ScanResult find_suffix_matches(const std::vector<std::string>& roots, const std::vector<std::string>& suffixes,

@@ -44,6 +44,13 @@ void add_advice(std::string& advice, const std::string& step) { advice += (advic
                                               "; the command did not run. To run, " + advice);
 }
 
+[[noreturn]] void moved_since_search(const std::string& match) {
+    throw oms::sdk::Error(OMS_ERR_FAILED, "landlock: the keypair file " + match +
+                                              " was moved or removed while the run started, after the search found "
+                                              "it; the command did not run. Something is moving files or folders "
+                                              "there: run again once it has stopped");
+}
+
 }  // namespace
 
 std::vector<KeypairTarget> keypair_targets(const std::vector<std::string>& matches, const KeypairNaming& naming) {
@@ -52,7 +59,10 @@ std::vector<KeypairTarget> keypair_targets(const std::vector<std::string>& match
     for (const auto& match : matches) {
         struct stat st, link;
         if (stat(match.c_str(), &st) != 0) {
-            if (errno == ENOENT || errno == ENOTDIR) continue;  // gone since the walk
+            // Gone since the walk found it: moved, perhaps, to a name the
+            // walk had passed already (a concurrent command renaming its
+            // folder back and forth). Nothing would be hidden: fail closed.
+            if (errno == ENOENT || errno == ENOTDIR) moved_since_search(match);
             targets.push_back(KeypairTarget{match, false, 0, 0});  // the child's open decides (fails closed)
             continue;
         }

@@ -43,8 +43,9 @@ struct KeypairNaming {
     std::function<bool(const std::string&)> searched;
 };
 
-// The matches still present, as targets; gone ones are left out (nothing to
-// hide). Throws for the cases above.
+// The matches as targets. Throws for the cases above, and for a match no
+// longer at its path: a folder renamed back and forth while runs start
+// would otherwise leave the key unhidden under a name the walk had passed.
 std::vector<KeypairTarget> keypair_targets(const std::vector<std::string>& matches, const KeypairNaming& naming);
 
 }  // namespace oms::landlock
