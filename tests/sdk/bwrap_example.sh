@@ -3,8 +3,8 @@
 # Installs the SDK alone to a temporary prefix, builds sdk/examples/bwrap-backend
 # against it with find_package(oms-sdk), and runs the installed conformance
 # kit on it: every obligation passes except the loopback port, which the
-# example declares it cannot grant (NOT GRANTED, not FAIL), and the keypair
-# attacks across runs, which a search by names alone fails.
+# example declares it cannot grant (NOT GRANTED, not FAIL), and, at times,
+# the keypair rename race (kit_verdicts.sh).
 set -u
 source_dir=$1
 work=$(mktemp -d)
@@ -24,16 +24,13 @@ plugin="$work/plugin/oms-example-bwrap.so"
 out=$("$work/prefix/bin/oms-backend-check" "$plugin" --id example-bwrap)
 status=$?
 echo "$out"
-# The example finds keypair files by their names alone (find_below), which
-# the kit's attacks across runs defeat (kit_verdicts.sh).
 . "$source_dir/tests/sdk/kit_verdicts.sh"
-problem=$(name_walker_verdict "$out" "$status")
+problem=$(bwrap_example_verdict "$out" "$status")
 [ -z "$problem" ] || fail "$problem"
 echo "$out" | grep -q "^NOT GRANTED  network: the allowed port is not reachable, as the probe declares" ||
     fail "the loopback port should be NOT GRANTED"
-# 18 obligations and 11 precedence rows, plus the keypair attacks it survived
-# (the rename race is a race: a name walker loses it most times, not always).
-keypair_failed=$(echo "$out" | grep -c "^FAIL  *keypair-")
-wanted=$((29 + 4 - keypair_failed))
+# 22 obligations and 11 precedence rows, less the rename race when lost.
+lost=$(echo "$out" | grep -c '^FAIL *keypair-rename-race: ')
+wanted=$((33 - lost))
 [ "$(echo "$out" | grep -c '^PASS ')" -eq "$wanted" ] || fail "wanted $wanted PASS lines"
 echo "bwrap example built out of tree and checked by the installed kit: ok"

@@ -1,6 +1,8 @@
 #include "bwrap_arguments.hpp"
 
-#include <dirent.h>
+#include <oms/path.hpp>
+#include <oms/secret_search.hpp>
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -20,26 +22,18 @@ bool exists(const std::string& path) {
     return lstat(path.c_str(), &info) == 0;
 }
 
-bool ends_with(const std::string& text, const std::string& end) {
-    return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
-}
-
-// Every path below `root` (not following links) whose full path ends with one
-// of `suffixes` or whose name is one of `names`, found now, at launch.
-void find_below(const std::string& root, const std::vector<std::string>& suffixes, const std::vector<std::string>& names,
-                std::vector<std::string>& found) {
-    DIR* dir = opendir(root.c_str());
-    if (!dir) return;
-    while (dirent* entry = readdir(dir)) {
-        std::string name = entry->d_name;
-        if (name == "." || name == "..") continue;
-        std::string path = root + "/" + name;
-        bool matched = std::find(names.begin(), names.end(), name) != names.end();
-        for (auto& suffix : suffixes) matched = matched || ends_with(path, suffix);
-        if (matched) found.push_back(path);
-        if (!matched && is_folder(path)) find_below(path, suffixes, names, found);
-    }
-    closedir(dir);
+// What of the keypair files to hide, found by the SDK's search
+// (oms/secret_search.hpp): by what each name leads to, not by the name
+// alone. A file with a second name or a keypair-named link no mask can hide,
+// and a tree too large to search, stop the launch.
+oms::sdk::SecretFindings find_keypairs(const std::vector<std::string>& roots, const std::vector<std::string>& suffixes,
+                                       const std::vector<std::string>& skip, const std::vector<std::string>& names) {
+    oms::sdk::SecretFindings found =
+        oms::sdk::find_secrets(oms::sdk::SecretSearch{"example-bwrap", roots, suffixes, skip, names});
+    oms::sdk::refuse_unhideable(found, "example-bwrap");
+    if (!found.complete)
+        throw oms::sdk::Error(OMS_ERR_FAILED, "example-bwrap: too many files to search for keypair files");
+    return found;
 }
 
 // Folders before what lies below them, so a later bind lands on top.
@@ -99,25 +93,21 @@ Launch bwrap_launch(const std::string& bwrap, const oms::sdk::Context& context, 
         else if (exists(path))
             append(a, {"--ro-bind", "/dev/null", path});
     }
-    std::vector<std::string> found;
-    for (auto& tree : write_trees) find_below(tree, suffixes, deny_names, found);
-    for (auto& tree : read_trees) find_below(tree, suffixes, {}, found);
-    std::sort(found.begin(), found.end());
-    found.erase(std::unique(found.begin(), found.end()), found.end());
-    for (auto& path : found) {
-        bool secret = false;
-        for (auto& suffix : suffixes) secret = secret || ends_with(path, suffix);
-        // A READ_ALLOW_TREE naming exactly this file exempts it from the
-        // suffix denies (rule-semantics.md R3); a READ_DENY of it is covered
-        // above already (R1 wins).
-        auto named_by = [&path](const std::vector<std::string>& list) {
-            return std::find(list.begin(), list.end(), path) != list.end();
-        };
-        if (secret && !is_folder(path)) {
-            if (!named_by(read_trees) && !named_by(read_denies)) append(a, {"--ro-bind", "/dev/null", path});
-        } else
-            write_denies.push_back(path);  // a .git found below a write root
-    }
+    std::vector<std::string> roots = write_trees;
+    roots.insert(roots.end(), read_trees.begin(), read_trees.end());
+    const oms::sdk::SecretFindings found = find_keypairs(roots, suffixes, read_denies, deny_names);
+    // A READ_ALLOW_TREE naming exactly a file exempts it from the suffix
+    // denies (rule-semantics.md R3); a READ_DENY of it is covered above
+    // already (R1 wins).
+    auto named_by = [](const std::vector<std::string>& list, const std::string& path) {
+        return std::find(list.begin(), list.end(), path) != list.end();
+    };
+    for (auto& path : found.files)
+        if (!named_by(read_trees, path) && !named_by(read_denies, path)) append(a, {"--ro-bind", "/dev/null", path});
+    // A keypair's name made a folder: whatever was copied into it stays hidden.
+    for (auto& path : found.folders) append(a, {"--tmpfs", path, "--remount-ro", path});
+    for (auto& path : found.named)  // a .git found below a write root
+        if (oms::sdk::path::is_inside_any(path, write_trees) && !named_by(read_denies, path)) write_denies.push_back(path);
     for (auto& path : outer_first(write_denies)) append(a, {"--ro-bind-try", path, path});
     append(a, {"--chdir", std::string(context.worktree()), "--seccomp", std::to_string(seccomp_fd), "--"});
     // bwrap adds PWD and passes on the signal dispositions it was started

@@ -7,12 +7,13 @@
 #include "one_shot_lifeline.hpp"
 #include "../runner/runner_request.hpp"
 #include "runner_run.hpp"
-#include "secret_scan.hpp"
 #include "host_relay.hpp"
 #include "surfnet_plan.hpp"
 #include "warm_identity.hpp"
 
 #include "temp_dir.hpp"
+
+#include <oms/secret_search.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -24,6 +25,17 @@
 #include <unistd.h>
 
 using namespace oms::docker;
+using oms::sdk::SecretFindings;
+
+namespace {
+
+// The SDK's search as the docker backend asks it, for suffixes alone.
+SecretFindings find_suffix_matches(const std::vector<std::string>& roots, const std::vector<std::string>& suffixes,
+                                   const std::vector<std::string>& skip, size_t entry_limit = 500000) {
+    return oms::sdk::find_secrets(oms::sdk::SecretSearch{"docker", roots, suffixes, skip, {}, entry_limit, false});
+}
+
+}  // namespace
 using oms::docker::runner::parse_request;
 using oms::docker::runner::Request;
 using oms::test::TempDir;
@@ -354,10 +366,10 @@ TEST_CASE("scan: secret files are found below the roots, except in skipped folde
     write_file(root / "a/b/id.json", "2");
     write_file(root / "a/b/notid.json", "3");
     write_file(root / "masked/y-keypair.json", "4");
-    ScanResult all = find_suffix_matches({root.path()}, {"-keypair.json", "/id.json"}, {root / "masked"});
+    SecretFindings all = find_suffix_matches({root.path()}, {"-keypair.json", "/id.json"}, {root / "masked"});
     CHECK(all.complete);
-    CHECK(all.matches == Args{root / "a/b/id.json", root / "a/x-keypair.json"});
-    ScanResult cut = find_suffix_matches({root.path()}, {"-keypair.json"}, {}, 2);
+    CHECK(all.files == Args{root / "a/b/id.json", root / "a/x-keypair.json"});
+    SecretFindings cut = find_suffix_matches({root.path()}, {"-keypair.json"}, {}, 2);
     CHECK_FALSE(cut.complete);
 }
 
@@ -385,8 +397,8 @@ TEST_CASE("scan: a folder of ours that cannot be read is made readable and searc
     write_file(root / "s/deploy/y-keypair.json", "2");
     REQUIRE(chmod((root / "h").c_str(), 0) == 0);
     REQUIRE(chmod((root / "s").c_str(), 0400) == 0);  // listable, not searchable
-    ScanResult found = find_suffix_matches({root.path()}, {"-keypair.json"}, {});
-    CHECK(found.matches == Args{root / "h/deploy/x-keypair.json", root / "s/deploy/y-keypair.json"});
+    SecretFindings found = find_suffix_matches({root.path()}, {"-keypair.json"}, {});
+    CHECK(found.files == Args{root / "h/deploy/x-keypair.json", root / "s/deploy/y-keypair.json"});
     if (geteuid() != 0) {
         // /root is root's 0700 folder: an ordinary user can neither read nor repair it.
         CHECK_THROWS_WITH(find_suffix_matches({"/root"}, {"-keypair.json"}, {}),
@@ -551,9 +563,9 @@ TEST_CASE("scan: a folder named like a keypair is a match, masked whole and not 
     Fixture f;
     write_file(f.wt + "/target/deploy/prog-keypair.json/saved.json", "[1,2,3]");
     write_file(f.wt + "/target/deploy/plain/other.json", "{}");
-    ScanResult found = find_suffix_matches({f.wt}, {"-keypair.json"}, {});
-    CHECK(found.matched_folders == Args{f.wt + "/target/deploy/prog-keypair.json"});
-    CHECK(found.matches.empty());  // saved.json is not looked at: the folder is hidden whole
+    SecretFindings found = find_suffix_matches({f.wt}, {"-keypair.json"}, {});
+    CHECK(found.folders == Args{f.wt + "/target/deploy/prog-keypair.json"});
+    CHECK(found.files.empty());  // saved.json is not looked at: the folder is hidden whole
     f.in.rules = {{OMS_RULE_READ_DENY_SUFFIX, "-keypair.json"}};
     const Args flags = f.plan().flags;
     CHECK(std::count(flags.begin(), flags.end(),
@@ -565,7 +577,7 @@ TEST_CASE("scan: a keypair with another name (a hard link) stops the run, naming
     write_file(f.wt + "/target/deploy/prog-keypair.json", "[1,2,3,SECRET]");
     write_file(f.wt + "/lone-keypair.json", "[4]");
     REQUIRE(link((f.wt + "/target/deploy/prog-keypair.json").c_str(), (f.wt + "/notes.txt").c_str()) == 0);
-    ScanResult found = find_suffix_matches({f.wt}, {"-keypair.json"}, {});
+    SecretFindings found = find_suffix_matches({f.wt}, {"-keypair.json"}, {});
     REQUIRE(found.linked.size() == 1);
     CHECK(found.linked[0].path == f.wt + "/target/deploy/prog-keypair.json");
     CHECK(found.linked[0].names == 2);

@@ -6,10 +6,10 @@
 #include "name_resolution.hpp"
 #include "private_home_files.hpp"
 #include "refusals.hpp"
-#include "secret_scan.hpp"
 
 #include <oms/path.hpp>
 #include <oms/run_folder.hpp>
+#include <oms/secret_search.hpp>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -167,10 +167,10 @@ bool reachable_by(const ContainerUser& user, const std::string& root, const std:
     return true;
 }
 
-void pin_keypair_folders(const ScanResult& scan, const std::vector<std::string>& writable, const std::string& user,
+void pin_keypair_folders(const sdk::SecretFindings& scan, const std::vector<std::string>& writable, const std::string& user,
                          std::vector<std::string>& parents) {
-    std::vector<std::string> keypairs = scan.matches;
-    keypairs.insert(keypairs.end(), scan.matched_folders.begin(), scan.matched_folders.end());
+    std::vector<std::string> keypairs = scan.files;
+    keypairs.insert(keypairs.end(), scan.folders.begin(), scan.folders.end());
     const ContainerUser who = container_user(user);
     for (const std::string& k : keypairs) {
         const std::string* root = containing_root(k, writable);
@@ -185,7 +185,7 @@ void pin_keypair_folders(const ScanResult& scan, const std::vector<std::string>&
 // submodule .git files: `scan.named`) read-only over it, their parent folders
 // and those of the keypairs to mask pinned as mount points. Each is found
 // from its mount root without following links.
-void add_writable_mounts(const RunInputs& in, const ScanResult& scan, ContainerPlan& plan) {
+void add_writable_mounts(const RunInputs& in, const sdk::SecretFindings& scan, ContainerPlan& plan) {
     const std::vector<std::string>& named = scan.named;
     std::vector<std::string>& f = plan.flags;
     // A worktree denied writes as a whole (oms verify's snapshot) is bound
@@ -268,46 +268,17 @@ std::vector<std::string> paths_of(const std::vector<MaskedPath>& masked) {
     return out;
 }
 
-// A secret file with other names would stay readable through them whatever
-// mask covers this one, and a name outside the walked trees (or made after
-// the walk) cannot be masked at all: the run is refused, naming them.
-void refuse_linked_secrets(const std::vector<LinkedMatch>& linked) {
-    if (linked.empty()) return;
-    std::string names;
-    for (const LinkedMatch& m : linked) {
-        names += (names.empty() ? "" : "; ") + m.path + " (" + std::to_string(m.names) + " names";
-        for (const std::string& other : m.other_names) names += ", also " + other;
-        names += ")";
-    }
-    throw sdk::Error(OMS_ERR_FAILED,
-                     "docker: secret files with more than one name (hard links), readable through the others: " +
-                         names + "; the command did not run. Remove the other names, or give the file a name of its "
-                         "own (cp it to a new file, then mv that over it)");
-}
-
-// A key copied onto such a link's name lands where no mask covers it.
-void refuse_keypair_links(const std::vector<std::string>& links) {
-    if (links.empty()) return;
-    std::string list;
-    for (const std::string& link : links) list += (list.empty() ? "" : "; ") + link;
-    throw sdk::Error(OMS_ERR_FAILED, "docker: keypair names that are links, whose keys would be read through the "
-                                     "place they lead to: " + list + "; the command did not run. Put the key itself "
-                                     "at the keypair's name (what was written through a link lies in its target) "
-                                     "and remove the link");
-}
-
 void add_masks(const RunInputs& in, const std::vector<std::string>& visible, const std::vector<MaskedPath>& masked,
-               const ScanResult& scan, ContainerPlan& plan) {
-    refuse_linked_secrets(scan.linked);
-    refuse_keypair_links(scan.keypair_links);
+               const sdk::SecretFindings& scan, ContainerPlan& plan) {
+    sdk::refuse_unhideable(scan, "docker");
     for (const MaskedPath& m : masked)
         plan.flags.push_back(m.passable ? tmpfs_mount_flag(m.path, "tmpfs-size=4k,tmpfs-mode=0711") : mask(m.path, m.kind));
-    for (const std::string& file : scan.matches) {
+    for (const std::string& file : scan.files) {
         const std::string* root = containing_root(file, visible);
         if (root) link_free_kind(*root, file, "secret file");
         plan.flags.push_back(mask(file, PathKind::File));
     }
-    for (const std::string& folder : scan.matched_folders) {
+    for (const std::string& folder : scan.folders) {
         const std::string* root = containing_root(folder, visible);
         if (root) link_free_kind(*root, folder, "secret folder");
         plan.flags.push_back(mask(folder, PathKind::Directory));
@@ -365,10 +336,11 @@ ContainerPlan plan_container(const Settings& s, const std::string& image, const 
     // One walk of everything the container sees, before any mount is planned:
     // keypairs to mask and the worktree's nested .git to protect.
     const std::vector<MaskedPath> masked = masked_paths(in, visible);
-    ScanRequest request{visible, rule_values(in, OMS_RULE_READ_DENY_SUFFIX), paths_of(masked),
-                        rule_values(in, OMS_RULE_WRITE_DENY_NAME)};
-    request.container_is_oms_user = plan.user == std::to_string(geteuid()) + ":" + std::to_string(getegid());
-    const ScanResult scan = scan_mounts(request);
+    sdk::SecretSearch request{"docker", visible, rule_values(in, OMS_RULE_READ_DENY_SUFFIX), paths_of(masked),
+                              rule_values(in, OMS_RULE_WRITE_DENY_NAME)};
+    // The container runs as oms's own uid and gid, with no other group.
+    request.skip_closed_folders_of_others = plan.user == std::to_string(geteuid()) + ":" + std::to_string(getegid());
+    const sdk::SecretFindings scan = sdk::find_secrets(request);
     add_writable_mounts(in, scan, plan);
     for (const std::string& ro : in.read_only) plan.flags.push_back(bind(ro, true));
     add_masks(in, visible, masked, scan, plan);

@@ -1,4 +1,4 @@
-#include "secret_scan.hpp"
+#include <oms/secret_search.hpp>
 
 #include <oms/path.hpp>
 #include <oms/sdk.hpp>
@@ -15,7 +15,7 @@
 #include <map>
 #include <utility>
 
-namespace oms::docker {
+namespace oms::sdk {
 
 namespace {
 
@@ -28,13 +28,13 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 bool gone(int error) { return error == ENOENT || error == ENOTDIR || error == ELOOP; }
 
-[[noreturn]] void unreadable(const std::string& path, int error) {
-    throw sdk::Error(OMS_ERR_FAILED,
-                     "docker: the folder " + path + " cannot be read (" + std::strerror(error) +
-                         "), so keypair files in it could not be looked for; the command did not run. A command "
-                         "may have made it unreadable (the container's user owns what it creates): give it back "
-                         "read and search rights (chmod u+rx as its owner, or sudo chown it to you first) or "
-                         "delete it, then run again");
+[[noreturn]] void unreadable(const std::string& backend, const std::string& path, int error) {
+    throw Error(OMS_ERR_FAILED,
+                backend + ": the folder " + path + " cannot be read (" + std::strerror(error) +
+                    "), so keypair files in it could not be looked for; the command did not run. A command "
+                    "may have made it unreadable (it owns what it creates): give it back "
+                    "read and search rights (chmod u+rx as its owner, or sudo chown it to you first) or "
+                    "delete it, then run again");
 }
 
 // Gives a folder of ours its owner's read and search rights back.
@@ -73,7 +73,7 @@ bool others(int at, const char* name) {
 
 // -1 when the entry is gone or no longer a folder, or (`skip_others`) is
 // another user's folder we cannot read; throws when it cannot be read.
-int open_folder(int at, const char* name, const std::string& path, bool skip_others) {
+int open_folder(int at, const char* name, const std::string& path, bool skip_others, const std::string& backend) {
     int fd = openat(at, name, kFolderFlags);
     if (fd >= 0) return fd;
     const int error = errno;
@@ -84,25 +84,24 @@ int open_folder(int at, const char* name, const std::string& path, bool skip_oth
         if (gone(errno)) return -1;
         if (skip_others && others(at, name)) return -1;
     }
-    unreadable(path, error);
+    unreadable(backend, path, error);
 }
 
 // How many walks in a row may meet a folder gone between its listing and
 // its opening before the run is refused.
 constexpr int kWalkTries = 3;
 
-[[noreturn]] void changed_during_walk(const std::string& folder) {
-    throw sdk::Error(OMS_ERR_FAILED, "docker: the folder " + folder +
-                                         " vanished while it was searched for keypair files, " +
-                                         std::to_string(kWalkTries) +
-                                         " searches in a row; the command did not run. Something is moving folders "
-                                         "there: run again once it has stopped");
+[[noreturn]] void changed_during_walk(const std::string& backend, const std::string& folder) {
+    throw Error(OMS_ERR_FAILED, backend + ": the folder " + folder +
+                                    " vanished while it was searched for keypair files, " + std::to_string(kWalkTries) +
+                                    " searches in a row; the command did not run. Something is moving folders "
+                                    "there: run again once it has stopped");
 }
 
 class Walker {
 public:
-    explicit Walker(const ScanRequest& request) : request_(request) {}
-    ScanResult result;
+    explicit Walker(const SecretSearch& request) : request_(request) {}
+    SecretFindings result;
     // A folder listed but gone when it was to be opened: renamed, perhaps,
     // to a name its parent's listing had passed, so what it holds was not
     // seen. The walk is not an answer then.
@@ -110,17 +109,17 @@ public:
 
     void walk_root(const std::string& root) {
         if (matches(root)) {
-            result.matched_folders.push_back(root);
+            result.folders.push_back(root);
             return;
         }
-        int fd = open_folder(AT_FDCWD, root.c_str(), root, request_.container_is_oms_user);
+        int fd = open_folder(AT_FDCWD, root.c_str(), root, request_.skip_closed_folders_of_others, request_.backend);
         if (fd >= 0) walk(fd, root);
     }
 
     void visit_file(const std::string& path, const struct stat& st) {
         if (st.st_nlink > 1) names_of_[{st.st_dev, st.st_ino}].push_back(path);
         if (!matches(path)) return;
-        result.matches.push_back(path);
+        result.files.push_back(path);
         result.seen.push_back({path, uint64_t(st.st_dev), uint64_t(st.st_ino)});
         if (st.st_nlink > 1) linked_.push_back({path, st});
     }
@@ -130,7 +129,7 @@ public:
         std::sort(linked_.begin(), linked_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         for (const auto& [path, st] : linked_) {
             if (!result.linked.empty() && result.linked.back().path == path) continue;
-            LinkedMatch linked{path, static_cast<unsigned long>(st.st_nlink), {}};
+            LinkedSecret linked{path, static_cast<unsigned long>(st.st_nlink), {}};
             for (const std::string& name : names_of_[{st.st_dev, st.st_ino}])
                 if (name != path) linked.other_names.push_back(name);
             std::sort(linked.other_names.begin(), linked.other_names.end());
@@ -139,7 +138,7 @@ public:
     }
 
 private:
-    const ScanRequest& request_;
+    const SecretSearch& request_;
     size_t seen_ = 0;
     // Files with more than one name, by device and inode: a match's other names.
     std::map<std::pair<dev_t, ino_t>, std::vector<std::string>> names_of_;
@@ -161,7 +160,7 @@ private:
     bool inside_a_root(const std::string& real) const {
         for (const std::string& root : request_.roots) {
             const std::string real_root = real_path_of(root);
-            if (!real_root.empty() && sdk::path::is_inside(real, real_root)) return true;
+            if (!real_root.empty() && path::is_inside(real, real_root)) return true;
         }
         return false;
     }
@@ -180,7 +179,7 @@ private:
         if (!handle) {
             const int error = errno;
             close(fd);
-            unreadable(dir, error);
+            unreadable(request_.backend, dir, error);
         }
         try {
             read_entries(handle, dir);
@@ -196,7 +195,7 @@ private:
             errno = 0;
             dirent* entry = readdir(handle);
             if (!entry) {
-                if (errno != 0) unreadable(dir, errno);
+                if (errno != 0) unreadable(request_.backend, dir, errno);
                 return;
             }
             const char* name = entry->d_name;
@@ -216,24 +215,26 @@ private:
         if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
             if (errno == EACCES) restore_owner_rights(dir_fd);  // listable, not searchable
             if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-                if (!gone(errno)) unreadable(dir, errno);
+                if (!gone(errno)) unreadable(request_.backend, dir, errno);
                 if (listed_type == DT_DIR || listed_type == DT_UNKNOWN) note_vanished(path);
                 return;
             }
         }
         if ((S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) && wanted_name(name)) result.named.push_back(path);
         // Masked whole already (a READ_DENY): a folder is not entered, a file
-        // not matched again (a second mask on one path stops docker).
+        // not matched again (a second mask on one path stops a container runtime).
         const bool masked = std::find(request_.skip.begin(), request_.skip.end(), path) != request_.skip.end();
         if (S_ISDIR(st.st_mode)) {
             if (masked) return;
             if (matches(path)) {  // masked whole: whatever was copied into it stays hidden
-                result.matched_folders.push_back(path);
+                result.folders.push_back(path);
                 return;
             }
-            int child = open_folder(dir_fd, name, path, request_.container_is_oms_user);
-            if (child >= 0) walk(child, path);
-            else if (gone(errno)) note_vanished(path);
+            int child = open_folder(dir_fd, name, path, request_.skip_closed_folders_of_others, request_.backend);
+            if (child >= 0)
+                walk(child, path);
+            else if (gone(errno))
+                note_vanished(path);
         } else if (S_ISREG(st.st_mode) && !masked) {
             visit_file(path, st);
         } else if (S_ISLNK(st.st_mode) && matches(path)) {
@@ -266,13 +267,15 @@ void sort_unique(std::vector<std::string>& paths) {
 
 namespace {
 
-ScanResult walk_once(const ScanRequest& request, std::string& vanished) {
+SecretFindings walk_once(const SecretSearch& request, std::string& vanished) {
     Walker walker(request);
     for (const std::string& root : request.roots) {
         struct stat st;
         if (lstat(root.c_str(), &st) != 0) continue;
-        if (S_ISDIR(st.st_mode)) walker.walk_root(root);
-        else if (S_ISREG(st.st_mode)) walker.visit_file(root, st);
+        if (S_ISDIR(st.st_mode))
+            walker.walk_root(root);
+        else if (S_ISREG(st.st_mode))
+            walker.visit_file(root, st);
         if (!walker.result.complete || !walker.vanished.empty()) break;
     }
     vanished = walker.vanished;
@@ -282,26 +285,51 @@ ScanResult walk_once(const ScanRequest& request, std::string& vanished) {
 
 }  // namespace
 
-ScanResult scan_mounts(const ScanRequest& request) {
-    if (request.suffixes.empty() && request.names.empty()) return ScanResult{};
-    ScanResult result;
+SecretFindings find_secrets(const SecretSearch& request) {
+    if (request.suffixes.empty() && request.names.empty()) return SecretFindings{};
+    SecretFindings result;
     for (int attempt = 1;; ++attempt) {
         std::string vanished;
         result = walk_once(request, vanished);
         if (vanished.empty()) break;
-        if (attempt == kWalkTries) changed_during_walk(vanished);
+        if (attempt == kWalkTries) changed_during_walk(request.backend, vanished);
     }
-    sort_unique(result.matches);
-    sort_unique(result.matched_folders);
+    sort_unique(result.files);
+    sort_unique(result.folders);
     sort_unique(result.named);
     sort_unique(result.keypair_links);
     return result;
 }
 
-ScanResult find_suffix_matches(const std::vector<std::string>& roots, const std::vector<std::string>& suffixes,
-                               const std::vector<std::string>& skip, size_t entry_limit) {
-    if (suffixes.empty()) return ScanResult{};
-    return scan_mounts(ScanRequest{roots, suffixes, skip, {}, entry_limit});
+// A key copied into such a file or onto such a link is read under a name
+// no mask covers: nothing runs while one exists.
+void refuse_unhideable(const SecretFindings& found, const std::string& backend) {
+    if (!found.linked.empty()) {
+        std::string names;
+        for (const LinkedSecret& m : found.linked) {
+            names += (names.empty() ? "" : "; ") + m.path + " (" + std::to_string(m.names) + " names";
+            for (const std::string& other : m.other_names) names += ", also " + other;
+            names += ")";
+        }
+        throw Error(OMS_ERR_FAILED, backend +
+                                        ": secret files with more than one name (hard links), readable "
+                                        "through the others: " +
+                                        names +
+                                        "; the command did not run. Remove "
+                                        "the other names, or give the file a name of its own (cp it to a new "
+                                        "file, then mv that over it)");
+    }
+    if (!found.keypair_links.empty()) {
+        std::string list;
+        for (const std::string& link : found.keypair_links) list += (list.empty() ? "" : "; ") + link;
+        throw Error(OMS_ERR_FAILED, backend +
+                                        ": keypair names that are links, whose keys would be read through "
+                                        "the place they lead to: " +
+                                        list +
+                                        "; the command did not run. Put "
+                                        "the key itself at the keypair's name (what was written through a "
+                                        "link lies in its target) and remove the link");
+    }
 }
 
-}  // namespace oms::docker
+}  // namespace oms::sdk

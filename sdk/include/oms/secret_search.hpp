@@ -1,0 +1,87 @@
+// oms/secret_search.hpp: the keypair search, for every backend (library
+// oms::secret-search: libc and the C++ standard library only). Given the
+// trees a command will see and the policy's READ_DENY_SUFFIX texts, it says
+// what to hide, and what no mask can hide, by what each name leads to, not
+// by the name alone. The rules, each learnt from an attack
+// (docs/writing-a-backend.md, "The keypair search"; the kit's obligations
+// in docs/backend-checklist.md):
+//
+//  - A file whose path ends with a suffix is a match, with the device and
+//    inode the walk saw (check them where you mask, if you can).
+//  - A folder whose path ends with a suffix (a keypair's name made a folder,
+//    so a `cp` of the key lands inside it) is a match too: hide it whole;
+//    it is not entered.                                  (keypair-folder-name)
+//  - A matching file with more than one name (a hard link planted while it
+//    was empty, before the key was copied into it) is listed in `linked`
+//    with the other names the walk met: a mask covers one name only, and
+//    the others may lie outside the walked trees.          (keypair-hard-link)
+//  - A matching link that leads to a folder, or to a file of the walked
+//    trees whose own path matches no suffix, is listed in `keypair_links`: a
+//    `cp` onto the link's name writes the target, which a mask on the link
+//    covers only while the link exists.                 (keypair-link-to-file)
+//  - A folder listed but gone when the walk came to open it (renamed, maybe,
+//    to a name the listing had passed) makes the walk start again; three
+//    walks in a row, and the search throws.              (keypair-rename-race)
+//  - A folder the walk cannot read is never skipped: the caller's own gets
+//    its owner's read and search rights back; another user's is skipped only
+//    when `skip_closed_folders_of_others` says the command cannot read it
+//    either; otherwise the search throws, naming it.
+//  - Links are never followed on the way; `skip` paths are not entered.
+//
+// refuse_unhideable() turns `linked` and `keypair_links` into the one-line
+// refusal a backend throws from spawn: nothing runs while one exists.
+// What stays the backend's: masking each match so that what it covers is
+// the file the walk saw (the search cannot see a rename after it returns).
+#ifndef OMS_SECRET_SEARCH_HPP
+#define OMS_SECRET_SEARCH_HPP
+
+#include <oms/keypair_notice.hpp>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace oms::sdk {
+
+// A matching file that has other names (hard links).
+struct LinkedSecret {
+    std::string path;
+    unsigned long names = 0;               // its link count
+    std::vector<std::string> other_names;  // the ones found in the walked trees, sorted
+};
+
+struct SecretSearch {
+    std::string backend;                // names the backend in every message ("docker")
+    std::vector<std::string> roots;     // absolute; folders walked, a file judged alone
+    std::vector<std::string> suffixes;  // the READ_DENY_SUFFIX texts ("-keypair.json", "/id.json")
+    std::vector<std::string> skip;      // paths hidden whole already: folders not entered, files not matched
+    std::vector<std::string> names;     // entry names to collect as well (".git" of WRITE_DENY_NAME)
+    size_t entry_limit = 500000;        // entries looked at in all; past it `complete` is false
+    // The command runs as the caller's uid and gid with no other group: a
+    // folder of another user the caller cannot read, the command cannot
+    // read either, so it is left unsearched instead of stopping the run.
+    bool skip_closed_folders_of_others = false;
+};
+
+struct SecretFindings {
+    std::vector<std::string> files;       // matching files, sorted
+    std::vector<SeenKeypairMatch> seen;   // the same with the device and inode the walk saw
+    std::vector<std::string> folders;     // matching folders, sorted (hide whole)
+    std::vector<LinkedSecret> linked;     // matching files with more than one name, sorted by path
+    std::vector<std::string> keypair_links;  // "PATH (a link to TARGET, ...)": no mask hides these
+    std::vector<std::string> named;       // folders and files with a wanted name, sorted (links are not)
+    bool complete = true;                 // false when the entry limit was reached
+};
+
+// Walks each root as above. Throws oms::sdk::Error (OMS_ERR_FAILED) for a
+// folder it cannot read, or one that kept vanishing while it was walked.
+SecretFindings find_secrets(const SecretSearch& search);
+
+// Throws oms::sdk::Error (OMS_ERR_FAILED), one line naming every path, when
+// `found` holds a file with several names or a keypair-named link; returns
+// otherwise.
+void refuse_unhideable(const SecretFindings& found, const std::string& backend);
+
+}  // namespace oms::sdk
+
+#endif
