@@ -28,8 +28,11 @@ bool exists(const std::string& path) {
 // and a tree too large to search, stop the launch.
 oms::sdk::SecretFindings find_keypairs(const std::vector<std::string>& roots, const std::vector<std::string>& suffixes,
                                        const std::vector<std::string>& skip, const std::vector<std::string>& names) {
-    oms::sdk::SecretFindings found =
-        oms::sdk::find_secrets(oms::sdk::SecretSearch{"example-bwrap", roots, suffixes, skip, names});
+    oms::sdk::SecretSearch search{"example-bwrap", roots, suffixes, skip, names};
+    // Commands run as the caller: another user's folder the caller cannot
+    // read (a 0700 folder under /usr), they cannot read either.
+    search.skip_closed_folders_of_others = true;
+    oms::sdk::SecretFindings found = oms::sdk::find_secrets(search);
     oms::sdk::refuse_unhideable(found, "example-bwrap");
     if (!found.complete)
         throw oms::sdk::Error(OMS_ERR_FAILED, "example-bwrap: too many files to search for keypair files");
