@@ -106,6 +106,9 @@ TEST_CASE("keypair targets: identity recorded; extra names and links to folders 
         CHECK_THAT(std::string(e.what()), Catch::Contains(root + "/gone-keypair.json was moved or removed while the "
                                                                  "run started"));
     }
+    // What the plan checks after each walk, walking again while one is gone.
+    CHECK(first_match_gone({root + "/a-keypair.json", root + "/gone-keypair.json"}) == root + "/gone-keypair.json");
+    CHECK(first_match_gone({root + "/a-keypair.json", root + "/folder-keypair.json"}).empty());
     auto targets = keypair_targets({root + "/a-keypair.json", root + "/folder-keypair.json"}, kEveryPathReadable);
     REQUIRE(targets.size() == 2);
     CHECK(targets[0].path == root + "/a-keypair.json");

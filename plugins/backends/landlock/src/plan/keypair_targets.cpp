@@ -44,14 +44,25 @@ void add_advice(std::string& advice, const std::string& step) { advice += (advic
                                               "; the command did not run. To run, " + advice);
 }
 
-[[noreturn]] void moved_since_search(const std::string& match) {
+bool gone(const std::string& path) {
+    struct stat st;
+    return lstat(path.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
+}
+
+}  // namespace
+
+void moved_since_search(const std::string& match) {
     throw oms::sdk::Error(OMS_ERR_FAILED, "landlock: the keypair file " + match +
                                               " was moved or removed while the run started, after the search found "
                                               "it; the command did not run. Something is moving files or folders "
                                               "there: run again once it has stopped");
 }
 
-}  // namespace
+std::string first_match_gone(const std::vector<std::string>& matches) {
+    for (const auto& match : matches)
+        if (gone(match)) return match;
+    return "";
+}
 
 std::vector<KeypairTarget> keypair_targets(const std::vector<std::string>& matches, const KeypairNaming& naming) {
     std::vector<KeypairTarget> targets;

@@ -48,4 +48,12 @@ struct KeypairNaming {
 // would otherwise leave the key unhidden under a name the walk had passed.
 std::vector<KeypairTarget> keypair_targets(const std::vector<std::string>& matches, const KeypairNaming& naming);
 
+// The first match no longer at its path, or "" when all are there. A match
+// removed since the walk has nothing to hide, but one moved may lie where
+// the walk had passed: the caller walks again (a removed one is then gone
+// from the answer), and after kWalkTries walks refuses the run with
+// moved_since_search().
+std::string first_match_gone(const std::vector<std::string>& matches);
+[[noreturn]] void moved_since_search(const std::string& match);
+
 }  // namespace oms::landlock

@@ -526,6 +526,19 @@ const std::vector<std::string>& default_hidden_sockets() {
     return sockets;
 }
 
+// The walk's answer once every keypair it found is still at its path (a
+// shared temp folder's files come and go; a key whose folder is being
+// renamed does not hold still): kWalkTries walks, then the run is refused.
+WalkResults walk_until_matches_hold(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
+                                    const std::vector<std::string>& run_folder_bases, const PlanOptions& options) {
+    for (int attempt = 1;; ++attempt) {
+        WalkResults walked = walk_allowed_roots(context, policy, run_folder_bases, options);
+        const std::string gone = first_match_gone(walked.keypairs);
+        if (gone.empty()) return walked;
+        if (attempt == kWalkTries) moved_since_search(gone);
+    }
+}
+
 Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy, const PlanOptions& options) {
     const sdk::PathResolverScope resolving;  // the folders above HOME and the worktree read once
     Plan plan;
@@ -547,7 +560,7 @@ Plan build_plan(const oms::sdk::Context& context, const oms::sdk::Policy& policy
 
     plan_filesystem(plan, context, policy);
     plan.run_folder_bases = run_folders_to_cover(context);
-    const WalkResults walked = walk_allowed_roots(context, policy, plan.run_folder_bases, options);
+    const WalkResults walked = walk_until_matches_hold(context, policy, plan.run_folder_bases, options);
     plan_write_denies(plan, policy, walked.named);
     plan_read_denies(plan, context, policy, options, walked);
     plan.too_deep.assign(walked.too_deep.begin(), walked.too_deep.end());
