@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,12 +17,32 @@ std::optional<std::string> real_path(std::string_view path) {
     return fresh_real_path(path);
 }
 
+namespace {
+
+std::optional<std::string> libc_real_path(const std::string& path) {
+    char resolved[PATH_MAX];
+    if (::realpath(path.c_str(), resolved) == nullptr) return std::nullopt;
+    return std::string(resolved);
+}
+
+}  // namespace
+
 std::optional<std::string> fresh_real_path(std::string_view path) {
     if (path.empty()) return std::nullopt;
     const std::string owned(path);
-    char resolved[PATH_MAX];
-    if (::realpath(owned.c_str(), resolved) == nullptr) return std::nullopt;
-    return std::string(resolved);
+    // The kernel resolves it in one call, and /proc names what it found:
+    // three calls where realpath(3) makes two for each component. Without
+    // /proc (or for a name /proc cannot give plainly), realpath answers.
+    const int fd = ::open(owned.c_str(), O_PATH | O_CLOEXEC);
+    if (fd < 0) return std::nullopt;
+    char found[PATH_MAX];
+    const ssize_t size = ::readlink(("/proc/self/fd/" + std::to_string(fd)).c_str(), found, sizeof found);
+    ::close(fd);
+    if (size <= 0 || static_cast<size_t>(size) >= sizeof found || found[0] != '/') return libc_real_path(owned);
+    std::string resolved(found, static_cast<size_t>(size));
+    if (resolved.size() > 10 && resolved.compare(resolved.size() - 10, 10, " (deleted)") == 0)
+        return libc_real_path(owned);
+    return resolved;
 }
 
 bool path_exists(std::string_view path) {

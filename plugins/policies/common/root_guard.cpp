@@ -115,6 +115,11 @@ RootGuard::Resolution RootGuard::walk(std::string_view path) const {
 }
 
 RootGuard::Resolution RootGuard::resolve(std::string_view path) const {
+    if (const auto known = resolutions_.find(path); known != resolutions_.end()) return known->second;
+    return resolutions_.emplace(std::string(path), resolve_now(path)).first->second;
+}
+
+RootGuard::Resolution RootGuard::resolve_now(std::string_view path) const {
     Resolution walked = walk(path);
     if (walked.refusal || !walked.resolved) return walked;
     // The kernel's resolution must land where the walk did: each folder the

@@ -10,6 +10,7 @@
 #pragma once
 #include <oms/sdk.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,7 +35,9 @@ public:
     // or when it resolves differently a moment later (a command running
     // beside this one swapped a folder on the way for a link, or back): the
     // path returned is the one that was checked, never what a second look
-    // found.
+    // found. Each path is resolved once per guard (one policy's
+    // contribution): rustup's dozen program links all lead to one install,
+    // and a root is often put forward by several sources.
     Resolution resolve(std::string_view path) const;
 
     // Why `path` (as given) cannot be trusted (resolve()'s refusal), or nullopt.
@@ -45,11 +48,13 @@ public:
     std::optional<std::string> checked(std::string_view path, std::string_view source) const;
 
 private:
-    Resolution walk(std::string_view path) const;  // resolve() without the second look
+    Resolution walk(std::string_view path) const;     // resolve() without the second look
+    Resolution resolve_now(std::string_view path) const;  // resolve() without the memory
     const oms::sdk::Host& host_;
     std::vector<std::string> homes_;           // HOME resolved, and as given when different
     std::vector<std::string> secret_folders_;  // existing secret folders, resolved
     std::vector<std::string> write_roots_;     // existing write roots, resolved
+    mutable std::map<std::string, Resolution, std::less<>> resolutions_;  // resolve()'s answers so far
 };
 
 // The folders a command may have written before this run, as far as a

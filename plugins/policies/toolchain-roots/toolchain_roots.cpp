@@ -13,6 +13,7 @@
 #include <oms/path.hpp>
 #include <oms/path_resolver.hpp>
 
+#include <set>
 #include <string>
 
 namespace oms::policies {
@@ -140,11 +141,13 @@ void ToolchainRoots::add_path_program_links(const oms::sdk::Context& context, co
     std::vector<std::string> write_roots;
     for (const std::string& root : command_write_roots(context))
         if (const auto resolved = real_path(root)) write_roots.push_back(*resolved);
+    std::set<std::string> listed;  // a folder named twice on PATH (or by two links) is listed once
     for (std::string_view entry : split_path_list(*path)) {
         // Only the user's own folders under HOME: links in a folder a command
         // can write are never followed (the guard would refuse each of them).
         const auto folder = sdk::path::is_absolute(entry) ? real_path(entry) : std::nullopt;
         if (!folder || !sdk::path::is_inside(*folder, *home) || *folder == *home) continue;
+        if (!listed.insert(*folder).second) continue;
         bool writable = false;
         for (const std::string& root : write_roots) writable = writable || sdk::path::is_inside(*folder, root);
         if (writable) continue;

@@ -8,6 +8,7 @@
 // --offline`, whose writes stay in the run.
 #include "npm_test_registry.hpp"
 #include "test_support.hpp"
+#include "text_count.hpp"
 #include "toolchain_runs.hpp"
 
 #include <filesystem>
@@ -130,7 +131,7 @@ TEST_CASE("pipx, Go and gem user installs are readable, also through the private
 }
 
 TEST_CASE("a PATH program linking to an install under HOME runs; links into ~/.ssh or from a worktree folder "
-          "are not followed",
+          "are not followed; a folder named twice on PATH is looked at once",
           "[landlock][home-tools]") {
     require_landlock();
     World w;
@@ -139,6 +140,7 @@ TEST_CASE("a PATH program linking to an install under HOME runs; links into ~/.s
     write_file(install + "/share/data.txt", "LINKED-TOOL-OK");
     write_program(install + "/bin/mytool", "#!/bin/sh\ncat " + install + "/share/data.txt\n");
     link(install + "/bin/mytool", w.home + "/bin/mytool");
+    link(install + "/bin/mytool", w.home + "/bin/mytool-alias");  // a second program of the same install
     link(w.home + "/.ssh/id_rsa", w.home + "/bin/sshtool");
     // A command may have made this one: the install it names must stay closed.
     write_file(w.home + "/opt/other/share/data.txt", "WORKTREE-LINKED-INSTALL-4e19");
@@ -146,15 +148,16 @@ TEST_CASE("a PATH program linking to an install under HOME runs; links into ~/.s
     link(w.home + "/opt/other/bin/other", w.work + "/bin/other");
 
     ProcessResult run = run_toolchain_command(
-        w, {w.home + "/bin:" + w.work + "/bin:/usr/bin:/bin", {},
-            "mytool; echo; cat {home}/bin/sshtool {home}/opt/other/share/data.txt {home}/notes.txt; exit 0"});
+        w, {w.home + "/bin:" + w.work + "/bin:" + w.home + "/bin:/usr/bin:/bin", {},
+            "mytool; echo; mytool-alias; echo; cat {home}/bin/sshtool {home}/opt/other/share/data.txt {home}/notes.txt; "
+            "exit 0"});
     INFO(run.out << run.err);
     CHECK(run.exit_code == 0);
-    CHECK(run.out.find("LINKED-TOOL-OK") != std::string::npos);
+    CHECK(count_of(run.out, "LINKED-TOOL-OK") == 2);
     CHECK(run.out.find(kSshKey) == std::string::npos);
     CHECK(run.out.find("WORKTREE-LINKED-INSTALL-4e19") == std::string::npos);
     CHECK(run.out.find(kHomeNotes) == std::string::npos);
-    CHECK(run.err.find("install of the PATH program " + w.home + "/bin/sshtool") != std::string::npos);
+    CHECK(count_of(run.err, "install of the PATH program " + w.home + "/bin/sshtool") == 1);
 }
 
 TEST_CASE("a tool of HOME that no detection lends fails with one line naming it and the key that lends it",

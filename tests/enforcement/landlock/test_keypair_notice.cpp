@@ -3,6 +3,7 @@
 // that exempts it; it stays hidden until exempted. Real keypairs, FIFOs and
 // links get no line, and a FIFO never stalls the run. Through the real `oms run` under landlock.
 #include "test_support.hpp"
+#include "text_count.hpp"
 #include "toolchain_runs.hpp"
 
 #include <sys/stat.h>
@@ -19,12 +20,6 @@ std::string solana_keypair_text() {
     std::string text = "[";
     for (int i = 0; i < 64; ++i) text += (i ? "," : "") + std::to_string((i * 37 + 11) % 256);
     return text + "]";
-}
-
-size_t count_of(const std::string& text, const std::string& part) {
-    size_t count = 0;
-    for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
-    return count;
 }
 
 std::string notice_for(const std::string& path, const std::string& rule) {

@@ -6,6 +6,7 @@
 #include "resolver_reports.hpp"
 
 #include "temp_dir.hpp"
+#include "text_count.hpp"
 
 #include <oms/dns_responder.hpp>
 #include <oms/refusal_log.hpp>
@@ -65,12 +66,6 @@ public:
 private:
     int fd_ = -1;
 };
-
-size_t count_of(const std::string& text, const std::string& part) {
-    size_t n = 0;
-    for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-    return n;
-}
 
 }  // namespace
 
