@@ -39,6 +39,52 @@ oms::sdk::SecretFindings find_keypairs(const std::vector<std::string>& roots, co
     return found;
 }
 
+void append(Args& to, std::initializer_list<std::string> more) { to.insert(to.end(), more); }
+
+// The folder holding each mask, by device and inode, taken while the match
+// the search saw is still there. bwrap makes a mask's missing folders
+// itself: a folder renamed after the search (by a run beside this one)
+// would get a new, empty one at the old name with the mask in it, and the
+// key would be readable at the new name. The check at the sandbox's start
+// (`check_then_run`) finds that folder's identity changed.
+struct MaskFolder {
+    std::string path;
+    std::string identity;  // "DEVICE:INODE", as stat -c %d:%i prints it
+};
+
+std::string identity_of(const struct stat& info) {
+    return std::to_string(static_cast<unsigned long long>(info.st_dev)) + ":" +
+           std::to_string(static_cast<unsigned long long>(info.st_ino));
+}
+
+MaskFolder folder_holding(const std::string& path, const struct stat* expected) {
+    struct stat now;
+    const bool same = lstat(path.c_str(), &now) == 0 &&
+                      (!expected || (now.st_dev == expected->st_dev && now.st_ino == expected->st_ino));
+    const std::string folder = oms::sdk::path::parent_of(path);
+    struct stat holder;
+    if (!same || lstat(folder.c_str(), &holder) != 0 || !S_ISDIR(holder.st_mode))
+        throw oms::sdk::Error(OMS_ERR_FAILED, "example-bwrap: " + path +
+                                                  " was moved or removed while the run started; nothing ran");
+    return {folder, identity_of(holder)};
+}
+
+// Runs first in the sandbox, as the caller: each mask's folder must be the
+// one seen on the host, or the command does not start (status 126, as a
+// command that cannot be executed). Paths come as arguments, never as code.
+void check_then_run(std::vector<std::string>& a, const std::vector<MaskFolder>& folders) {
+    static const char* const script =
+        "n=$1; shift; "
+        "while [ \"$n\" -gt 0 ]; do "
+        "  if [ \"$(/usr/bin/stat -c %d:%i -- \"$1\" 2>/dev/null)\" != \"$2\" ]; then "
+        "    echo \"example-bwrap: $1 changed while the sandbox was made (a folder renamed beside this run?); "
+        "nothing ran\" >&2; exit 126; "
+        "  fi; shift 2; n=$((n - 1)); "
+        "done; exec \"$@\"";
+    append(a, {"/bin/sh", "-c", script, "example-bwrap-check", std::to_string(folders.size())});
+    for (const MaskFolder& folder : folders) append(a, {folder.path, folder.identity});
+}
+
 // Folders before what lies below them, so a later bind lands on top.
 std::vector<std::string> outer_first(std::vector<std::string> paths) {
     std::sort(paths.begin(), paths.end(), [](const std::string& a, const std::string& b) {
@@ -46,8 +92,6 @@ std::vector<std::string> outer_first(std::vector<std::string> paths) {
     });
     return paths;
 }
-
-void append(Args& to, std::initializer_list<std::string> more) { to.insert(to.end(), more); }
 
 }  // namespace
 
@@ -105,10 +149,20 @@ Launch bwrap_launch(const std::string& bwrap, const oms::sdk::Context& context, 
     auto named_by = [](const std::vector<std::string>& list, const std::string& path) {
         return std::find(list.begin(), list.end(), path) != list.end();
     };
-    for (auto& path : found.files)
-        if (!named_by(read_trees, path) && !named_by(read_denies, path)) append(a, {"--ro-bind", "/dev/null", path});
+    std::vector<MaskFolder> mask_folders;
+    for (auto& match : found.seen) {
+        if (named_by(read_trees, match.path) || named_by(read_denies, match.path)) continue;
+        struct stat seen {};
+        seen.st_dev = static_cast<dev_t>(match.device);
+        seen.st_ino = static_cast<ino_t>(match.inode);
+        mask_folders.push_back(folder_holding(match.path, &seen));
+        append(a, {"--ro-bind", "/dev/null", match.path});
+    }
     // A keypair's name made a folder: whatever was copied into it stays hidden.
-    for (auto& path : found.folders) append(a, {"--tmpfs", path, "--remount-ro", path});
+    for (auto& path : found.folders) {
+        mask_folders.push_back(folder_holding(path, nullptr));
+        append(a, {"--tmpfs", path, "--remount-ro", path});
+    }
     for (auto& path : found.named)  // a .git found below a write root
         if (oms::sdk::path::is_inside_any(path, write_trees) && !named_by(read_denies, path)) write_denies.push_back(path);
     for (auto& path : outer_first(write_denies)) append(a, {"--ro-bind-try", path, path});
@@ -116,6 +170,7 @@ Launch bwrap_launch(const std::string& bwrap, const oms::sdk::Context& context, 
     // bwrap adds PWD and passes on the signal dispositions it was started
     // with (it ignores INT, TERM, HUP and QUIT so that only the command gets
     // them, see bwrap_backend.cpp); env puts both right before the command.
+    if (!mask_folders.empty()) check_then_run(a, mask_folders);
     append(a, {"/usr/bin/env", "--default-signal=INT,TERM,HUP,QUIT"});
     bool policy_has_pwd = false;
     for (auto entry : policy.env()) policy_has_pwd = policy_has_pwd || entry.rfind("PWD=", 0) == 0;
