@@ -237,8 +237,9 @@ private:
                 note_vanished(path);
         } else if (S_ISREG(st.st_mode) && !masked) {
             visit_file(path, st);
-        } else if (S_ISLNK(st.st_mode) && matches(path)) {
-            visit_keypair_link(path);
+        } else if (S_ISLNK(st.st_mode)) {
+            if (request_.collect_links) result.links.push_back(path);
+            if (matches(path)) visit_keypair_link(path);
         }
     }
 
@@ -286,7 +287,7 @@ SecretFindings walk_once(const SecretSearch& request, std::string& vanished) {
 }  // namespace
 
 SecretFindings find_secrets(const SecretSearch& request) {
-    if (request.suffixes.empty() && request.names.empty()) return SecretFindings{};
+    if (request.suffixes.empty() && request.names.empty() && !request.collect_links) return SecretFindings{};
     SecretFindings result;
     for (int attempt = 1;; ++attempt) {
         std::string vanished;
@@ -298,6 +299,7 @@ SecretFindings find_secrets(const SecretSearch& request) {
     sort_unique(result.folders);
     sort_unique(result.named);
     sort_unique(result.keypair_links);
+    sort_unique(result.links);
     return result;
 }
 

@@ -3,11 +3,14 @@
 #include "oms/core/error.hpp"
 
 #include <oms/path.hpp>
+#include <oms/secret_search.hpp>
+#include <oms/sdk.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <limits>
 #include <system_error>
 
 namespace fs = std::filesystem;
@@ -58,20 +61,23 @@ std::string problem_with(const fs::path& path, const LinkSearch& search) {
 }  // namespace
 
 std::vector<std::string> links_to_refuse(const LinkSearch& search) {
-    std::vector<std::string> problems;
-    std::error_code error;
-    fs::recursive_directory_iterator walk(search.worktree, fs::directory_options::none, error);
-    for (; !error && walk != fs::recursive_directory_iterator(); walk.increment(error)) {
-        // Every folder, .git ones too: a run's walk enters a nested .git,
-        // and a link there can lead a key into a tracked file as well.
-        std::error_code kind_error;
-        if (!walk->is_symlink(kind_error)) continue;
-        if (std::string problem = problem_with(walk->path(), search); !problem.empty()) problems.push_back(problem);
+    // The SDK's keypair search is the walk: no link followed, a folder of
+    // the user's it cannot read given back its owner's rights, a folder that
+    // vanished makes it walk again. Every folder, .git ones too: a run's
+    // walk enters a nested .git, and a link there can lead a key into a
+    // tracked file as well.
+    sdk::SecretSearch walk{"oms verify", {search.worktree}, search.suffixes, {}, {}};
+    walk.entry_limit = std::numeric_limits<size_t>::max();  // a walk cut short could miss a link
+    walk.collect_links = true;
+    sdk::SecretFindings found;
+    try {
+        found = sdk::find_secrets(walk);
+    } catch (const sdk::Error& e) {
+        throw UserError(kExitUnavailable, e.what());  // "oms verify: the folder ... cannot be read ...; the command did not run"
     }
-    // A walk cut short could have missed a link: nothing is copied then.
-    if (error)
-        throw UserError(kExitUnavailable, "oms verify: cannot search " + search.worktree + " for links: " +
-                                              error.message() + ". Nothing ran.");
+    std::vector<std::string> problems;
+    for (const std::string& link : found.links)
+        if (std::string problem = problem_with(link, search); !problem.empty()) problems.push_back(problem);
     return problems;
 }
 

@@ -61,6 +61,10 @@ struct SecretSearch {
     // folder of another user the caller cannot read, the command cannot
     // read either, so it is left unsearched instead of stopping the run.
     bool skip_closed_folders_of_others = false;
+    // Lists every link met below the roots in `links` as well, for a caller
+    // with rules of its own about links (oms verify: a link to a writable
+    // folder outside the worktree). The walk is the same, suffixes or not.
+    bool collect_links = false;
 };
 
 struct SecretFindings {
@@ -70,6 +74,7 @@ struct SecretFindings {
     std::vector<LinkedSecret> linked;     // matching files with more than one name, sorted by path
     std::vector<std::string> keypair_links;  // "PATH (a link to TARGET, ...)": no mask hides these
     std::vector<std::string> named;       // folders and files with a wanted name, sorted (links are not)
+    std::vector<std::string> links;       // every link met, sorted, when collect_links (never followed)
     bool complete = true;                 // false when the entry limit was reached
 };
 

@@ -26,8 +26,9 @@ struct LinkSearch {
 // keypair-named and leads to a folder, or to a readable file that is not a
 // keypair-named file of the worktree; or that leads to a folder outside the
 // worktree and HOME the user can write. A link that leads nowhere hides
-// nothing yet and is not listed. A folder it cannot list, or any other
-// error, throws UserError.
+// nothing yet and is not listed. The walk is the SDK's keypair search
+// (oms/secret_search.hpp, every link collected); a folder it cannot read, or
+// one that keeps vanishing, throws UserError.
 std::vector<std::string> links_to_refuse(const LinkSearch& search);
 
 }  // namespace oms::core

@@ -1,0 +1,66 @@
+// oms/secret_search.hpp's `collect_links`: every link below the roots is
+// listed, none is followed (a key behind a link to a folder is not found
+// through it), with or without suffixes; without the flag none is listed,
+// while the keypair rules about links still hold (a keypair name that is a
+// link to a harmless file is refused either way).
+#include <oms/secret_search.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Tree {
+    std::string root;
+    Tree() {
+        char name[] = "/tmp/oms-secret-links-XXXXXX";
+        REQUIRE(mkdtemp(name) != nullptr);
+        root = name;
+        fs::create_directories(root + "/work/src");
+        fs::create_directories(root + "/elsewhere");
+        std::ofstream(root + "/elsewhere/away-keypair.json") << "[1,2,3]";
+        std::ofstream(root + "/work/notes.txt") << "notes";
+        fs::create_directory_symlink("../elsewhere", root + "/work/src/out");
+        fs::create_symlink("../notes.txt", root + "/work/src/prog-keypair.json");
+        fs::create_symlink("missing", root + "/work/dangling");
+    }
+    ~Tree() { fs::remove_all(root); }
+};
+
+oms::sdk::SecretSearch search_of(const Tree& tree, std::vector<std::string> suffixes, bool collect) {
+    oms::sdk::SecretSearch search{"test", {tree.root + "/work"}, std::move(suffixes), {}, {}};
+    search.collect_links = collect;
+    return search;
+}
+
+}  // namespace
+
+TEST_CASE("secret search: collect_links lists every link and follows none") {
+    Tree tree;
+    const auto found = oms::sdk::find_secrets(search_of(tree, {"-keypair.json"}, true));
+    const std::vector<std::string> links{tree.root + "/work/dangling", tree.root + "/work/src/out",
+                                         tree.root + "/work/src/prog-keypair.json"};
+    CHECK(found.links == links);
+    CHECK(found.files.empty());  // the key behind src/out was not reached through the link
+    REQUIRE(found.keypair_links.size() == 1);  // the rule about keypair-named links still holds
+    CHECK(found.keypair_links[0].rfind(tree.root + "/work/src/prog-keypair.json (a link to ", 0) == 0);
+}
+
+TEST_CASE("secret search: collect_links walks without suffixes; without it no link is listed") {
+    Tree tree;
+    const auto without_suffixes = oms::sdk::find_secrets(search_of(tree, {}, true));
+    CHECK(without_suffixes.links.size() == 3);
+    CHECK(without_suffixes.keypair_links.empty());
+    const auto not_asked = oms::sdk::find_secrets(search_of(tree, {"-keypair.json"}, false));
+    CHECK(not_asked.links.empty());
+    CHECK(not_asked.keypair_links.size() == 1);  // control: the same walk, the same tree
+}
