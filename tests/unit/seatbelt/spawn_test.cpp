@@ -295,3 +295,45 @@ TEST_CASE("a command name starting with '-' is refused", "[seatbelt][spawn]") {
     auto started = session.start({"-f", "/etc/passwd"});
     CHECK(started.status == OMS_ERR_INVALID);
 }
+
+// A path rule denies a keypair by its name; the file under a second name, or
+// the file a keypair-named link writes into, it cannot see. Such a worktree
+// stops the run before sandbox-exec starts; the same worktree with a plain
+// keypair file runs (the control).
+TEST_CASE("a keypair with a second name, or a keypair name that is a link to a file, stops the run",
+          "[seatbelt][spawn]") {
+    // The profile folder is made on the way to sandbox-exec: nothing got that far.
+    const auto no_launch = [](const Session& session) { CHECK_FALSE(fs::exists(session.profile_folder)); };
+    SECTION("a hard link planted beside an empty keypair file") {
+        Session session;
+        const std::string keypair = session.layout.worktree + "/target/deploy/prog-keypair.json";
+        write_file(keypair, "[1,2,3]");
+        REQUIRE(::link(keypair.c_str(), (session.layout.worktree + "/notes.txt").c_str()) == 0);
+        auto started = session.start({"/bin/true"});
+        CHECK(started.status == OMS_ERR_FAILED);
+        CHECK(started.error.find("seatbelt: secret files with more than one name") != std::string::npos);
+        CHECK(started.error.find(keypair) != std::string::npos);
+        no_launch(session);
+    }
+    SECTION("a keypair name that is a link to a harmless file") {
+        Session session;
+        write_file(session.layout.worktree + "/notes.txt", "notes");
+        make_dirs(session.layout.worktree + "/target/deploy");
+        const std::string keypair = session.layout.worktree + "/target/deploy/prog-keypair.json";
+        REQUIRE(::symlink("../../notes.txt", keypair.c_str()) == 0);
+        auto started = session.start({"/bin/true"});
+        CHECK(started.status == OMS_ERR_FAILED);
+        CHECK(started.error.find("seatbelt: keypair names that are links") != std::string::npos);
+        CHECK(started.error.find(keypair + " (a link to ") != std::string::npos);
+        no_launch(session);
+    }
+    SECTION("control: a plain keypair file, and an exempt one with a second name, run") {
+        Session session;
+        write_file(session.layout.worktree + "/target/deploy/prog-keypair.json", "[1,2,3]");
+        const std::string exempt = session.layout.worktree + "/fixtures/test-keypair.json";
+        write_file(exempt, "[4,5,6]");
+        REQUIRE(::link(exempt.c_str(), (session.layout.worktree + "/fixtures/copy.txt").c_str()) == 0);
+        session.policy.add(OMS_RULE_READ_ALLOW_TREE, exempt);  // the user's keypair_exempt: readable anyway
+        CHECK(session.run({"/bin/true"}) == 0);
+    }
+}

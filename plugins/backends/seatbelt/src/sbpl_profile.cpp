@@ -151,11 +151,26 @@ std::vector<std::string> traversal_filters(ProfileWriter& out, const std::vector
     return filters;
 }
 
+// A path that ends with the suffix; and, below a root a command may write,
+// what lies below a folder so named: a command can make a keypair's name a
+// folder there, and the user's later `cp` of the key onto that name puts it
+// inside, under its own base name. Only below a write root: a folder above
+// the roots that happens to be named so (a HOME called `x-keypair.json`)
+// was not made by a command and hides nothing.
 std::vector<std::string> suffix_filters(ProfileWriter& out, const std::vector<Rule>& rules) {
     std::vector<std::string> filters;
-    for (const Rule& rule : of_kind(rules, OMS_RULE_READ_DENY_SUFFIX))
+    std::vector<Rule> write_roots = of_kind(rules, OMS_RULE_WRITE_ALLOW_TREE);
+    for (const Rule& scratch : of_kind(rules, OMS_RULE_WRITE_SCRATCH_TREE)) write_roots.push_back(scratch);
+    const std::vector<std::string> roots = out.spelled(write_roots);
+    for (const Rule& rule : of_kind(rules, OMS_RULE_READ_DENY_SUFFIX)) {
         ProfileWriter::add_unique(
             filters, "(regex " + out.param("READ_DENY_SUFFIX", suffix_regex(rule.value), rule.origin) + ")");
+        for (const std::string& root : roots)
+            ProfileWriter::add_unique(
+                filters, "(regex " +
+                             out.param("READ_DENY_SUFFIX_FOLDER", suffix_folder_regex(root, rule.value), rule.origin) +
+                             ")");
+    }
     return filters;
 }
 

@@ -57,6 +57,13 @@ std::string regex_literal(std::string_view text) {
 
 std::string suffix_regex(std::string_view suffix) { return regex_literal(suffix) + "$"; }
 
+std::string suffix_folder_regex(std::string_view root, std::string_view suffix) {
+    // "/id.json" may follow the root at once; "-keypair.json" ends a name
+    // that starts after a slash below the root.
+    const std::string between = !suffix.empty() && suffix.front() == '/' ? "(/.*)?" : "/.*";
+    return "^" + regex_literal(root) + between + regex_literal(suffix) + "/";
+}
+
 std::string shell_word(std::string_view text) {
     for (char c : text)
         if (is_control(static_cast<unsigned char>(c))) return ansi_c_quoted(text);

@@ -13,6 +13,9 @@ std::string regex_literal(std::string_view text);
 
 // A regex matching any path that ends with `suffix` ("-keypair.json").
 std::string suffix_regex(std::string_view suffix);
+// A regex matching any path below a folder inside `root` whose path ends
+// with `suffix`.
+std::string suffix_folder_regex(std::string_view root, std::string_view suffix);
 
 // One shell word that a POSIX shell reads back as exactly `text`: single
 // quotes, or $'...' with escapes when the text holds control bytes (a newline

@@ -8,6 +8,7 @@
 #include "probe_report.hpp"
 #include "sbpl_profile.hpp"
 #include "sbpl_quote.hpp"
+#include "unhideable_keypairs.hpp"
 
 #include <oms/sdk.hpp>
 
@@ -85,6 +86,7 @@ public:
                                          oms_stdio stdio) override {
         const HostFacts here = facts();
         require_usable(here);
+        refuse_unhideable_keypairs(context, policy);
         LaunchRequest request;
         request.profile = render_profile(policy.rules(), resolver(here), run_folder(context));
         // The spec accepts these (see docs/backends/seatbelt.md); `oms policy`
