@@ -1,8 +1,10 @@
-// oms/secret_search.hpp's `collect_links`: every link below the roots is
-// listed, none is followed (a key behind a link to a folder is not found
-// through it), with or without suffixes; without the flag none is listed,
-// while the keypair rules about links still hold (a keypair name that is a
-// link to a harmless file is refused either way).
+// oms/secret_search.hpp on small trees: `collect_links` lists every link
+// below the roots and follows none (a key behind a link to a folder is not
+// found through it), with or without suffixes; without the flag none is
+// listed, while the keypair rules about links still hold. And a keypair with
+// a second name is reported with that name, though the walk looks at no
+// plain file whose name no rule wants (the other names come from a second
+// walk).
 #include <oms/secret_search.hpp>
 
 #include <catch2/catch.hpp>
@@ -63,4 +65,20 @@ TEST_CASE("secret search: collect_links walks without suffixes; without it no li
     const auto not_asked = oms::sdk::find_secrets(search_of(tree, {"-keypair.json"}, false));
     CHECK(not_asked.links.empty());
     CHECK(not_asked.keypair_links.size() == 1);  // control: the same walk, the same tree
+}
+
+TEST_CASE("secret search: a keypair with a second name is listed with it; a plain keypair is not linked") {
+    Tree tree;
+    const std::string keypair = tree.root + "/work/target/deploy/prog-keypair.json";
+    fs::create_directories(tree.root + "/work/target/deploy");
+    std::ofstream(keypair) << "[1,2,3]";
+    std::ofstream(tree.root + "/work/target/deploy/other-keypair.json") << "[4,5,6]";
+    fs::create_hard_link(keypair, tree.root + "/work/src/harmless.txt");
+    const auto found = oms::sdk::find_secrets(search_of(tree, {"-keypair.json"}, false));
+    REQUIRE(found.linked.size() == 1);
+    CHECK(found.linked[0].path == keypair);
+    CHECK(found.linked[0].names == 2);
+    CHECK(found.linked[0].other_names == std::vector<std::string>{tree.root + "/work/src/harmless.txt"});
+    const std::vector<std::string> files{tree.root + "/work/target/deploy/other-keypair.json", keypair};
+    CHECK(found.files == files);  // control: the one-name keypair is found, and not as linked
 }
