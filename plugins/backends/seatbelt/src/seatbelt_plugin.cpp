@@ -86,7 +86,8 @@ public:
                                          oms_stdio stdio) override {
         const HostFacts here = facts();
         require_usable(here);
-        refuse_unhideable_keypairs(context, policy);
+        if (const std::string note = refuse_unhideable_keypairs(context, policy); !note.empty())
+            host().log(OMS_LOG_WARN, note);
         LaunchRequest request;
         request.profile = render_profile(policy.rules(), resolver(here), run_folder(context));
         // The spec accepts these (see docs/backends/seatbelt.md); `oms policy`

@@ -1,7 +1,5 @@
 #include "unhideable_keypairs.hpp"
 
-#include <oms/secret_search.hpp>
-
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -19,8 +17,10 @@ std::string link_path(const std::string& line) { return line.substr(0, line.rfin
 
 }  // namespace
 
-void refuse_unhideable_keypairs(const oms::sdk::Context& context, const oms::sdk::Policy& policy) {
+std::string refuse_unhideable_keypairs(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
+                                       size_t entry_limit) {
     oms::sdk::SecretSearch search{"seatbelt", {std::string(context.worktree())}, {}, {}, {}};
+    search.entry_limit = entry_limit;
     for (std::string_view folder : context.read_write()) search.roots.emplace_back(folder);
     std::vector<std::string> exempt;
     for (const auto& rule : policy.rules()) {
@@ -32,9 +32,17 @@ void refuse_unhideable_keypairs(const oms::sdk::Context& context, const oms::sdk
     // read, they cannot read either.
     search.skip_closed_folders_of_others = true;
     oms::sdk::SecretFindings found = oms::sdk::find_secrets(search);
-    if (!found.complete)
-        throw oms::sdk::Error(OMS_ERR_FAILED, "seatbelt: too many files in the worktree and --rw folders to look "
-                                              "for keypair files with a second name; the command did not run");
+    std::string note;
+    if (!found.complete) {
+        if (!context.best_effort())
+            throw oms::sdk::Error(OMS_ERR_UNSUPPORTED,
+                                  "seatbelt: too many files in the worktree and --rw folders to look for keypair "
+                                  "files with a second name (more than " +
+                                      std::to_string(search.entry_limit) +
+                                      "); the command did not run; use --best-effort to run anyway");
+        note = "seatbelt: the search for keypair files with a second name stopped at its limit (--best-effort): "
+               "a key copied into a file a command hard-linked may be readable under the other name";
+    }
     found.linked.erase(std::remove_if(found.linked.begin(), found.linked.end(),
                                       [&](const oms::sdk::LinkedSecret& m) { return listed(exempt, m.path); }),
                        found.linked.end());
@@ -43,6 +51,7 @@ void refuse_unhideable_keypairs(const oms::sdk::Context& context, const oms::sdk
                        [&](const std::string& line) { return listed(exempt, link_path(line)); }),
         found.keypair_links.end());
     oms::sdk::refuse_unhideable(found, "seatbelt");
+    return note;
 }
 
 }  // namespace oms::seatbelt

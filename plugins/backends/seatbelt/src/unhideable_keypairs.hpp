@@ -10,12 +10,19 @@
 // READ_ALLOW_TREE (keypair_exempt) is readable anyway and is left out.
 #pragma once
 #include <oms/sdk.hpp>
+#include <oms/secret_search.hpp>
+
+#include <cstddef>
+#include <string>
 
 namespace oms::seatbelt {
 
 // Throws oms::sdk::Error (OMS_ERR_FAILED) naming each such file or link, or
-// when the folders hold too many entries to search them all; returns
-// otherwise.
-void refuse_unhideable_keypairs(const oms::sdk::Context& context, const oms::sdk::Policy& policy);
+// when the folders hold too many entries to search them all (unless the run
+// is best-effort: then the warning to print is returned). Returns "" when
+// the search found nothing to refuse.
+// `entry_limit`: the entries looked at in all (the SDK search's default).
+std::string refuse_unhideable_keypairs(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
+                                       size_t entry_limit = oms::sdk::SecretSearch{}.entry_limit);
 
 }  // namespace oms::seatbelt
