@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -24,6 +25,18 @@ constexpr int kFolderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
 bool ends_with(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// ASCII letters compared without case: a case-insensitive file system
+// (macOS's default) makes `PROG-KEYPAIR.JSON` the file a `cp` to
+// `prog-keypair.json` writes.
+bool ends_with_folded(const std::string& s, const std::string& suffix) {
+    if (s.size() < suffix.size()) return false;
+    const size_t start = s.size() - suffix.size();
+    for (size_t i = 0; i < suffix.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(s[start + i])) != std::tolower(static_cast<unsigned char>(suffix[i])))
+            return false;
+    return true;
 }
 
 bool gone(int error) { return error == ENOENT || error == ENOTDIR || error == ELOOP; }
@@ -152,7 +165,7 @@ private:
 
     bool matches(const std::string& path) const {
         for (const std::string& suffix : request_.suffixes)
-            if (ends_with(path, suffix)) return true;
+            if (request_.fold_case ? ends_with_folded(path, suffix) : ends_with(path, suffix)) return true;
         return false;
     }
 
@@ -256,13 +269,19 @@ private:
 
     // Followed on the host, as `cp` would follow it. A link that leads
     // nowhere yet hides nothing and is judged again at the next run, once a
-    // tool has written through it; one that leads out of the container's
-    // trees shows nothing there.
+    // tool has written through it. One that leads out of the roots shows
+    // nothing where only the roots are seen (a container's mounts); where
+    // the host outside them is readable, what a `cp` wrote there through it
+    // is read there, whatever its name, so it is refused too.
     void visit_keypair_link(const std::string& path) {
         struct stat target;
         if (stat(path.c_str(), &target) != 0) return;
         const std::string real = real_path_of(path);
-        if (!real.empty() && !inside_a_root(real)) return;
+        if (!real.empty() && !inside_a_root(real)) {
+            if (request_.host_readable_outside)
+                result.keypair_links.push_back(path + " (a link out of the folders searched, to " + real + ")");
+            return;
+        }
         if (S_ISDIR(target.st_mode))
             result.keypair_links.push_back(path + " (a link to the folder " + real + ")");
         else if (real.empty() || !matches(real))

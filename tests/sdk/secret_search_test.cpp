@@ -82,3 +82,31 @@ TEST_CASE("secret search: a keypair with a second name is listed with it; a plai
     const std::vector<std::string> files{tree.root + "/work/target/deploy/other-keypair.json", keypair};
     CHECK(found.files == files);  // control: the one-name keypair is found, and not as linked
 }
+
+TEST_CASE("secret search: a keypair-named link out of the roots is refused only where the host outside is readable") {
+    Tree tree;
+    fs::create_directory_symlink("../../elsewhere", tree.root + "/work/src/wallet-keypair.json");
+    auto search = search_of(tree, {"-keypair.json"}, false);
+    const auto container = oms::sdk::find_secrets(search);  // a container shows only its mounts
+    CHECK(container.keypair_links.size() == 1);             // the link to notes.txt, inside the roots
+    search.host_readable_outside = true;
+    const auto host = oms::sdk::find_secrets(search);
+    REQUIRE(host.keypair_links.size() == 2);
+    CHECK(host.keypair_links[1] ==
+          tree.root + "/work/src/wallet-keypair.json (a link out of the folders searched, to " +
+              fs::canonical(tree.root + "/elsewhere").string() + ")");
+}
+
+TEST_CASE("secret search: fold_case matches a keypair name in capitals") {
+    Tree tree;
+    const std::string shouting = tree.root + "/work/PROG-KEYPAIR.JSON";
+    std::ofstream(shouting) << "";
+    fs::create_hard_link(shouting, tree.root + "/work/plain.txt");
+    auto search = search_of(tree, {"-keypair.json"}, false);
+    CHECK(oms::sdk::find_secrets(search).linked.empty());  // control: case matters by default
+    search.fold_case = true;
+    const auto folded = oms::sdk::find_secrets(search);
+    REQUIRE(folded.linked.size() == 1);
+    CHECK(folded.linked[0].path == shouting);
+    CHECK(folded.linked[0].other_names == std::vector<std::string>{tree.root + "/work/plain.txt"});
+}

@@ -32,6 +32,9 @@ oms::sdk::SecretFindings find_keypairs(const std::vector<std::string>& roots, co
     // Commands run as the caller: another user's folder the caller cannot
     // read (a 0700 folder under /usr), they cannot read either.
     search.skip_closed_folders_of_others = true;
+    // `/` is bound read-only: a keypair-named link out of the roots leads
+    // where the command reads.
+    search.host_readable_outside = true;
     oms::sdk::SecretFindings found = oms::sdk::find_secrets(search);
     oms::sdk::refuse_unhideable(found, "example-bwrap");
     if (!found.complete)
@@ -41,15 +44,21 @@ oms::sdk::SecretFindings find_keypairs(const std::vector<std::string>& roots, co
 
 void append(Args& to, std::initializer_list<std::string> more) { to.insert(to.end(), more); }
 
-// The folder holding each mask, by device and inode, taken while the match
-// the search saw is still there. bwrap makes a mask's missing folders
-// itself: a folder renamed after the search (by a run beside this one)
-// would get a new, empty one at the old name with the mask in it, and the
-// key would be readable at the new name. The check at the sandbox's start
-// (`check_then_run`) finds that folder's identity changed.
-struct MaskFolder {
-    std::string path;
+// Each mask as the sandbox must show it: the folder holding it, by device
+// and inode, taken while the match the search saw is still there, and the
+// mask itself in place (/dev/null on a file, a tmpfs on a folder). bwrap
+// makes a mask's missing folders itself: a folder renamed after the search
+// (by a run beside this one) would get a new, empty one at the old name
+// with the mask in it, and the key would be readable at the new name; and
+// that new folder moved away and the old one moved back leaves the old
+// folder without its mask. The check at the sandbox's start
+// (`check_then_run`) finds either. A mask in place on the folder seen is on
+// the file seen: the file cannot leave a folder while a mount is on it.
+struct Mask {
+    std::string folder;
     std::string identity;  // "DEVICE:INODE", as stat -c %d:%i prints it
+    std::string path;
+    char kind;  // 'f': /dev/null on a file; 'd': a tmpfs on a folder
 };
 
 std::string identity_of(const struct stat& info) {
@@ -57,7 +66,7 @@ std::string identity_of(const struct stat& info) {
            std::to_string(static_cast<unsigned long long>(info.st_ino));
 }
 
-MaskFolder folder_holding(const std::string& path, const struct stat* expected) {
+Mask mask_of(const std::string& path, const struct stat* expected, char kind) {
     struct stat now;
     const bool same = lstat(path.c_str(), &now) == 0 &&
                       (!expected || (now.st_dev == expected->st_dev && now.st_ino == expected->st_ino));
@@ -66,23 +75,34 @@ MaskFolder folder_holding(const std::string& path, const struct stat* expected) 
     if (!same || lstat(folder.c_str(), &holder) != 0 || !S_ISDIR(holder.st_mode))
         throw oms::sdk::Error(OMS_ERR_FAILED, "example-bwrap: " + path +
                                                   " was moved or removed while the run started; nothing ran");
-    return {folder, identity_of(holder)};
+    return {folder, identity_of(holder), path, kind};
 }
 
 // Runs first in the sandbox, as the caller: each mask's folder must be the
-// one seen on the host, or the command does not start (status 126, as a
-// command that cannot be executed). Paths come as arguments, never as code.
-void check_then_run(std::vector<std::string>& a, const std::vector<MaskFolder>& folders) {
+// one seen on the host and the mask must be on it, or the command does not
+// start (status 126, as a command that cannot be executed). Paths come as
+// arguments, never as code.
+void check_then_run(std::vector<std::string>& a, const std::vector<Mask>& masks) {
     static const char* const script =
         "n=$1; shift; "
         "while [ \"$n\" -gt 0 ]; do "
-        "  if [ \"$(/usr/bin/stat -c %d:%i -- \"$1\" 2>/dev/null)\" != \"$2\" ]; then "
-        "    echo \"example-bwrap: $1 changed while the sandbox was made (a folder renamed beside this run?); "
-        "nothing ran\" >&2; exit 126; "
-        "  fi; shift 2; n=$((n - 1)); "
+        "  if [ \"$(/usr/bin/stat -c %d:%i -- \"$1\" 2>/dev/null)\" != \"$2\" ]; then what=changed; "
+        "  elif [ \"$4\" = f ] && [ \"$(/usr/bin/stat -c %F:%t:%T -- \"$3\" 2>/dev/null)\" != "
+        "\"character special file:1:3\" ]; then what=unmasked; "
+        "  elif [ \"$4\" = d ] && [ \"$(/usr/bin/stat -f -c %T -- \"$3\" 2>/dev/null)\" != tmpfs ]; then "
+        "what=unmasked; "
+        "  else what=; fi; "
+        "  if [ -n \"$what\" ]; then "
+        "    echo \"example-bwrap: $3 is not masked as planned ($1 $what while the sandbox was made: a folder "
+        "renamed beside this run?); nothing ran\" >&2; exit 126; "
+        "  fi; shift 4; n=$((n - 1)); "
         "done; exec \"$@\"";
-    append(a, {"/bin/sh", "-c", script, "example-bwrap-check", std::to_string(folders.size())});
-    for (const MaskFolder& folder : folders) append(a, {folder.path, folder.identity});
+    append(a, {"/bin/sh", "-c", script, "example-bwrap-check", std::to_string(masks.size())});
+    for (const Mask& mask : masks) append(a, {mask.folder, mask.identity, mask.path, std::string(1, mask.kind)});
+}
+
+bool named_by(const std::vector<std::string>& list, const std::string& path) {
+    return std::find(list.begin(), list.end(), path) != list.end();
 }
 
 // Folders before what lies below them, so a later bind lands on top.
@@ -131,6 +151,16 @@ Launch bwrap_launch(const std::string& bwrap, const oms::sdk::Context& context, 
     for (auto& tree : outer_first(deny_trees)) append(a, {"--tmpfs", tree});
     for (auto& tree : outer_first(read_trees)) append(a, {"--ro-bind-try", tree, tree});
     for (auto& tree : outer_first(write_trees)) append(a, {"--bind-try", tree, tree});
+    std::vector<std::string> roots = write_trees;
+    roots.insert(roots.end(), read_trees.begin(), read_trees.end());
+    const oms::sdk::SecretFindings found = find_keypairs(roots, suffixes, read_denies, deny_names);
+    for (auto& path : found.named)  // a .git found below a write root
+        if (oms::sdk::path::is_inside_any(path, write_trees) && !named_by(read_denies, path)) write_denies.push_back(path);
+    // Read-only binds before any mask: bwrap takes a bind's source from the
+    // host's tree, so a .git bound after a mask inside it would bring the
+    // key back (a link planted in one run sends the user's copy of a key
+    // into .git).
+    for (auto& path : outer_first(write_denies)) append(a, {"--ro-bind-try", path, path});
     // A socket the caller's agent listens on, wherever it is.
     if (auto agent = context.env("SSH_AUTH_SOCK"); agent && exists(std::string(*agent)))
         append(a, {"--ro-bind", "/dev/null", std::string(*agent)});
@@ -140,37 +170,28 @@ Launch bwrap_launch(const std::string& bwrap, const oms::sdk::Context& context, 
         else if (exists(path))
             append(a, {"--ro-bind", "/dev/null", path});
     }
-    std::vector<std::string> roots = write_trees;
-    roots.insert(roots.end(), read_trees.begin(), read_trees.end());
-    const oms::sdk::SecretFindings found = find_keypairs(roots, suffixes, read_denies, deny_names);
     // A READ_ALLOW_TREE naming exactly a file exempts it from the suffix
     // denies (rule-semantics.md R3); a READ_DENY of it is covered above
     // already (R1 wins).
-    auto named_by = [](const std::vector<std::string>& list, const std::string& path) {
-        return std::find(list.begin(), list.end(), path) != list.end();
-    };
-    std::vector<MaskFolder> mask_folders;
+    std::vector<Mask> masks;
     for (auto& match : found.seen) {
         if (named_by(read_trees, match.path) || named_by(read_denies, match.path)) continue;
         struct stat seen {};
         seen.st_dev = static_cast<dev_t>(match.device);
         seen.st_ino = static_cast<ino_t>(match.inode);
-        mask_folders.push_back(folder_holding(match.path, &seen));
+        masks.push_back(mask_of(match.path, &seen, 'f'));
         append(a, {"--ro-bind", "/dev/null", match.path});
     }
     // A keypair's name made a folder: whatever was copied into it stays hidden.
     for (auto& path : found.folders) {
-        mask_folders.push_back(folder_holding(path, nullptr));
+        masks.push_back(mask_of(path, nullptr, 'd'));
         append(a, {"--tmpfs", path, "--remount-ro", path});
     }
-    for (auto& path : found.named)  // a .git found below a write root
-        if (oms::sdk::path::is_inside_any(path, write_trees) && !named_by(read_denies, path)) write_denies.push_back(path);
-    for (auto& path : outer_first(write_denies)) append(a, {"--ro-bind-try", path, path});
     append(a, {"--chdir", std::string(context.worktree()), "--seccomp", std::to_string(seccomp_fd), "--"});
+    if (!masks.empty()) check_then_run(a, masks);
     // bwrap adds PWD and passes on the signal dispositions it was started
     // with (it ignores INT, TERM, HUP and QUIT so that only the command gets
     // them, see bwrap_backend.cpp); env puts both right before the command.
-    if (!mask_folders.empty()) check_then_run(a, mask_folders);
     append(a, {"/usr/bin/env", "--default-signal=INT,TERM,HUP,QUIT"});
     bool policy_has_pwd = false;
     for (auto entry : policy.env()) policy_has_pwd = policy_has_pwd || entry.rfind("PWD=", 0) == 0;

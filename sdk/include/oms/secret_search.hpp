@@ -65,6 +65,17 @@ struct SecretSearch {
     // with rules of its own about links (oms verify: a link to a writable
     // folder outside the worktree). The walk is the same, suffixes or not.
     bool collect_links = false;
+    // The command can read the host outside the roots (a launcher that binds
+    // `/` read-only, a sandbox of path rules): a keypair-named link that
+    // leads out of the roots is refused like one inside them, since a `cp`
+    // through it writes where the command reads. Off for a container, which
+    // shows only its mounts.
+    bool host_readable_outside = false;
+    // Suffixes matched without regard to ASCII case, for a case-insensitive
+    // file system (macOS's default), where `PROG-KEYPAIR.JSON` is the file a
+    // `cp` to `prog-keypair.json` writes. Other Unicode case folds (the
+    // Kelvin sign for `k`, the long s for `s`) are not matched.
+    bool fold_case = false;
 };
 
 struct SecretFindings {

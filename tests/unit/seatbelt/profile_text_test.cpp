@@ -156,9 +156,10 @@ TEST_CASE("each hostile path is carried byte for byte and still means that path"
     }
 }
 
-TEST_CASE("suffix patterns are escaped regexes anchored at the end", "[seatbelt][text]") {
-    CHECK(oms::seatbelt::suffix_regex("-keypair.json") == "-keypair\\.json$");
-    CHECK(oms::seatbelt::suffix_regex("/id.json") == "/id\\.json$");
+TEST_CASE("suffix patterns are escaped regexes anchored at the end, ASCII letters in either case",
+          "[seatbelt][text]") {
+    CHECK(oms::seatbelt::suffix_regex("-keypair.json") == "-[kK][eE][yY][pP][aA][iI][rR]\\.[jJ][sS][oO][nN]$");
+    CHECK(oms::seatbelt::suffix_regex("/id.json") == "/[iI][dD]\\.[jJ][sS][oO][nN]$");
     CHECK(oms::seatbelt::regex_literal("a.b*c+d?e^f$g|h(i)j[k]l{m}n\\o") ==
           "a\\.b\\*c\\+d\\?e\\^f\\$g\\|h\\(i\\)j\\[k]l\\{m}n\\\\o");
     PolicyBuilder policy;

@@ -337,3 +337,31 @@ TEST_CASE("a keypair with a second name, or a keypair name that is a link to a f
         CHECK(session.run({"/bin/true"}) == 0);
     }
 }
+
+// A case-insensitive file system makes a capitalised keypair name the file
+// the user's `cp` writes; a keypair name that is a link out of the worktree
+// sends the copy where the command reads (all outside HOME).
+TEST_CASE("a capitalised keypair with a second name, or a keypair name linked out of the worktree, stops the run",
+          "[seatbelt][spawn]") {
+    SECTION("capitals") {
+        Session session;
+        const std::string shouting = session.layout.worktree + "/target/deploy/PROG-KEYPAIR.JSON";
+        write_file(shouting, "");
+        REQUIRE(::link(shouting.c_str(), (session.layout.worktree + "/notes.txt").c_str()) == 0);
+        auto started = session.start({"/bin/true"});
+        CHECK(started.status == OMS_ERR_FAILED);
+        CHECK(started.error.find(shouting) != std::string::npos);
+        CHECK_FALSE(fs::exists(session.profile_folder));
+    }
+    SECTION("a link out of the worktree") {
+        Session session;
+        make_dirs(session.root / "outside");
+        make_dirs(session.layout.worktree + "/target/deploy");
+        const std::string keypair = session.layout.worktree + "/target/deploy/prog-keypair.json";
+        REQUIRE(::symlink((session.root / "outside").c_str(), keypair.c_str()) == 0);
+        auto started = session.start({"/bin/true"});
+        CHECK(started.status == OMS_ERR_FAILED);
+        CHECK(started.error.find(keypair + " (a link out of the folders searched") != std::string::npos);
+        CHECK_FALSE(fs::exists(session.profile_folder));
+    }
+}

@@ -1,5 +1,6 @@
 #include "sbpl_quote.hpp"
 
+#include <cctype>
 #include <cstdio>
 
 namespace oms::seatbelt {
@@ -55,13 +56,32 @@ std::string regex_literal(std::string_view text) {
     return out;
 }
 
-std::string suffix_regex(std::string_view suffix) { return regex_literal(suffix) + "$"; }
+// The suffix as a regex that ignores ASCII case: macOS's file systems ignore
+// it by default, so `PROG-KEYPAIR.JSON` is the file a `cp` to
+// `prog-keypair.json` writes. Other Unicode case folds are not covered.
+std::string suffix_pattern(std::string_view suffix) {
+    std::string out;
+    for (char c : suffix) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (std::isalpha(u) && u < 0x80) {
+            out += '[';
+            out += static_cast<char>(std::tolower(u));
+            out += static_cast<char>(std::toupper(u));
+            out += ']';
+        } else {
+            out += regex_literal(std::string_view(&c, 1));
+        }
+    }
+    return out;
+}
+
+std::string suffix_regex(std::string_view suffix) { return suffix_pattern(suffix) + "$"; }
 
 std::string suffix_folder_regex(std::string_view root, std::string_view suffix) {
     // "/id.json" may follow the root at once; "-keypair.json" ends a name
     // that starts after a slash below the root.
     const std::string between = !suffix.empty() && suffix.front() == '/' ? "(/.*)?" : "/.*";
-    return "^" + regex_literal(root) + between + regex_literal(suffix) + "/";
+    return "^" + regex_literal(root) + between + suffix_pattern(suffix) + "/";
 }
 
 std::string shell_word(std::string_view text) {

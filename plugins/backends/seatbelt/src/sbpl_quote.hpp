@@ -11,7 +11,8 @@ namespace oms::seatbelt {
 // Seatbelt's (regex ...) filter. Bytes >= 0x80 pass through unchanged.
 std::string regex_literal(std::string_view text);
 
-// A regex matching any path that ends with `suffix` ("-keypair.json").
+// A regex matching any path that ends with `suffix` ("-keypair.json"),
+// ASCII letters in either case.
 std::string suffix_regex(std::string_view suffix);
 // A regex matching any path below a folder inside `root` whose path ends
 // with `suffix`.

@@ -31,6 +31,10 @@ std::string refuse_unhideable_keypairs(const oms::sdk::Context& context, const o
     // Commands run as the caller: another user's folder the caller cannot
     // read, they cannot read either.
     search.skip_closed_folders_of_others = true;
+    // All outside HOME is readable under seatbelt, and its file systems
+    // ignore case by default (the profile's patterns do too).
+    search.host_readable_outside = true;
+    search.fold_case = true;
     oms::sdk::SecretFindings found = oms::sdk::find_secrets(search);
     std::string note;
     if (!found.complete) {
