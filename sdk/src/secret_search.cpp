@@ -111,6 +111,14 @@ constexpr int kWalkTries = 3;
                                     "there: run again once it has stopped");
 }
 
+// realpath(3), or "" where it fails.
+std::string real_path(const std::string& path) {
+    char* resolved = realpath(path.c_str(), nullptr);
+    const std::string real = resolved ? resolved : "";
+    free(resolved);
+    return real;
+}
+
 class Walker {
 public:
     // `stat_every_file`: also the plain files no rule looks for, to learn
@@ -169,16 +177,9 @@ private:
         return false;
     }
 
-    static std::string real_path_of(const std::string& path) {
-        char* resolved = realpath(path.c_str(), nullptr);
-        const std::string real = resolved ? resolved : "";
-        free(resolved);
-        return real;
-    }
-
     bool inside_a_root(const std::string& real) const {
         for (const std::string& root : request_.roots) {
-            const std::string real_root = real_path_of(root);
+            const std::string real_root = real_path(root);
             if (!real_root.empty() && path::is_inside(real, real_root)) return true;
         }
         return false;
@@ -276,7 +277,7 @@ private:
     void visit_keypair_link(const std::string& path) {
         struct stat target;
         if (stat(path.c_str(), &target) != 0) return;
-        const std::string real = real_path_of(path);
+        const std::string real = real_path(path);
         if (!real.empty() && !inside_a_root(real)) {
             if (request_.host_readable_outside)
                 result.keypair_links.push_back(path + " (a link out of the folders searched, to " + real + ")");
@@ -316,17 +317,67 @@ SecretFindings walk_once(const SecretSearch& request, std::string& vanished, boo
     return std::move(walker.result);
 }
 
+SecretFindings walk_until_still(const SecretSearch& request) {
+    for (int attempt = 1;; ++attempt) {
+        std::string vanished;
+        SecretFindings result = walk_once(request, vanished);
+        if (vanished.empty()) return result;
+        if (attempt == kWalkTries) changed_during_walk(request.backend, vanished);
+    }
+}
+
+bool inside_any_real(const std::string& real, const std::vector<std::string>& paths) {
+    for (const std::string& path : paths) {
+        const std::string real_path_of_it = real_path(path);
+        if (!real_path_of_it.empty() && path::is_inside(real, real_path_of_it)) return true;
+    }
+    return false;
+}
+
+// The folders outside the roots (and outside `hidden`) that links met below
+// `follow_links_from` lead to.
+std::vector<std::string> folders_links_lead_to(const std::vector<std::string>& links, const SecretSearch& request) {
+    const std::vector<std::string>& roots = request.roots;
+    const std::vector<std::string>& hidden = request.hidden;
+    std::vector<std::string> folders;
+    for (const std::string& link : links) {
+        if (!path::is_inside_any(link, request.follow_links_from)) continue;
+        const std::string real = real_path(link);
+        struct stat st;
+        if (real.empty() || stat(real.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        if (inside_any_real(real, roots) || inside_any_real(real, hidden) || inside_any_real(real, folders)) continue;
+        folders.push_back(real);
+    }
+    return folders;
+}
+
+// How many times the folders links lead to are added as roots: a link in
+// one of them leads further.
+constexpr int kLinkRounds = 3;
+
 }  // namespace
 
 SecretFindings find_secrets(const SecretSearch& request) {
     if (request.suffixes.empty() && request.names.empty() && !request.collect_links) return SecretFindings{};
+    SecretSearch walking = request;
+    // A folder a planted link leads out to is where a `cp` through the link
+    // lands: searched as a root, and its own links followed in turn.
+    const bool following = !request.follow_links_from.empty();
+    if (following) walking.collect_links = true;
     SecretFindings result;
-    for (int attempt = 1;; ++attempt) {
-        std::string vanished;
-        result = walk_once(request, vanished);
-        if (vanished.empty()) break;
-        if (attempt == kWalkTries) changed_during_walk(request.backend, vanished);
+    for (int round = 0;; ++round) {
+        result = walk_until_still(walking);
+        if (!following || !result.complete) break;
+        const auto more = folders_links_lead_to(result.links, walking);
+        if (more.empty()) break;
+        if (round == kLinkRounds) {
+            result.complete = false;  // links lead further than the search goes
+            break;
+        }
+        walking.roots.insert(walking.roots.end(), more.begin(), more.end());
+        walking.follow_links_from.insert(walking.follow_links_from.end(), more.begin(), more.end());
     }
+    if (!request.collect_links) result.links.clear();
     sort_unique(result.files);
     sort_unique(result.folders);
     sort_unique(result.named);

@@ -31,7 +31,7 @@ struct Tree {
         fs::create_directories(root + "/elsewhere");
         std::ofstream(root + "/elsewhere/away-keypair.json") << "[1,2,3]";
         std::ofstream(root + "/work/notes.txt") << "notes";
-        fs::create_directory_symlink("../elsewhere", root + "/work/src/out");
+        fs::create_directory_symlink("../../elsewhere", root + "/work/src/out");
         fs::create_symlink("../notes.txt", root + "/work/src/prog-keypair.json");
         fs::create_symlink("missing", root + "/work/dangling");
     }
@@ -109,4 +109,20 @@ TEST_CASE("secret search: fold_case matches a keypair name in capitals") {
     REQUIRE(folded.linked.size() == 1);
     CHECK(folded.linked[0].path == shouting);
     CHECK(folded.linked[0].other_names == std::vector<std::string>{tree.root + "/work/plain.txt"});
+}
+
+TEST_CASE("secret search: a folder a planted link leads out to is searched, unless it is hidden") {
+    Tree tree;  // work/src/out -> ../elsewhere
+    const std::string planted = tree.root + "/elsewhere/prog-keypair.json";
+    std::ofstream(planted) << "";
+    fs::create_hard_link(planted, tree.root + "/elsewhere/notes");
+    auto search = search_of(tree, {"-keypair.json"}, false);
+    CHECK(oms::sdk::find_secrets(search).linked.empty());  // control: links are not followed by default
+    search.follow_links_from = {tree.root + "/work"};
+    const auto followed = oms::sdk::find_secrets(search);
+    REQUIRE(followed.linked.size() == 1);
+    CHECK(followed.linked[0].path == fs::canonical(planted).string());
+    CHECK(followed.links.empty());  // collected for the following only, not asked for
+    search.hidden = {tree.root + "/elsewhere"};
+    CHECK(oms::sdk::find_secrets(search).linked.empty());  // a hidden tree is not followed into
 }

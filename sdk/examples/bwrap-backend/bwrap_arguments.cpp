@@ -27,8 +27,13 @@ bool exists(const std::string& path) {
 // alone. A file with a second name or a keypair-named link no mask can hide,
 // and a tree too large to search, stop the launch.
 oms::sdk::SecretFindings find_keypairs(const std::vector<std::string>& roots, const std::vector<std::string>& suffixes,
-                                       const std::vector<std::string>& skip, const std::vector<std::string>& names) {
+                                       const std::vector<std::string>& skip, const std::vector<std::string>& names,
+                                       const std::vector<std::string>& write_roots, const std::vector<std::string>& hidden) {
     oms::sdk::SecretSearch search{"example-bwrap", roots, suffixes, skip, names};
+    // Where a command plants a link, the folder it leads to is searched too;
+    // not into HOME, under the empty tmpfs.
+    search.follow_links_from = write_roots;
+    search.hidden = hidden;
     // Commands run as the caller: another user's folder the caller cannot
     // read (a 0700 folder under /usr), they cannot read either.
     search.skip_closed_folders_of_others = true;
@@ -153,7 +158,8 @@ Launch bwrap_launch(const std::string& bwrap, const oms::sdk::Context& context, 
     for (auto& tree : outer_first(write_trees)) append(a, {"--bind-try", tree, tree});
     std::vector<std::string> roots = write_trees;
     roots.insert(roots.end(), read_trees.begin(), read_trees.end());
-    const oms::sdk::SecretFindings found = find_keypairs(roots, suffixes, read_denies, deny_names);
+    const oms::sdk::SecretFindings found =
+        find_keypairs(roots, suffixes, read_denies, deny_names, write_trees, deny_trees);
     for (auto& path : found.named)  // a .git found below a write root
         if (oms::sdk::path::is_inside_any(path, write_trees) && !named_by(read_denies, path)) write_denies.push_back(path);
     // Read-only binds before any mask: bwrap takes a bind's source from the

@@ -71,6 +71,14 @@ struct SecretSearch {
     // through it writes where the command reads. Off for a container, which
     // shows only its mounts.
     bool host_readable_outside = false;
+    // Roots where a command can plant links (the write roots), for a command
+    // that can read the host outside the roots: a folder outside the roots
+    // and outside `hidden` that a link below one of these leads to is
+    // searched as a root too (a command links `target/deploy` to `/tmp/d`
+    // and plants a second name of an empty keypair file there; your `cp`
+    // lands in it), three rounds deep, then `complete` is false.
+    std::vector<std::string> follow_links_from = {};
+    std::vector<std::string> hidden = {};  // trees the command cannot read (HOME): links into them are not followed
     // Suffixes matched without regard to ASCII case, for a case-insensitive
     // file system (macOS's default), where `PROG-KEYPAIR.JSON` is the file a
     // `cp` to `prog-keypair.json` writes. Other Unicode case folds (the

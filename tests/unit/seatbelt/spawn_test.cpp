@@ -361,7 +361,24 @@ TEST_CASE("a capitalised keypair with a second name, or a keypair name linked ou
         REQUIRE(::symlink((session.root / "outside").c_str(), keypair.c_str()) == 0);
         auto started = session.start({"/bin/true"});
         CHECK(started.status == OMS_ERR_FAILED);
-        CHECK(started.error.find(keypair + " (a link out of the folders searched") != std::string::npos);
+        // The folder it leads to is searched too (a worktree link leads there), so the link is judged as one
+        // to a folder.
+        CHECK(started.error.find(keypair + " (a link to the folder ") != std::string::npos);
         CHECK_FALSE(fs::exists(session.profile_folder));
     }
+}
+
+// A folder link without a keypair name leads the user's `cp` of a key out of
+// the worktree, into a folder where a command planted a second name.
+TEST_CASE("a second name planted where a worktree link leads stops the run", "[seatbelt][spawn]") {
+    Session session;
+    const std::string away = session.root / "away";
+    write_file(away + "/prog-keypair.json", "");
+    REQUIRE(::link((away + "/prog-keypair.json").c_str(), (away + "/notes").c_str()) == 0);
+    make_dirs(session.layout.worktree + "/target");
+    REQUIRE(::symlink(away.c_str(), (session.layout.worktree + "/target/deploy").c_str()) == 0);
+    auto started = session.start({"/bin/true"});
+    CHECK(started.status == OMS_ERR_FAILED);
+    CHECK(started.error.find(away + "/prog-keypair.json (2 names") != std::string::npos);
+    CHECK_FALSE(fs::exists(session.profile_folder));
 }

@@ -1,5 +1,7 @@
 #include "unhideable_keypairs.hpp"
 
+#include <oms/path.hpp>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -27,7 +29,15 @@ std::string refuse_unhideable_keypairs(const oms::sdk::Context& context, const o
         if (rule.kind == OMS_RULE_READ_DENY_SUFFIX) search.suffixes.emplace_back(rule.value);
         if (rule.kind == OMS_RULE_READ_DENY) search.skip.emplace_back(rule.value);
         if (rule.kind == OMS_RULE_READ_ALLOW_TREE) exempt.emplace_back(rule.value);
+        if (rule.kind == OMS_RULE_READ_DENY_TREE) search.hidden.emplace_back(rule.value);
     }
+    // The write roots under HOME that outlive a run (Cargo's caches): a
+    // command can plant there, and links into HOME are not followed.
+    for (const auto& rule : policy.rules())
+        if ((rule.kind == OMS_RULE_WRITE_ALLOW_TREE || rule.kind == OMS_RULE_WRITE_SCRATCH_TREE) &&
+            oms::sdk::path::is_inside_any(std::string(rule.value), search.hidden))
+            search.roots.emplace_back(rule.value);
+    search.follow_links_from = search.roots;  // every root searched is one a command writes
     // Commands run as the caller: another user's folder the caller cannot
     // read, they cannot read either.
     search.skip_closed_folders_of_others = true;
