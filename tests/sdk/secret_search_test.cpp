@@ -24,7 +24,9 @@ namespace {
 struct Tree {
     std::string root;
     Tree() {
-        char name[] = "/tmp/oms-secret-links-XXXXXX";
+        // Not in /tmp: tests of --rw /tmp walk it, and a keypair file with
+        // two names planted here would stop their runs.
+        char name[] = "/var/tmp/oms-secret-search-XXXXXX";
         REQUIRE(mkdtemp(name) != nullptr);
         root = name;
         fs::create_directories(root + "/work/src");

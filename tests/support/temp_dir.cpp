@@ -10,9 +10,11 @@ namespace fs = std::filesystem;
 
 namespace oms::test {
 
-TempDir::TempDir(const std::string& prefix) {
+TempDir::TempDir(const std::string& prefix) : TempDir(prefix, fs::temp_directory_path().string()) {}
+
+TempDir::TempDir(const std::string& prefix, const std::string& base) {
     // Canonical, so tests compare against the paths oms prints (it resolves symlinks).
-    std::string pattern = (fs::temp_directory_path() / (prefix + "-XXXXXX")).string();
+    std::string pattern = (fs::path(base) / (prefix + "-XXXXXX")).string();
     if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
     path_ = fs::canonical(pattern).string();
 }

@@ -7,6 +7,8 @@ namespace oms::test {
 class TempDir {
 public:
     explicit TempDir(const std::string& prefix = "oms-test");
+    // In `base` instead of the system temp folder.
+    TempDir(const std::string& prefix, const std::string& base);
     ~TempDir();
     TempDir(const TempDir&) = delete;
     TempDir& operator=(const TempDir&) = delete;

@@ -42,7 +42,9 @@ std::vector<std::string> split_nul(const std::string& text) {
 // A run's world: a fake HOME with awkward bytes, its worktree and the run's
 // temp folder, the policy, the context, and the loaded plugin.
 struct Session {
-    TempDir root{"oms-seatbelt"};
+    // Not in /tmp: some sections plant keypair files with two names, and
+    // tests of --rw /tmp walk /tmp, where such a file stops their runs.
+    TempDir root{"oms-seatbelt", "/var/tmp"};
     std::string home = root / "home \"q\" [x] ü";
     Layout layout = layout_under(home, true);
     PolicyBuilder policy;
