@@ -119,6 +119,15 @@ std::string real_path(const std::string& path) {
     return real;
 }
 
+// Whether `real` (a real path) lies in one of `paths`, each resolved.
+bool inside_any_real(const std::string& real, const std::vector<std::string>& paths) {
+    for (const std::string& path : paths) {
+        const std::string real_path_of_it = real_path(path);
+        if (!real_path_of_it.empty() && path::is_inside(real, real_path_of_it)) return true;
+    }
+    return false;
+}
+
 class Walker {
 public:
     // `stat_every_file`: also the plain files no rule looks for, to learn
@@ -174,14 +183,6 @@ private:
     bool matches(const std::string& path) const {
         for (const std::string& suffix : request_.suffixes)
             if (request_.fold_case ? ends_with_folded(path, suffix) : ends_with(path, suffix)) return true;
-        return false;
-    }
-
-    bool inside_a_root(const std::string& real) const {
-        for (const std::string& root : request_.roots) {
-            const std::string real_root = real_path(root);
-            if (!real_root.empty() && path::is_inside(real, real_root)) return true;
-        }
         return false;
     }
 
@@ -278,7 +279,7 @@ private:
         struct stat target;
         if (stat(path.c_str(), &target) != 0) return;
         const std::string real = real_path(path);
-        if (!real.empty() && !inside_a_root(real)) {
+        if (!real.empty() && !inside_any_real(real, request_.roots)) {
             if (request_.host_readable_outside)
                 result.keypair_links.push_back(path + " (a link out of the folders searched, to " + real + ")");
             return;
@@ -324,14 +325,6 @@ SecretFindings walk_until_still(const SecretSearch& request) {
         if (vanished.empty()) return result;
         if (attempt == kWalkTries) changed_during_walk(request.backend, vanished);
     }
-}
-
-bool inside_any_real(const std::string& real, const std::vector<std::string>& paths) {
-    for (const std::string& path : paths) {
-        const std::string real_path_of_it = real_path(path);
-        if (!real_path_of_it.empty() && path::is_inside(real, real_path_of_it)) return true;
-    }
-    return false;
 }
 
 // The folders outside the roots (and outside `hidden`) that links met below
