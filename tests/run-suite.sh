@@ -62,7 +62,20 @@ failures=""
 note_failures() {
     [ -s "$failed_list" ] || return 0
     failures="$failures
-run-suite: failed as $1: $(tr '\n' ';' < "$failed_list")"
+run-suite: failed as $1: $(tr '\n' ';' < "$failed_list")
+$(failure_lines "$(dirname "$failed_list")/LastTest.log")"
+}
+# The lines of a pass's log that say why its failed tests failed (a script's
+# TEST FAILURE, the kit's FAIL verdicts, Catch2's FAILED with its expansion),
+# at most 60: the reason reaches the end of a cut log along with the names.
+failure_lines() {
+    [ -s "$1" ] || return 0
+    awk -v failed="$(cut -d: -f2- "$failed_list" | tr '\n' '|')" '
+        BEGIN { n = split(failed, names, "|"); for (i = 1; i <= n; i++) wanted[names[i]] = 1 }
+        /^[0-9]+\/[0-9]+ Testing: / { name = substr($0, index($0, ": ") + 2); after = 0; next }
+        !(name in wanted) { next }
+        /^(TEST FAILURE|FAIL  )|FAILED:/ { after = 4 }
+        after > 0 { print "  | " name ": " $0; after-- }' "$1" | head -60
 }
 rm -f "$failed_list"
 # The landlock scan keepers each pass started are stopped after it (the

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 namespace oms::backend_check {
 
@@ -49,6 +50,15 @@ Listener::~Listener() {
 std::string Listener::received() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return received_;
+}
+
+bool Listener::wait_for(const std::string& text, std::chrono::milliseconds timeout) const {
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (received().find(text) == std::string::npos) {
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return true;
 }
 
 void Listener::reset() {

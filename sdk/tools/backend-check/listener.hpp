@@ -3,6 +3,7 @@
 // asserts what reached the host, not what the command claims.
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -21,6 +22,10 @@ public:
     int port() const { return port_; }
     int accepted() const { return accepted_; }
     std::string received() const;
+    // Waits until TEXT has arrived or TIMEOUT passed; says whether it arrived.
+    // A command has ended when the checks ask, but the listener's thread may
+    // not have accepted its connection yet on a loaded machine.
+    bool wait_for(const std::string& text, std::chrono::milliseconds timeout) const;
     void reset();
 
 private:

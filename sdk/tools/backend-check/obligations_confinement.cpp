@@ -62,14 +62,15 @@ Result check_network(Bench& bench) {
     const char* name = "network";
     bench.allowed_port.reset();
     bench.denied_port.reset();
-    Outcome outcome = bench.shell(quoted(bench.helper) + " connect tcp " + std::to_string(bench.allowed_port.port()) +
-                                  "; " + quoted(bench.helper) + " connect tcp " + std::to_string(bench.denied_port.port()) +
-                                  "; exit 0");
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // let the listeners read
-    if (bench.denied_port.accepted() > 0)
+    Outcome outcome = bench.shell("printf 'allowed '; " + quoted(bench.helper) + " connect tcp " +
+                                  std::to_string(bench.allowed_port.port()) + "; printf 'denied '; " + quoted(bench.helper) +
+                                  " connect tcp " + std::to_string(bench.denied_port.port()) + "; exit 0");
+    bool allowed_arrived = bench.allowed_port.wait_for("oms-check", std::chrono::seconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // let the other listener accept what reached it
+    if (bench.denied_port.accepted() > 0 || has(outcome.out, "denied connected"))
         return {name, Verdict::fail, "a host listener on a port the policy does not allow (" +
                                          std::to_string(bench.denied_port.port()) + ") accepted a connection"};
-    if (!has(bench.allowed_port.received(), "oms-check")) {
+    if (!allowed_arrived) {
         std::string declared = bench.declared_not_granted("net-connect-loopback");
         if (!declared.empty())
             return {name, Verdict::not_granted, "the allowed port is not reachable, as the probe declares (\"" + declared +
@@ -85,12 +86,14 @@ Result check_daemon_sockets(Bench& bench) {
     const char* name = "daemon-sockets";
     bench.agent_socket.reset();
     bench.worktree_socket.reset();
-    Outcome outcome = bench.shell(quoted(bench.helper) + " connect unix " + quoted(bench.scene.agent_socket) + "; " +
-                                  quoted(bench.helper) + " connect unix " + quoted(bench.worktree_socket_path) + "; exit 0");
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    if (bench.agent_socket.accepted() > 0)
+    Outcome outcome = bench.shell("printf 'denied '; " + quoted(bench.helper) + " connect unix " + quoted(bench.scene.agent_socket) +
+                                  "; printf 'allowed '; " + quoted(bench.helper) + " connect unix " +
+                                  quoted(bench.worktree_socket_path) + "; exit 0");
+    bool allowed_arrived = bench.worktree_socket.wait_for("oms-check", std::chrono::seconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // let the other listener accept what reached it
+    if (bench.agent_socket.accepted() > 0 || has(outcome.out, "denied connected"))
         return {name, Verdict::fail, "the socket named by the caller's SSH_AUTH_SOCK (outside the worktree) accepted a connection"};
-    if (bench.worktree_socket.accepted() == 0)
+    if (!allowed_arrived)
         return {name, Verdict::fail, "positive control: a socket in the worktree was not reachable, " + describe(outcome) +
                                          " output: " + outcome.out};
     return {name, Verdict::pass, "the SSH_AUTH_SOCK socket unreachable, a worktree socket reachable"};
@@ -160,14 +163,17 @@ Result check_raw_devices(Bench& bench) {
 std::vector<Result> check_leftovers_and_home(Bench& bench) {
     Scene& s = bench.scene;
     const std::string beat = s.worktree + "/heartbeat";
-    // The command leaves a detached writer behind and ends at once; it also
+    // The command leaves a detached writer behind and ends once the writer
+    // has written its first beat (on a loaded machine that takes a while, and
+    // a beat never written would read as a failed positive control); it also
     // writes into its private HOME.
     // (The writer stops by itself once the checker's folder is gone, so a
     // backend that fails this leaves nothing running for long.)
     Outcome outcome = bench.shell("echo x > \"$HOME/made-by-command\" && [ \"$(cat \"$HOME/made-by-command\")\" = x ] && "
                                   "echo home-written; (setsid sh -c 'while [ -d " + quoted(s.worktree) +
                                   " ]; do date +%s%N > " + quoted(beat) +
-                                  "; sleep 0.1; done' >/dev/null 2>&1 </dev/null &); sleep 0.5; exit 0");
+                                  "; sleep 0.1; done' >/dev/null 2>&1 </dev/null &); "
+                                  "i=0; while [ ! -e " + quoted(beat) + " ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; exit 0");
     std::string private_home = s.private_home;
     std::vector<Result> results;
     if (!path_exists(beat)) {
