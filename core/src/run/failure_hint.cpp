@@ -74,14 +74,17 @@ std::string failure_hint(const std::string& backend_id, int exit_code, const Dro
                          const std::string& hidden_tool, const std::vector<std::string>& hidden_files,
                          const std::string& worktree, size_t refused) {
     std::string line = "oms: exit " + std::to_string(exit_code) + " under the " + backend_id + " sandbox";
-    if (refused > 0) line += "; see the refusal" + std::string(refused == 1 ? "" : "s") + " above";
+    const std::string silence = "(--quiet or [sandbox] failure_hint = false silences this line)";
+    // A refusal the run reported is the likely cause, and its line above
+    // already says where to ask: hidden files the command may never have
+    // touched, variables and the generic advice would only bury it.
+    if (refused > 0) return line + "; see the refusal" + std::string(refused == 1 ? "" : "s") + " above " + silence;
     if (!hidden_files.empty()) line += hidden_files_clause(hidden_files, worktree);
     if (!hidden_tool.empty()) line += "; " + hidden_tool;
     if (!dropped.names.empty())
         line += "; not passed from your environment: " + describe_dropped(DroppedVariables{dropped.names, 0}, 6) +
                 " (--env NAME passes one)";
-    return line + "; if a file or port was refused, ask: oms explain read|write|exec|connect|env TARGET "
-                  "(--quiet or [sandbox] failure_hint = false silences this line)";
+    return line + "; if a file or port was refused, ask: oms explain read|write|exec|connect|env TARGET " + silence;
 }
 
 std::string failure_line(const FailedRun& run) {

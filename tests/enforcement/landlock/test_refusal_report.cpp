@@ -34,7 +34,10 @@ RunOutcome explain_last(World& w, bool json = false) {
     return RunOutcome{OMS_OK, "", result.exit_code, result.out, result.err};
 }
 
-const std::string kNotRelayed = "nothing listens there: the sandbox's loopback reaches the host only on the relayed ports";
+// Whole, to its last word: the refusal log keeps 200 bytes of a rule.
+const std::string kNotRelayed =
+    "nothing listens there: the sandbox's loopback reaches the host only on the allowed local ports "
+    "([plugin.network] surfnet_port, host_ports) and through oms's proxy ([network] allow_hosts)";
 const std::string kNoSuchHost = "answered \"no such host\": the sandbox resolves no name";
 
 }  // namespace
@@ -63,7 +66,7 @@ TEST_CASE("refusals: a loopback port the run does not relay and a name lookup ar
 
     const auto summary = lines_starting(r.err, "oms: network: 1 connection refused, 1 name lookup refused: ");
     REQUIRE(summary.size() == 1);
-    CHECK_THAT(summary[0], Catch::Contains("127.0.0.1:" + o + " (" + kNotRelayed));
+    CHECK_THAT(summary[0], Catch::Contains("127.0.0.1:" + o + " (" + kNotRelayed + ")"));
     CHECK_THAT(summary[0], Catch::Contains("nosuch.test (" + kNoSuchHost));
     CHECK_THAT(summary[0], !Catch::Contains(":" + s + " "));
     CHECK_THAT(summary[0], !Catch::Contains("localhost"));
@@ -268,4 +271,29 @@ PY
     REQUIRE(summary.size() == 1);
     CHECK_THAT(summary[0], Catch::Contains("127.0.0.1:7002 (a UDP datagram, and nothing listens there"));
     CHECK_THAT(summary[0], !Catch::Contains(":7001"));
+}
+
+TEST_CASE("refusals: the failure line after a refused connect points at it, short, naming no variable",
+          "[landlock][network][refusals]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    const ClosedLoopbackPort closed;
+    World w;
+    const std::vector<std::string> caller_env{"PYTHONPATH=src"};  // dropped: a variable the line could name
+    auto refused = run_in_oms(w, "curl -sS http://127.0.0.1:" + std::to_string(closed.port()) + "/", caller_env);
+    INFO(refused.out << refused.err);
+    CHECK(refused.exit_code == 7);
+    CHECK(lines_starting(refused.err, "oms: network: 1 connection refused: 127.0.0.1:").size() == 1);
+    const auto hint = lines_starting(refused.err, "oms: exit 7 under the landlock sandbox");
+    REQUIRE(hint.size() == 1);
+    CHECK(hint[0] == "oms: exit 7 under the landlock sandbox; see the refusal above "
+                     "(--quiet or [sandbox] failure_hint = false silences this line)");
+
+    // The control: a failure with nothing refused names the variable.
+    auto plain = run_in_oms(w, "exit 3", caller_env);
+    INFO(plain.err);
+    CHECK(plain.exit_code == 3);
+    const auto plain_hint = lines_starting(plain.err, "oms: exit 3 under the landlock sandbox; ");
+    REQUIRE(plain_hint.size() == 1);
+    CHECK_THAT(plain_hint[0], Catch::Contains("not passed from your environment: ") && Catch::Contains("PYTHONPATH"));
 }

@@ -20,7 +20,8 @@ bool failure_hint_wanted(int exit_code);
 // The likeliest causes come first after the exit: the refusals named on the
 // line above (`refused`), the files hidden from the run (`hidden_files`, two
 // named, shown relative to `worktree`), `hidden_tool` (hidden_tool_note),
-// then the dropped variables.
+// then the dropped variables. After a refusal the line points at it alone: "oms: exit 7 under the landlock sandbox; see the
+// refusal above (--quiet ...)".
 std::string failure_hint(const std::string& backend_id, int exit_code, const DroppedVariables& dropped,
                          const std::string& hidden_tool = "", const std::vector<std::string>& hidden_files = {},
                          const std::string& worktree = "", size_t refused = 0);

@@ -4,6 +4,7 @@
 #include "child_steps.hpp"
 #include "packet_filter.hpp"
 #include "refusal_reports.hpp"
+#include <oms/refusal_log.hpp>
 
 #include <arpa/inet.h>
 #include <linux/filter.h>
@@ -71,25 +72,30 @@ bool is_relayed(uint16_t port) {
     return false;
 }
 
-// The rule, in the user's words: a relayed port with no host listener, or
-// a port the run never relays.
-const char* rule_for(uint16_t port) {
-    if (is_relayed(port)) return "relayed, but refused: nothing listened on the host's port (or the relay held all its connections)";
-    return "nothing listens there: the sandbox's loopback reaches the host only on the relayed ports "
-           "(the allowed local ports: [plugin.network] surfnet_port and host_ports; and oms's proxy for "
-           "[network] allow_hosts)";
-}
+// The rules, in the user's words: a relayed port with no host listener, or
+// a port the run never relays. The refusal log keeps kMaxField bytes of a
+// rule; a longer one would reach the user cut mid-word.
+constexpr char kRelayedRefused[] =
+    "relayed, but refused: nothing listened on the host's port (or the relay held all its connections)";
+constexpr char kNotRelayed[] =
+    "nothing listens there: the sandbox's loopback reaches the host only on the allowed local ports "
+    "([plugin.network] surfnet_port, host_ports) and through oms's proxy ([network] allow_hosts)";
+constexpr char kUdpRelayed[] = "a UDP datagram: the relay carries TCP only";
+constexpr char kUdpNotRelayed[] =
+    "a UDP datagram, and nothing listens there: the sandbox's loopback reaches the host only on the "
+    "relayed TCP ports";
+static_assert(sizeof kRelayedRefused <= refusal_log::kMaxField && sizeof kNotRelayed <= refusal_log::kMaxField &&
+                  sizeof kUdpRelayed <= refusal_log::kMaxField && sizeof kUdpNotRelayed <= refusal_log::kMaxField,
+              "a rule longer than the refusal log keeps would be cut");
+
+const char* rule_for(uint16_t port) { return is_relayed(port) ? kRelayedRefused : kNotRelayed; }
 
 void report(int family, const uint8_t* address, size_t address_size, uint16_t port, const char* rule) {
     refusal_reports::report(family, address, address_size, port, "loopback", rule);
 }
 
 // A UDP datagram's words: the relay carries TCP only.
-const char* udp_rule_for(uint16_t port) {
-    if (is_relayed(port)) return "a UDP datagram: the relay carries TCP only";
-    return "a UDP datagram, and nothing listens there: the sandbox's loopback reaches the host only on the "
-           "relayed TCP ports";
-}
+const char* udp_rule_for(uint16_t port) { return is_relayed(port) ? kUdpRelayed : kUdpNotRelayed; }
 
 // A reset the kernel sent for a SYN no socket took, from `address` (where the
 // command connected) and the TCP header `tcp`.
