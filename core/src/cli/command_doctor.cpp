@@ -48,7 +48,7 @@ std::string port_list(const ConfigValue* value, const std::string& fallback) {
 // to listen: each backend's own lines say how it carries them.
 std::vector<std::string> surfnet_lines(const Config& config) {
     std::vector<std::string> out;
-    out.push_back("Surfnet port (the local test network's; commands may connect on 127.0.0.1): " +
+    out.push_back("Surfnet port (a local Solana test network's; commands may connect on 127.0.0.1): " +
                   port_list(config.get("plugin.network", "surfnet_port"), "8899"));
     out.push_back("Surfpool ports (trusted Surfpool runs only): " +
                   port_list(config.get("plugin.network", "surfpool_ports"), "8899, 8900, 9900"));
@@ -100,7 +100,7 @@ void print_text(const DoctorView& v) {
     std::printf("\nplugins:\n%s\n", format_plugin_rows(v.rows).c_str());
     std::printf("surfnet:\n");
     for (auto& line : v.surfnet) std::printf("  %s\n", line.c_str());
-    std::printf("network beyond the Surfnet ([network] allow_hosts):\n");
+    std::printf("network beyond the allowed local ports ([network] allow_hosts):\n");
     for (auto& line : v.egress) std::printf("  %s\n", line.c_str());
     if (!v.backend.empty()) std::printf("backend: %s (chosen by %s)\n", v.backend.c_str(), v.chosen_by.c_str());
     if (!v.problem.empty()) {

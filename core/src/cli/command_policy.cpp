@@ -107,7 +107,7 @@ int command_policy(const Args& args) {
         print_json(context, policy, backend, rendering, egress);
     } else {
         print_policy_text(context, policy, backend, rendering);
-        std::printf("\nnetwork beyond the Surfnet ([network] allow_hosts, --allow-host):\n");
+        std::printf("\nnetwork beyond the allowed local ports ([network] allow_hosts, --allow-host):\n");
         for (auto& line : egress) std::printf("  %s\n", line.c_str());
     }
     return 0;

@@ -43,7 +43,7 @@ const Schema& network_schema() {
     static const Schema schema = {
         {"allow_hosts", {OMS_CONFIG_STRING_ARRAY, false,
                          "host names (\"*.domain\" for names below it, \":PORT\" for one port) a command may reach "
-                         "through oms's filtering proxy; default [] (no proxy, no network but the Surfnet)"}},
+                         "through oms's filtering proxy; default [] (no proxy: no network but the allowed local ports)"}},
         {"deny_hosts", {OMS_CONFIG_STRING_ARRAY, true, "host patterns refused even when allow_hosts names them"}},
     };
     return schema;

@@ -49,7 +49,7 @@ void route_through_proxy(Policy& policy, uint16_t port) {
 
 std::vector<std::string> egress_lines(const EgressRules& rules) {
     if (rules.empty())
-        return {"no host beyond the local Surfnet: [network] allow_hosts is empty (no proxy runs)"};
+        return {"no host beyond the allowed local ports: [network] allow_hosts is empty (no proxy runs)"};
     std::vector<std::string> lines;
     for (const HostPattern& p : rules.allow)
         lines.push_back("allowed through oms's proxy: " + p.text + (p.port ? "" : " (any port)") + "  (" + p.where + ")");

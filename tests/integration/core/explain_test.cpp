@@ -86,7 +86,7 @@ TEST_CASE("oms explain connect HOST, oms policy and oms doctor show the egress a
         CHECK_THAT(r.out, Catch::Contains("connect registry.npmjs.org: denied under seatbelt"));
         CHECK_THAT(r.out, Catch::Contains("note: [network] allow_hosts (or --allow-host) would let the command reach it"));
         auto doctor = env.oms({"doctor"});
-        CHECK_THAT(doctor.out, Catch::Contains("no host beyond the local Surfnet: [network] allow_hosts is empty"));
+        CHECK_THAT(doctor.out, Catch::Contains("no host beyond the allowed local ports: [network] allow_hosts is empty"));
     }
     SECTION("with allow_hosts: allowed names, denied names, ports, the rule and its file:line") {
         env.user_config("[network]\nallow_hosts = [\"registry.npmjs.org\", \"*.crates.io\", \"github.com:443\"]\n"
