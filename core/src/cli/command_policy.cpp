@@ -12,6 +12,7 @@
 #include "oms/core/policy_guard.hpp"
 #include "oms/core/policy_text.hpp"
 #include "oms/core/policy_lowering.hpp"
+#include "oms/core/published_ports.hpp"
 #include "oms/core/run_options.hpp"
 #include "oms/core/run_session.hpp"
 #include "oms/core/trusted_surfpool.hpp"
@@ -34,13 +35,16 @@ void print_policy_text(const RunContext& context, const Policy& policy, const Ba
                     in.surfpool.c_str());
     std::printf("rules:\n");
     for (auto& rule : policy.rules) {
-        std::string value = is_port_rule(rule) ? std::to_string(rule.number) : rule.value;
+        const bool published = rule.kind == OMS_RULE_NET_PUBLISH_LOOPBACK;
+        std::string value = is_port_rule(rule) || published ? std::to_string(rule.number) : rule.value;
         // The two ABI 1.1 kinds read wrongly without a word: a name, not a
         // path; and writes that do not reach the host.
         if (rule.kind == OMS_RULE_WRITE_DENY_NAME) value = "name '" + value + "' anywhere below a write root";
         if (rule.kind == OMS_RULE_WRITE_SCRATCH_TREE) value += " [writes thrown away after the run]";
         // ABI 1.4's: reachable like a loopback port, but this run's alone.
         if (rule.kind == OMS_RULE_NET_CONNECT_RUN_PORT) value += " [this run's own port]";
+        // ABI 1.5's: the other way round, the host reaches the command.
+        if (published) value += " [the host's 127.0.0.1:" + std::to_string(rule.number) + " reaches it]";
         std::printf("  %-20s %-40s  (%s)\n", rule_kind_name(rule.kind).c_str(), value.c_str(), rule.origin.c_str());
     }
     std::printf("\nenvironment:\n");
@@ -95,7 +99,9 @@ int command_policy(const Args& args) {
     RunContext context(make_run_inputs(session, options, run_dir));
     Policy policy;
     assemble_policy(session.registry(), context, policy);
+    add_published_ports(policy, published_ports(session.config(), options.publish));
     confirm_trusted_surfpool(context.inputs().surfpool, context.inputs().argv, policy.env, context.inputs().worktree);
+    const std::vector<std::string> unpublished = unpublished_lines(*backend.record, policy);
     lower_policy_for_backend(*backend.record, context, policy);
     refuse_rules_unknown_to_backend(*backend.record, policy);
     BackendReport rendering = render_policy(backend, context, policy);
@@ -107,6 +113,7 @@ int command_policy(const Args& args) {
         print_json(context, policy, backend, rendering, egress);
     } else {
         print_policy_text(context, policy, backend, rendering);
+        for (const std::string& line : unpublished) std::printf("%s\n", line.c_str());
         std::printf("\nnetwork beyond the allowed local ports ([network] allow_hosts, --allow-host):\n");
         for (auto& line : egress) std::printf("  %s\n", line.c_str());
     }

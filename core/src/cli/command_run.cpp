@@ -7,6 +7,7 @@
 #include "oms/core/egress_run.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/failure_hint.hpp"
+#include "oms/core/published_ports.hpp"
 #include "oms/core/kept_npm_logs.hpp"
 #include "oms/core/hidden_tool.hpp"
 #include "oms/core/launch_phase_log.hpp"
@@ -118,6 +119,7 @@ int command_run(const Args& all_args) {
     const EgressRules egress = egress_rules(session.config(), options.allow_hosts);
     Policy policy;
     assemble_policy(session.registry(), context, policy);
+    add_published_ports(policy, published_ports(session.config(), options.publish));
     log_launch_phase("policy");
     confirm_trusted_surfpool(context.inputs().surfpool, context.inputs().argv, policy.env, context.inputs().worktree);
     warn_once(context.inputs().state_dir, backend.record->id, backend.report.warn_once);
@@ -125,6 +127,7 @@ int command_run(const Args& all_args) {
     remember_repository(context.inputs().state_dir, context.inputs().worktree);  // before any command runs here
     write_run_about(run_dir.root_fd(), context.inputs().argv, backend.record->id, context.inputs().worktree);
     ViolationLog violations(context.inputs().refusal_log);
+    for (const std::string& line : unpublished_lines(*backend.record, policy)) std::fprintf(stderr, "%s\n", line.c_str());
     log_launch_phase("launch");
     int exit_code = 0;
     {

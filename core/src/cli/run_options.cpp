@@ -42,6 +42,9 @@ void add_run_options(po::options_description& options, RunOptions& values) {
         ("allow-host", po::value<std::vector<std::string>>(&values.allow_hosts)->composing(),
          "NAME[:PORT] or *.DOMAIN[:PORT] the command may reach through oms's filtering proxy for this run, "
          "besides [network] allow_hosts (repeatable; [network] deny_hosts still wins)")
+        ("publish", po::value<std::vector<std::string>>(&values.publish)->composing(),
+         "PORT: the host's 127.0.0.1:PORT reaches the command's own loopback port PORT while the run lives (a dev "
+         "server), besides [network] publish (repeatable)")
         ("best-effort", po::bool_switch(&values.best_effort),
          "run even if the backend cannot enforce every rule (doctor and a warning say what is lost)");
 }

@@ -45,6 +45,9 @@ const Schema& network_schema() {
                          "host names (\"*.domain\" for names below it, \":PORT\" for one port) a command may reach "
                          "through oms's filtering proxy; default [] (no proxy: no network but the allowed local ports)"}},
         {"deny_hosts", {OMS_CONFIG_STRING_ARRAY, true, "host patterns refused even when allow_hosts names them"}},
+        {"publish", {OMS_CONFIG_INTEGER_ARRAY, false,
+                     "ports of the command's own loopback that the host reaches at 127.0.0.1:PORT while a run lives "
+                     "(a dev server); default [] (oms run --publish PORT adds one for a run)"}},
     };
     return schema;
 }

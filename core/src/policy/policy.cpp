@@ -51,7 +51,8 @@ oms_status add_rule(void* data, const oms_rule* rule) {
     std::string value(rule->value.data ? rule->value.data : "", rule->value.size);
     if (is_path_kind(rule->kind) && (value.empty() || value[0] != '/')) return OMS_ERR_INVALID;
     if (rule->kind == OMS_RULE_WRITE_DENY_NAME && !is_plain_name(value)) return OMS_ERR_INVALID;
-    const bool port_kind = rule->kind == OMS_RULE_NET_CONNECT_LOOPBACK || rule->kind == OMS_RULE_NET_CONNECT_RUN_PORT;
+    const bool port_kind = rule->kind == OMS_RULE_NET_CONNECT_LOOPBACK || rule->kind == OMS_RULE_NET_CONNECT_RUN_PORT ||
+                           rule->kind == OMS_RULE_NET_PUBLISH_LOOPBACK;
     if (port_kind && (rule->number < 1 || rule->number > 65535))
         return OMS_ERR_INVALID;
     std::string origin(rule->origin.data ? rule->origin.data : "", rule->origin.size);

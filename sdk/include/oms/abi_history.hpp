@@ -21,7 +21,7 @@ struct Addition {
     oms_rule_kind rule_kind;     // for a rule kind: its value, else 0
     uint32_t run_flag;           // for a run flag: its bit, else 0
     uint32_t backend_flag;       // for a backend flag: its bit, else 0
-    oms_rule_kind lowered_into;  // for a rule kind: the older kind the host rewrites it into
+    oms_rule_kind lowered_into;  // for a rule kind: the older kind the host rewrites it into (0: dropped)
     const char* older_side;      // what a plugin or host of an older minor gets instead
 };
 
@@ -50,6 +50,9 @@ inline constexpr Addition kAdditions[] = {
     {4, "rule kind NET_CONNECT_RUN_PORT (13)", OMS_RULE_NET_CONNECT_RUN_PORT, 0, 0, OMS_RULE_NET_CONNECT_LOOPBACK,
      "NET_CONNECT_LOOPBACK of the same port: reachable as any allowed loopback port (a warm container then holds it "
      "for its whole life, as before 1.4)"},
+    {5, "rule kind NET_PUBLISH_LOOPBACK (14)", OMS_RULE_NET_PUBLISH_LOOPBACK, 0, 0, 0,
+     "dropped, and the run says so in one line naming the port: nothing is published (the sandbox stays closed "
+     "to the host)"},
 };
 
 // The rule kinds minor `minor` defines: 1.0's and every one added up to it.
@@ -99,7 +102,8 @@ constexpr const char* rule_kind_constant(oms_rule_kind kind) {
     constexpr const char* names[] = {nullptr,          "READ_DENY_TREE",  "READ_ALLOW_TREE",      "READ_DENY",
                                      "READ_DENY_SUFFIX", "WRITE_ALLOW_TREE", "WRITE_DENY",          "ENV_PASS",
                                      "NET_CONNECT_LOOPBACK", "NET_LISTEN_LOOPBACK", "IPC_DENY_SERVICE",
-                                     "WRITE_DENY_NAME", "WRITE_SCRATCH_TREE", "NET_CONNECT_RUN_PORT"};
+                                     "WRITE_DENY_NAME", "WRITE_SCRATCH_TREE", "NET_CONNECT_RUN_PORT",
+                                     "NET_PUBLISH_LOOPBACK"};
     return kind < sizeof names / sizeof names[0] ? names[kind] : nullptr;
 }
 

@@ -92,6 +92,12 @@ std::vector<std::string> lower_rules(std::vector<Rule>& rules, uint64_t declared
             continue;
         }
         const Addition* addition = addition_of_rule_kind(rule.kind);
+        if (rule.kind == OMS_RULE_NET_PUBLISH_LOOPBACK) {
+            // It opens the sandbox to the host: without it the sandbox is
+            // only more closed, so it is dropped, never refused.
+            notes.push_back(kind_text(rule.kind) + " " + std::to_string(rule.number) + " -> dropped (not published)");
+            continue;
+        }
         if (!addition || !addition->lowered_into || !has_kind(declared, addition->lowered_into))
             refuse(backend, rule, addition);
         const std::string from = kind_text(rule.kind) + " '" + rule.value + "'";

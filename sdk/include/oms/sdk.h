@@ -61,7 +61,7 @@ extern "C" {
 /* Minor ABI version of this header: a plugin targeting a newer minor than the
  * host is rejected. A plugin compiled with this header may target an older
  * minor (OMS_TARGET_ABI_MINOR in oms/sdk.hpp) and then loads on that host. */
-#define OMS_ABI_MINOR 4
+#define OMS_ABI_MINOR 5
 
 /* The one symbol every plugin exports (see oms_plugin_entry_fn at the end). */
 #define OMS_PLUGIN_ENTRY_SYMBOL "oms_plugin_entry"
@@ -248,8 +248,20 @@ typedef uint32_t oms_rule_kind;
                                            a backend that shares one sandbox among runs
                                            (a warm container) opens it for this run's
                                            command only, not for the shared sandbox */
+/* Added in ABI 1.5. A backend that does not declare it never gets it: the
+ * host drops the rule and says so in one line (nothing is published: the
+ * sandbox is then closed to the host, never more open). */
+#define OMS_RULE_NET_PUBLISH_LOOPBACK 14 /* number: a TCP port of the command's own
+                                            loopback that processes of the host reach
+                                            at the host's 127.0.0.1:PORT while the run
+                                            lives (a dev server the user's browser
+                                            opens); the backend listens there for the
+                                            run and refuses the run when the host's
+                                            port is taken. Never also a port the
+                                            policy connects to (NET_CONNECT_*): the
+                                            host refuses that policy */
 /* The highest rule kind this header defines. */
-#define OMS_RULE_KIND_LAST OMS_RULE_NET_CONNECT_RUN_PORT
+#define OMS_RULE_KIND_LAST OMS_RULE_NET_PUBLISH_LOOPBACK
 
 /* A rule kind as a bit of oms_backend_api.rule_kinds (bit 0 is never set). */
 #define OMS_RULE_BIT(kind) ((uint64_t)1 << (kind))

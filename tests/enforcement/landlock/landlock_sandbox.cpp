@@ -234,6 +234,11 @@ RunOutcome run_in_oms(World& world, const std::string& script, const std::vector
     return run_oms_in_world(world, {}, script, extra_env);
 }
 
+RunOutcome run_in_oms_with_options(World& world, const std::vector<std::string>& options, const std::string& script,
+                                   const std::vector<std::string>& extra_env) {
+    return run_oms_in_world(world, options, script, extra_env);
+}
+
 RunOutcome run_in_oms_with_rw(World& world, const std::string& read_write, const std::string& script,
                               const std::vector<std::string>& extra_env) {
     return run_oms_in_world(world, {"--rw", read_write}, script, extra_env);

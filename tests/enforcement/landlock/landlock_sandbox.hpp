@@ -99,6 +99,9 @@ std::vector<std::string> oms_world_env(const World& world);
 // Runs `script` through `oms run --sandbox landlock --worktree <work>
 // --pinned <pinned> -- sh -c <script>` with HOME set to the fake home.
 RunOutcome run_in_oms(World& world, const std::string& script, const std::vector<std::string>& extra_env = {});
+// The same with `options` (oms run's own flags) before the `--`.
+RunOutcome run_in_oms_with_options(World& world, const std::vector<std::string>& options, const std::string& script,
+                                   const std::vector<std::string>& extra_env = {});
 // The same with `--rw <read_write>` too.
 RunOutcome run_in_oms_with_rw(World& world, const std::string& read_write, const std::string& script,
                               const std::vector<std::string>& extra_env = {});

@@ -234,6 +234,22 @@ TEST_CASE("--env passes one variable for one run; oms policy names what does not
     }
 }
 
+TEST_CASE("--publish under a backend that does not publish: one line, the command runs; oms policy shows it") {
+    OmsEnv env;
+    ProcessResult run = env.oms({"run", "--sandbox", "host-null", "--yes", "--publish", "5173", "--", "/bin/sh", "-c",
+                                 "touch ran"});
+    INFO(run.err);
+    CHECK(run.exit_code == 0);
+    CHECK(exists(env.worktree + "/ran"));
+    CHECK_THAT(run.err, Catch::Contains("oms: port 5173 not published: the backend 'host-null' does not publish ports "
+                                        "(NET_PUBLISH_LOOPBACK, plugin ABI 1.5)\n"));
+    // The control: without --publish, no such line.
+    ProcessResult plain = env.oms({"run", "--sandbox", "host-null", "--yes", "--", "/bin/true"});
+    CHECK_THAT(plain.err, !Catch::Contains("not published"));
+    ProcessResult policy = env.oms({"policy", "--sandbox", "host-null", "--publish", "5173"});
+    CHECK_THAT(policy.out, Catch::Contains("oms: port 5173 not published: the backend 'host-null'"));
+}
+
 TEST_CASE("stdin and stdout pass through") {
     OmsEnv env;
     ProcessOptions options;

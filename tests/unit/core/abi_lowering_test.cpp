@@ -85,6 +85,22 @@ TEST_CASE("NET_CONNECT_RUN_PORT becomes NET_CONNECT_LOOPBACK of the same port; a
                       Catch::Contains("NET_CONNECT_RUN_PORT (13)") && Catch::Contains("nor NET_CONNECT_LOOPBACK (8)"));
 }
 
+TEST_CASE("NET_PUBLISH_LOOPBACK is dropped for a backend that does not declare it, kept for one that does") {
+    const std::vector<Rule> rules{{OMS_RULE_NET_CONNECT_LOOPBACK, "", 8899, "network: Surfnet"},
+                                  {OMS_RULE_NET_PUBLISH_LOOPBACK, "", 5173, "network: published"}};
+    auto lowered = rules;
+    auto notes = oms::abi::lower_rules(lowered, oms::abi::rule_kinds_of_minor(4), "/w", "b");
+    CHECK_FALSE(has(lowered, OMS_RULE_NET_PUBLISH_LOOPBACK));
+    REQUIRE(lowered.size() == 1);  // the sandbox only more closed: nothing else changes
+    CHECK(lowered[0].number == 8899);
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0] == "NET_PUBLISH_LOOPBACK (14) 5173 -> dropped (not published)");
+    auto as_is = rules;
+    CHECK(oms::abi::lower_rules(as_is, oms::abi::rule_kinds_of_minor(5), "/w", "b").empty());
+    REQUIRE(as_is.size() == 2);
+    CHECK(as_is[1].kind == OMS_RULE_NET_PUBLISH_LOOPBACK);
+}
+
 TEST_CASE("a kind that cannot be lowered into declared kinds refuses, naming the backend and the kind") {
     std::vector<Rule> rules{{OMS_RULE_READ_DENY_TREE, "/h", 0, "secret-deny: HOME"},
                             {OMS_RULE_WRITE_DENY_NAME, ".git", 0, "write-roots: nested"}};

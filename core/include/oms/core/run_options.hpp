@@ -20,6 +20,7 @@ struct RunOptions {
     std::vector<std::string> read_only, read_write, pinned;
     std::vector<std::string> env;  // --env NAME or NAME=VALUE
     std::vector<std::string> allow_hosts;  // --allow-host NAME[:PORT]
+    std::vector<std::string> publish;      // --publish PORT
     std::optional<std::string> surfpool;  // --surfpool: the command is this trusted binary
     bool yes = false;
     bool best_effort = false;
@@ -28,7 +29,7 @@ struct RunOptions {
     std::vector<std::string> command;
 };
 
-// Adds --sandbox, --worktree, --cwd, --ro, --rw, --pinned, --surfpool, --env, --allow-host, --best-effort to `options`.
+// Adds --sandbox, --worktree, --cwd, --ro, --rw, --pinned, --surfpool, --env, --allow-host, --publish, --best-effort to `options`.
 void add_run_options(boost::program_options::options_description& options, RunOptions& values);
 // Expands comma lists in --pinned, defaults the worktree (default_worktree:
 // the repository holding the current folder) and checks it is a folder that

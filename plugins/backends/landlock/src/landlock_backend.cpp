@@ -190,6 +190,14 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
     if (plan.trusted_listener && !features_.has_tcp())
         throw Error(OMS_ERR_UNSUPPORTED, "landlock: the trusted Surfpool binary would share the host's network with "
                                          "no port filter (this kernel lacks Landlock ABI 4); nothing ran");
+    // A published port is the sandbox's own loopback's: a run on the host's
+    // network (rung 3, the trusted listener) has none to publish.
+    if (!plan.publish_ports.empty() && !plan.own_network)
+        throw Error(OMS_ERR_UNSUPPORTED, "landlock: cannot publish port " + std::to_string(plan.publish_ports[0]) +
+                                             ": this run has no network namespace of its own (" +
+                                             (plan.trusted_listener ? "the trusted listener serves the host's loopback"
+                                                                    : "rung 3 starts without namespaces") +
+                                             "); nothing ran");
     if (!plan.too_deep.empty()) host().log(OMS_LOG_WARN, too_deep_notice(plan.too_deep));
     const std::string state_dir(context.state_dir());
     for (const auto& line : keypair_notices(plan, values_of(policy, OMS_RULE_READ_DENY_SUFFIX), state_dir))

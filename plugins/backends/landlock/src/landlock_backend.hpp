@@ -22,7 +22,8 @@ public:
     static constexpr uint32_t strength = 100;
     // Every kind of ABI 1.1, and 1.4's run port (relayed like a loopback port: the namespace is per run).
     static constexpr uint64_t rule_kinds =
-        oms::abi::rule_kinds_of_minor(1) | OMS_RULE_BIT(OMS_RULE_NET_CONNECT_RUN_PORT);
+        oms::abi::rule_kinds_of_minor(1) | OMS_RULE_BIT(OMS_RULE_NET_CONNECT_RUN_PORT) |
+        OMS_RULE_BIT(OMS_RULE_NET_PUBLISH_LOOPBACK);
     static constexpr uint32_t explain_model = OMS_EXPLAIN_MODEL_LANDLOCK;
     // oms verify: a policy without loopback rules runs in its own network
     // namespace, which the check shares with its Surfnet only.

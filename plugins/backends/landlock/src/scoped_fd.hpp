@@ -19,6 +19,11 @@ public:
         reset();
         fd_ = fd;
     }
+    int release() {  // the caller owns it from here
+        const int fd = fd_;
+        fd_ = -1;
+        return fd;
+    }
 
 private:
     int fd_;

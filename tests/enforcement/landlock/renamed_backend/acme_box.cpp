@@ -1,7 +1,7 @@
 // A third party's backend that is the landlock backend under another id
 // ("acme-box"): oms verify must give it exactly landlock's plan, since the
 // plan comes from the oms.verify-plan/1 extension and never from an id.
-#define OMS_TARGET_ABI_MINOR 4
+#define OMS_TARGET_ABI_MINOR 5
 #include "landlock_backend.hpp"
 
 namespace {

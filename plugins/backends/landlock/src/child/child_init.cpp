@@ -7,10 +7,12 @@
 // exits with the command's status. In a run with its own network it also
 // answers DNS on 127.0.0.1:53 (dns_responder.hpp) and reports the names it
 // answered, the loopback connects refused (refused_connect_watch.hpp) and
-// those off the loopback (off_loopback_watch.hpp).
+// those off the loopback (off_loopback_watch.hpp), and makes the sockets
+// that carry the host's connections to a published port (published_sockets.hpp).
 #include "child_steps.hpp"
 #include "dns_responder.hpp"
 #include "off_loopback_watch.hpp"
+#include "published_sockets.hpp"
 #include "refusal_reports.hpp"
 #include "refused_connect_watch.hpp"
 
@@ -136,6 +138,7 @@ void run_as_init(const ChildSpec& spec) {
         refusal_reports::write_to(spec.report_fd);
         refused_connect_watch::open(spec);
         if (spec.watch_connects) off_loopback_watch::prepare();
+        if (!spec.publish_ports.empty()) published_sockets::serve_on(spec.channel_fd);
     }
     pid_t pid = start_command(spec);
     if (pid < 0) child_fail(spec, "start the command");
@@ -149,7 +152,7 @@ void run_as_init(const ChildSpec& spec) {
     const bool reporting = watched.v4 >= 0 || watched.v6 >= 0 || watched.unreachable_v4 >= 0 ||
                            watched.unreachable_v6 >= 0 || dns.udp >= 0 || listener >= 0;
     int keep[] = {dns.udp, dns.tcp, watched.v4, watched.v6, watched.unreachable_v4, watched.unreachable_v6,
-                  listener, reporting ? spec.report_fd : -1};
+                  listener, reporting ? spec.report_fd : -1, published_sockets::descriptor()};
     close_all_but(keep, static_cast<int>(sizeof keep / sizeof keep[0]));
     struct sigaction action {};
     action.sa_sigaction = forward;
@@ -172,11 +175,13 @@ void run_as_init(const ChildSpec& spec) {
         int count = dns_responder::watch(fds, 16);
         count = refused_connect_watch::watch(fds, count, 16);
         count = off_loopback_watch::watch(fds, count, 16);
+        count = published_sockets::watch(fds, count, 16);
         if (ppoll(fds, static_cast<nfds_t>(count), nullptr, &none) > 0) {
             // The connect watch first: a command's call waits for its answer.
             off_loopback_watch::serve(fds, count);
             dns_responder::serve(fds, count);
             refused_connect_watch::serve(fds, count);
+            published_sockets::serve(fds, count);
         }
     }
 }

@@ -85,6 +85,7 @@ ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, cons
     spec.bind_ports = plan.bind_ports;
     spec.own_network = plan.own_network;
     if (plan.own_network) spec.relay_ports = plan.connect_ports;
+    if (plan.own_network) spec.publish_ports = plan.publish_ports;
     if (!plan.refusal_log.empty()) spec.refusal_log = plan.refusal_log.c_str();
     spec.watch_connects = plan.watch_connects;
     spec.empty_folder = masks.folder().c_str();

@@ -41,6 +41,10 @@ struct ChildSpec {
     char* keep_is_folder = nullptr;  // per temp or HOME keep: a folder (else a file)
     std::vector<ChildPathRule> path_rules;
     std::vector<uint16_t> connect_ports, bind_ports, relay_ports;
+    // Plan::publish_ports: the launcher listens on the host's 127.0.0.1 for
+    // each, and the init hands it sockets of the sandbox's network over
+    // channel_fd to connect them (published_sockets.hpp).
+    std::vector<uint16_t> publish_ports;
     // relay_listen[i]: the host had a listener on relay_ports[i] just before
     // the start, so the child listens at once; otherwise it only binds and
     // connects are refused until the relay sees one (empty: listen on all).
@@ -61,7 +65,7 @@ struct ChildSpec {
     unsigned long long resolv_conf_id[2] = {0, 0};
     int stdio[3] = {0, 1, 2};
     int error_fd = -1;     // CLOEXEC pipe: a failure report, or EOF at exec
-    int channel_fd = -1;   // unix socket carrying the relay listeners to the parent
+    int channel_fd = -1;   // unix socket carrying the relay listeners, then published sockets, to the parent
     const char* refusal_log = nullptr;  // Plan::refusal_log, opened by the launcher
     int report_fd = -1;    // that file, O_APPEND: the init's refusals (refused_connect_watch.hpp)
     bool watch_connects = true;  // Plan::watch_connects

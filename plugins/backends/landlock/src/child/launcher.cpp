@@ -6,6 +6,7 @@
 #include <oms/refusal_log.hpp>
 
 #include <errno.h>
+#include <netinet/in.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace oms::landlock {
@@ -68,6 +70,35 @@ std::vector<int> receive_listeners(int channel, size_t expected) {
     if (fds.size() != expected) {
         for (int fd : fds) close(fd);
         throw Error(OMS_ERR_FAILED, "landlock: wrong number of relay sockets from the sandbox");
+    }
+    return fds;
+}
+
+// The host's 127.0.0.1:<port> for a published port, listening. Made before
+// the child starts, so a port the host already uses refuses the run with
+// nothing run. SO_REUSEADDR, as servers bind: a port left in TIME_WAIT by the
+// last run is free again, one another program listens on is not.
+std::vector<int> listen_for_published(const std::vector<uint16_t>& ports) {
+    std::vector<int> fds;
+    for (uint16_t port : ports) {
+        int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        const int on = 1;
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(port);
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) != 0 ||
+            bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || listen(fd, 128) != 0) {
+            const int error = errno;
+            if (fd >= 0) close(fd);
+            for (int open_fd : fds) close(open_fd);
+            throw Error(OMS_ERR_UNAVAILABLE, "landlock: cannot publish port " + std::to_string(port) +
+                                                 ": the host's 127.0.0.1:" + std::to_string(port) + " " +
+                                                 (error == EADDRINUSE ? "is in use by another program"
+                                                                      : std::string("cannot listen: ") + strerror(error)) +
+                                                 "; nothing ran");
+        }
+        fds.push_back(fd);
     }
     return fds;
 }
@@ -138,10 +169,12 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
     // Asked before the start so that the command, from its first connect,
     // is refused where nothing listens on the host (loopback_relay.hpp).
     if (!spec.relay_ports.empty()) spec.relay_listen = host_ports_listening(spec.relay_ports);
+    std::vector<int> published = listen_for_published(spec.publish_ports);
 
     pid_t pid = start_child(spec);
     if (pid < 0) {
         const int error = errno;
+        for (int fd : published) close(fd);
         throw LaunchFailure(std::string("landlock: cannot start a process: ") + strerror(error), "", error);
     }
 
@@ -150,6 +183,7 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
     ChildFailure failure{};
     if (read_failure(error_read.get(), failure)) {
         wait_status(pid);
+        for (int fd : published) close(fd);
         failure.step[sizeof failure.step - 1] = '\0';
         throw LaunchFailure(std::string("landlock: the sandbox could not ") + failure.step + ": " +
                                 strerror(failure.error_number) + " (the command did not run)",
@@ -157,10 +191,16 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
     }
     std::unique_ptr<LoopbackRelay> relay;
     try {
-        if (!spec.relay_ports.empty())
-            relay = std::make_unique<LoopbackRelay>(receive_listeners(channel_parent.get(), spec.relay_ports.size()),
-                                                    spec.relay_ports);
+        std::vector<int> relayed = receive_listeners(channel_parent.get(), spec.relay_ports.size());
+        // The relay owns them from here, the channel too when ports are
+        // published (the init answers on it for the whole run).
+        if (!published.empty())
+            relay = std::make_unique<LoopbackRelay>(std::move(relayed), spec.relay_ports, std::exchange(published, {}),
+                                                    spec.publish_ports, channel_parent.release());
+        else if (!spec.relay_ports.empty())
+            relay = std::make_unique<LoopbackRelay>(std::move(relayed), spec.relay_ports);
     } catch (...) {
+        for (int fd : published) close(fd);
         kill(pid, SIGKILL);
         wait_status(pid);
         throw;

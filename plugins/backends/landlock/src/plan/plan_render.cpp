@@ -115,7 +115,13 @@ void render_network(std::vector<std::string>& out, const Plan& plan) {
         out.push_back("network namespace: private, only lo (127.0.0.1, ::1)");
         for (uint16_t p : plan.connect_ports)
             out.push_back("  relay 127.0.0.1:" + std::to_string(p) + " -> host 127.0.0.1:" + std::to_string(p));
-        out.push_back("  listen/connect: any other port on this lo (reachable from inside only)");
+        for (uint16_t p : plan.publish_ports)
+            out.push_back("  published: host 127.0.0.1:" + std::to_string(p) + " -> 127.0.0.1:" + std::to_string(p) +
+                          " (while the run lives)");
+        out.push_back(plan.publish_ports.empty()
+                          ? "  listen/connect: any other port on this lo (reachable from inside only)"
+                          : "  listen/connect: any other port on this lo (reachable from inside only, but the "
+                            "published ones)");
         out.push_back(plan.resolv_conf.empty()
                           ? "  dns: no resolv.conf to cover (names resolve through /etc/hosts only; others fail)"
                           : "  dns: " + plan.resolv_conf + " covered; 127.0.0.1:53 answers every name \"no such host\"");

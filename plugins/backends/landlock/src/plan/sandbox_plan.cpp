@@ -483,6 +483,10 @@ void plan_network(Plan& plan, const oms::sdk::Policy& policy) {
             ports.insert(static_cast<uint16_t>(r.number));
         }
     plan.connect_ports.assign(ports.begin(), ports.end());
+    for (const Rule& r : policy.rules(OMS_RULE_NET_PUBLISH_LOOPBACK)) {
+        if (r.number < 1 || r.number > 65535) throw Error(OMS_ERR_INVALID, "invalid published port in policy");
+        plan.publish_ports.push_back(static_cast<uint16_t>(r.number));
+    }
     for (const Rule& r : policy.rules(OMS_RULE_NET_LISTEN_LOOPBACK)) {
         // The very file (device and inode of the real path), which is also
         // what the child execs: a copy, or a script that starts it, is

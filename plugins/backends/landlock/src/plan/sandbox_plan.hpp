@@ -83,6 +83,7 @@ struct Plan {
     std::vector<PathRule> path_rules;     // Landlock filesystem allow-list
     std::vector<uint16_t> connect_ports;  // TCP ports reachable on 127.0.0.1
     std::vector<uint16_t> bind_ports;     // TCP ports the trusted listener may bind
+    std::vector<uint16_t> publish_ports;  // NET_PUBLISH_LOOPBACK: the host's 127.0.0.1:PORT reaches the sandbox's
     bool trusted_listener = false;        // argv[0] is the NET_LISTEN_LOOPBACK binary
     bool own_network = true;              // private network namespace + relay
     // false: rung 3 of the ladder, a start without namespaces, no mounts

@@ -1,4 +1,5 @@
 #include "loopback_relay.hpp"
+#include "published_sockets.hpp"
 #include "relay_socket.hpp"
 
 #include <arpa/inet.h>
@@ -45,7 +46,11 @@ int start_host_connect(uint16_t port) {
 }  // namespace
 
 LoopbackRelay::LoopbackRelay(std::vector<int> listeners, std::vector<uint16_t> ports)
-    : epoll_(epoll_create1(EPOLL_CLOEXEC)), stop_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+    : LoopbackRelay(std::move(listeners), std::move(ports), {}, {}, -1) {}
+
+LoopbackRelay::LoopbackRelay(std::vector<int> listeners, std::vector<uint16_t> ports, std::vector<int> published,
+                             std::vector<uint16_t> published_ports, int channel)
+    : epoll_(epoll_create1(EPOLL_CLOEXEC)), stop_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)), channel_(channel) {
     // The child listened only where the host had a listener just before the
     // start: that is the relay's first view of the host, until it looks.
     std::set<uint16_t> answering;
@@ -57,6 +62,8 @@ LoopbackRelay::LoopbackRelay(std::vector<int> listeners, std::vector<uint16_t> p
         if (accepting) answering.insert(ports[i]);
     }
     host_ports_ = answering;
+    for (size_t i = 0; i < published.size(); ++i)
+        listeners_.push_back(Listener{published[i], published_ports[i], true, false, true});  // listening already
     try {
         // accept must never block the one loop that serves every connection.
         for (const Listener& l : listeners_)
@@ -130,7 +137,7 @@ void LoopbackRelay::update_listeners() {
     bool room = connections_.size() < kMaxConnections;
     for (size_t i = 0; i < listeners_.size(); ++i) {
         Listener& l = listeners_[i];
-        bool host_answers = !host_ports_ || host_ports_->count(l.port) != 0;
+        bool host_answers = l.published || !host_ports_ || host_ports_->count(l.port) != 0;
         bool wanted = room && host_answers && !l.accept_failed;
         if (wanted == l.listening) continue;
         if (wanted) {
@@ -161,7 +168,8 @@ void LoopbackRelay::accept_from(Listener& listener) {
             close_with_reset(inside);  // arrived before the listener stopped
             continue;
         }
-        open_connection(inside, listener.port);
+        if (listener.published) open_published(inside, listener.port);
+        else open_connection(inside, listener.port);
         if (connections_.size() >= kMaxConnections) update_listeners();
     }
 }
@@ -173,6 +181,10 @@ void LoopbackRelay::open_connection(int inside, uint16_t port) {
         check_soon_ = true;
         return;
     }
+    carry(inside, outside);
+}
+
+void LoopbackRelay::carry(int inside, int outside) {
     uint64_t token = kFirstConnectionToken + next_id_++;
     auto connection = std::make_unique<RelayConnection>(inside, outside);
     // Edge-triggered: the connection moves data until the kernel says
@@ -183,6 +195,24 @@ void LoopbackRelay::open_connection(int inside, uint16_t port) {
         return;
     }
     connections_.emplace(token, std::move(connection));
+}
+
+// `accepted` came from the host; the sandbox's socket connects to its
+// 127.0.0.1:<port> and plays the part the host's socket plays for a relayed
+// port (RelayConnection: a refused connect resets the other side).
+void LoopbackRelay::open_published(int accepted, uint16_t port) {
+    const int sandbox = published_sockets::ask_for_socket(channel_.get());
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (sandbox < 0 ||
+        (connect(sandbox, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 && errno != EINPROGRESS)) {
+        if (sandbox >= 0) close(sandbox);
+        close_with_reset(accepted);  // the run is ending, or out of descriptors
+        return;
+    }
+    carry(accepted, sandbox);
 }
 
 void LoopbackRelay::serve(uint64_t token) {

@@ -12,6 +12,12 @@
 // listening socket), so a connect in the sandbox is refused (ECONNREFUSED)
 // as it would be on the host; it listens again once a slot frees or the
 // host's listener appears, which the relay checks every kHostCheckInterval.
+//
+// Published ports (NET_PUBLISH_LOOPBACK) run the other way on the same loop
+// and limit: oms listens on the host's 127.0.0.1:PORT and connects each
+// accepted connection to the sandbox's 127.0.0.1:PORT through a socket the
+// sandbox's init makes (published_sockets.hpp); where nothing listens in the
+// sandbox, the host's client gets a reset.
 #pragma once
 #include "host_listener_check.hpp"
 #include "relay_connection.hpp"
@@ -38,6 +44,11 @@ public:
     // is the port of listeners[i]. The loop asks the host again after
     // kHostCheckInterval.
     LoopbackRelay(std::vector<int> listeners, std::vector<uint16_t> ports);
+    // And the published ports: `published[i]` listens on the host's
+    // 127.0.0.1:published_ports[i]; `channel` asks the init for sockets.
+    // Takes ownership of all of them.
+    LoopbackRelay(std::vector<int> listeners, std::vector<uint16_t> ports, std::vector<int> published,
+                  std::vector<uint16_t> published_ports, int channel);
     ~LoopbackRelay();  // stops the loop, closes every socket
     LoopbackRelay(const LoopbackRelay&) = delete;
     LoopbackRelay& operator=(const LoopbackRelay&) = delete;
@@ -48,18 +59,22 @@ private:
         uint16_t port;
         bool listening;              // in the kernel: connects are taken
         bool accept_failed = false;  // out of descriptors or memory: wait for the next check
+        bool published = false;      // on the host, into the sandbox: no host check applies
     };
     void run();
     void check_host();
     void update_listeners();
     void accept_from(Listener& listener);
     void open_connection(int inside, uint16_t port);
+    void open_published(int accepted, uint16_t port);
+    void carry(int inside, int outside);  // one connection on the loop, `outside` may still be connecting
     void serve(uint64_t id);
     bool watch(int fd, uint64_t token, uint32_t events);
 
     std::vector<Listener> listeners_;
     ScopedFd epoll_;
     ScopedFd stop_;  // eventfd
+    ScopedFd channel_;  // to the init, for published ports' sockets
     HostListenerCheck host_check_;
     std::optional<std::set<uint16_t>> host_ports_;  // nullopt: unknown, every port may answer
     bool check_soon_ = false;  // a host connect failed: look again now

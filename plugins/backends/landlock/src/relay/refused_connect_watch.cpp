@@ -23,6 +23,10 @@ int packet_v4 = -1, packet_v6 = -1;
 int unreachable_v4 = -1, unreachable_v6 = -1;
 uint16_t relayed[kMaxRelayed];
 size_t relayed_count = 0;
+// Published ports: a reset there answers oms's connect for a host client
+// while nothing listens in the sandbox, not a connect of the command.
+uint16_t published[kMaxRelayed];
+size_t published_count = 0;
 
 using packet_filter::Check;
 using packet_filter::Op;
@@ -66,6 +70,12 @@ constexpr auto kIpv6Program = packet_filter::assemble(kIpv6Resets);
 constexpr auto kIpv4UnreachableProgram = packet_filter::assemble(kIpv4Unreachable);
 constexpr auto kIpv6UnreachableProgram = packet_filter::assemble(kIpv6Unreachable);
 
+bool is_published(uint16_t port) {
+    for (size_t i = 0; i < published_count; ++i)
+        if (published[i] == port) return true;
+    return false;
+}
+
 bool is_relayed(uint16_t port) {
     for (size_t i = 0; i < relayed_count; ++i)
         if (relayed[i] == port) return true;
@@ -105,6 +115,7 @@ void report_reset(int family, const uint8_t* address, size_t address_size, const
     const uint8_t flags = tcp[13];
     if (sequence != 0 || !(flags & 0x10) || !(flags & 0x04)) return;  // not the answer to a SYN
     const uint16_t port = static_cast<uint16_t>((tcp[0] << 8) | tcp[1]);
+    if (is_published(port)) return;
     report(family, address, address_size, port, rule_for(port));
 }
 
@@ -181,6 +192,8 @@ bool open(const ChildSpec& spec) {
     if (packet_v4 < 0 && packet_v6 < 0 && unreachable_v4 < 0 && unreachable_v6 < 0) return false;
     relayed_count = spec.relay_ports.size() < kMaxRelayed ? spec.relay_ports.size() : kMaxRelayed;
     for (size_t i = 0; i < relayed_count; ++i) relayed[i] = spec.relay_ports[i];
+    published_count = spec.publish_ports.size() < kMaxRelayed ? spec.publish_ports.size() : kMaxRelayed;
+    for (size_t i = 0; i < published_count; ++i) published[i] = spec.publish_ports[i];
     return true;
 }
 

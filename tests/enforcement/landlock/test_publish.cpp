@@ -1,0 +1,164 @@
+// --publish and [network] publish: the host's 127.0.0.1:PORT reaches a
+// server the command runs on its own loopback, while the run lives, and only
+// on a published port. What the host's client gets is read on the host's
+// side; the server in the sandbox answers every connection with one line.
+#include "landlock_sandbox.hpp"
+#include "file_wait.hpp"
+#include "loopback_port.hpp"
+#include "test_support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+using namespace oms::test;
+
+namespace {
+
+// What the host's 127.0.0.1:port answered: its first bytes, "refused" when
+// the connect failed, "reset" or "" when the connection ended with nothing.
+std::string ask_host_port(uint16_t port) {
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    timeval limit{5, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+    if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+        close(fd);
+        return "refused";
+    }
+    char buffer[64];
+    const ssize_t got = read(fd, buffer, sizeof buffer);
+    close(fd);
+    if (got < 0) return errno == ECONNRESET ? "reset" : "error";
+    return std::string(buffer, static_cast<size_t>(got));
+}
+
+// A server answering "PORT-ok\n" to each connection on the sandbox's
+// 127.0.0.1:PORT, for each port; the command ends once `done` exists.
+std::string servers_until_done(const std::vector<uint16_t>& ports) {
+    std::string script;
+    for (uint16_t port : ports)
+        script += "python3 -c 'import socket\ns = socket.socket()\ns.bind((\"127.0.0.1\", " + std::to_string(port) +
+                  "))\ns.listen()\nopen(\"up-" + std::to_string(port) +
+                  "\", \"w\").close()\nwhile True:\n    c, _ = s.accept()\n    c.sendall(b\"" + std::to_string(port) +
+                  "-ok\\n\")\n    c.close()' & ";
+    return script + "i=0; while [ ! -e done ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; kill $(jobs -p); exit 0";
+}
+
+}  // namespace
+
+TEST_CASE("publish: the host reaches the run's server on a published port while the run lives, on no other",
+          "[landlock][network][publish]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World w;
+    const uint16_t published = unused_loopback_port(), unpublished = unused_loopback_port();
+    RunOutcome r;
+    std::thread run([&] {
+        r = run_in_oms_with_options(w, {"--publish", std::to_string(published)}, servers_until_done({published, unpublished}));
+    });
+    const bool up = file_appears(w.work + "/up-" + std::to_string(published), std::chrono::seconds(20)) &&
+                    file_appears(w.work + "/up-" + std::to_string(unpublished), std::chrono::seconds(20));
+    const std::string answer = ask_host_port(published);
+    const std::string other = ask_host_port(unpublished);
+    write_file(w.work + "/done", "");
+    run.join();
+    INFO(r.out << r.err);
+    REQUIRE(up);
+    CHECK(answer == std::to_string(published) + "-ok\n");  // the control: the published port answers the host
+    CHECK(other == "refused");                              // its own loopback's other port stays its own
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.find("oms: network:") == std::string::npos);  // the host's connects are no refusal of the command
+    CHECK(ask_host_port(published) == "refused");  // nothing of the run outlives it
+}
+
+TEST_CASE("publish: with nothing listening in the sandbox the host's client is reset, and the run reports nothing",
+          "[landlock][network][publish]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World w;
+    const uint16_t port = unused_loopback_port();
+    RunOutcome r;
+    std::thread run([&] {
+        r = run_in_oms_with_options(w, {"--publish", std::to_string(port)},
+                                    "touch started; i=0; while [ ! -e done ] && [ $i -lt 300 ]; do sleep 0.1; "
+                                    "i=$((i+1)); done");
+    });
+    REQUIRE(file_appears(w.work + "/started", std::chrono::seconds(20)));
+    const std::string answer = ask_host_port(port);
+    write_file(w.work + "/done", "");
+    run.join();
+    INFO(r.out << r.err);
+    CHECK((answer == "reset" || answer.empty()));
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.find("oms: network:") == std::string::npos);
+}
+
+TEST_CASE("publish: a port the host uses, a port the run connects to, a worktree's config and a bad port are "
+          "refused in one line, and nothing runs",
+          "[landlock][network][publish]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World w;
+    const std::string marker = w.work + "/ran";
+    const ClosedLoopbackPort taken;  // bound on the host: a listener there could not bind it
+    auto in_use = run_in_oms_with_options(w, {"--publish", std::to_string(taken.port())}, "touch " + marker);
+    INFO(in_use.err);
+    CHECK(in_use.exit_code == 69);
+    CHECK(in_use.err.find("cannot publish port " + std::to_string(taken.port())) != std::string::npos);
+    CHECK(in_use.err.find("nothing ran") != std::string::npos);
+
+    auto relayed = run_in_oms_with_options(w, {"--publish", "8899"}, "touch " + marker);  // the Surfnet port
+    INFO(relayed.err);
+    CHECK(relayed.exit_code == 78);
+    CHECK(relayed.err.find("refusing to publish port 8899: the command already reaches the host's port 8899") !=
+          std::string::npos);
+
+    auto bad = run_in_oms_with_options(w, {"--publish", "70000"}, "touch " + marker);
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("--publish '70000': not a TCP port") != std::string::npos);
+
+    write_file(w.work + "/.oms/config.toml", "[network]\npublish = [3000]\n");
+    auto widened = run_in_oms(w, "touch " + marker);
+    INFO(widened.err);
+    CHECK(widened.exit_code == 78);
+    CHECK(widened.err.find("network.publish") != std::string::npos);
+    CHECK_FALSE(exists(marker));
+
+    // The control: the user's own config publishes, and the run starts.
+    std::filesystem::remove(w.work + "/.oms/config.toml");
+    std::ofstream(w.root / "xdg-config/oms/config.toml", std::ios::app)
+        << "[network]\npublish = [" << unused_loopback_port() << "]\n";
+    auto fine = run_in_oms(w, "touch " + marker);
+    INFO(fine.err);
+    CHECK(fine.exit_code == 0);
+    CHECK(exists(marker));
+}
+
+TEST_CASE("publish: oms policy shows the published port, in the rules and in landlock's plan",
+          "[landlock][network][publish]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World w;
+    auto policy = run_process({oms_binary(), "policy", "--sandbox", "landlock", "--worktree", w.work, "--publish",
+                               "5173", "--", "true"},
+                              {oms_world_env(w), std::nullopt, w.work, 60});
+    INFO(policy.out << policy.err);
+    CHECK(policy.exit_code == 0);
+    CHECK(policy.out.find("net-publish-loopback 5173 [the host's 127.0.0.1:5173 reaches it]") != std::string::npos);
+    CHECK(policy.out.find("  published: host 127.0.0.1:5173 -> 127.0.0.1:5173 (while the run lives)") !=
+          std::string::npos);
+    CHECK(policy.out.find("not published") == std::string::npos);
+}
