@@ -54,6 +54,9 @@ std::vector<std::string> surfnet_lines(const Config& config) {
                   port_list(config.get("plugin.network", "surfpool_ports"), "8899, 8900, 9900"));
     if (const ConfigValue* denied = config.get("plugin.network", "deny_ports"))
         out.push_back("denied ports: " + port_list(denied, "none"));
+    // The other way round: ports of the command's own loopback the host reaches.
+    out.push_back("published to the host's 127.0.0.1 ([network] publish; oms run --publish PORT adds one): " +
+                  port_list(config.get("network", "publish"), "none"));
     const auto surfpool = config.text("sandbox", "surfpool");
     out.push_back("trusted Surfpool binary: " +
                   (surfpool ? *surfpool + " (sandbox.surfpool; trusted only when a command's argv[0] is that very "

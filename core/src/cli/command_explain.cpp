@@ -12,6 +12,7 @@
 #include "oms/core/policy.hpp"
 #include "oms/core/policy_guard.hpp"
 #include "oms/core/policy_lowering.hpp"
+#include "oms/core/published_ports.hpp"
 #include "oms/core/rule_semantics.hpp"
 #include "oms/core/run_dir.hpp"
 #include "oms/core/run_options.hpp"
@@ -193,6 +194,22 @@ std::optional<std::pair<std::string, int>> remote_host(const std::string& target
     return std::make_pair(host, port);
 }
 
+// A loopback port the run publishes is also the host's way in: said beside
+// the verdict on the command's own connect, or that the backend leaves it
+// unpublished.
+void add_published_note(Decision& d, const std::string& target, const std::vector<uint16_t>& published,
+                        const PluginRecord& backend) {
+    const auto colon = target.rfind(':');
+    const std::string port = colon == std::string::npos ? target : target.substr(colon + 1);
+    for (uint16_t p : published) {
+        if (std::to_string(p) != port) continue;
+        d.notes.push_back(abi::has_kind(backend.rule_kinds, OMS_RULE_NET_PUBLISH_LOOPBACK)
+                              ? "published: the host's 127.0.0.1:" + port +
+                                    " reaches the command's own server on this port while a run lives"
+                              : "not published: the backend '" + backend.id + "' does not publish ports");
+    }
+}
+
 Decision decide_egress(const EgressRules& rules, const SemanticsInputs& inputs, const std::string& host, int port) {
     Decision d;
     if (inputs.family == BackendFamily::unconfined) {
@@ -352,6 +369,8 @@ int command_explain(const Args& args) {
     RunContext context(make_run_inputs(session, options, run_dir));
     Policy policy;
     assemble_policy(session.registry(), context, policy);
+    const std::vector<uint16_t> published = published_ports(session.config(), options.publish);
+    add_published_ports(policy, published);
     lower_policy_for_backend(*backend.record, context, policy);
     refuse_rules_unknown_to_backend(*backend.record, policy);
 
@@ -365,6 +384,7 @@ int command_explain(const Args& args) {
         a.decision = remote ? decide_egress(egress, inputs, remote->first, remote->second)
                             : decide(policy, inputs, *access, a.resolved);
         a.decision.notes.insert(a.decision.notes.begin(), notes.begin(), notes.end());
+        if (*access == Access::connect && !remote) add_published_note(a.decision, words[i], published, *backend.record);
         answers.push_back(std::move(a));
     }
     if (options.json)

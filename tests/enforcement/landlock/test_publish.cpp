@@ -147,7 +147,7 @@ TEST_CASE("publish: a port the host uses, a port the run connects to, a worktree
     CHECK(exists(marker));
 }
 
-TEST_CASE("publish: oms policy shows the published port, in the rules and in landlock's plan",
+TEST_CASE("publish: oms policy shows the published port, in the rules and in landlock's plan; oms explain names it",
           "[landlock][network][publish]") {
     require_landlock();
     REQUIRE(oms_run_available());
@@ -161,4 +161,14 @@ TEST_CASE("publish: oms policy shows the published port, in the rules and in lan
     CHECK(policy.out.find("  published: host 127.0.0.1:5173 -> 127.0.0.1:5173 (while the run lives)") !=
           std::string::npos);
     CHECK(policy.out.find("not published") == std::string::npos);
+    auto explained = run_process({oms_binary(), "explain", "--sandbox", "landlock", "--worktree", w.work, "--publish",
+                                  "5173", "connect", "127.0.0.1:5173"},
+                                 {oms_world_env(w), std::nullopt, w.work, 60});
+    INFO(explained.out << explained.err);
+    CHECK(explained.out.find("published: the host's 127.0.0.1:5173 reaches the command's own server on this port") !=
+          std::string::npos);
+    auto other = run_process({oms_binary(), "explain", "--sandbox", "landlock", "--worktree", w.work, "--publish",
+                              "5173", "connect", "127.0.0.1:5174"},
+                             {oms_world_env(w), std::nullopt, w.work, 60});
+    CHECK(other.out.find("published:") == std::string::npos);  // the control: another port is not
 }

@@ -254,7 +254,7 @@ TEST_CASE("[network]: a worktree may deny hosts but never allow or pin one; bad 
     env.user_config("[network]\nallow_hosts = [\"pkg.test\"]\npinned_addresses = { \"pkg.test\" = \"localhost\" }\n");
     expect_refused(env, "config.toml:3: key 'network.pinned_addresses.pkg.test': \"localhost\" is not a numeric");
     env.user_config("[network]\nallow_host = [\"pkg.test\"]\n");
-    expect_refused(env, "config.toml:2: key 'network.allow_host': unknown key (known keys: allow_hosts, deny_hosts)");
+    expect_refused(env, "config.toml:2: key 'network.allow_host': unknown key (known keys: allow_hosts, deny_hosts, publish)");
     // Positive control: the user allows and pins, the worktree denies; it runs.
     env.user_config("[network]\nallow_hosts = [\"pkg.test\", \"*.example.org:443\"]\n"
                     "pinned_addresses = { \"pkg.test\" = \"127.0.0.1\" }\n");
