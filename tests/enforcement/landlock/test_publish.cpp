@@ -5,6 +5,7 @@
 #include "landlock_sandbox.hpp"
 #include "file_wait.hpp"
 #include "loopback_port.hpp"
+#include "static_http_server.hpp"
 #include "test_support.hpp"
 
 #include <catch2/catch.hpp>
@@ -19,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
+#include <vector>
 
 using namespace oms::test;
 
@@ -171,4 +173,58 @@ TEST_CASE("publish: oms policy shows the published port, in the rules and in lan
                               "5173", "connect", "127.0.0.1:5174"},
                              {oms_world_env(w), std::nullopt, w.work, 60});
     CHECK(other.out.find("published:") == std::string::npos);  // the control: another port is not
+}
+
+TEST_CASE("publish: host clients holding every connection they can do not take the command's own relay away",
+          "[landlock][network][publish]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World w;
+    StaticHttpServer surfnet(std::map<std::string, std::string>{{"/hello", "SURFNET\n"}});
+    write_file(w.root / "xdg-config/oms/config.toml",
+               "[plugin.network]\nsurfnet_port = " + std::to_string(surfnet.port()) + "\n");
+    const uint16_t published = unused_loopback_port();
+    // The command's server takes every connection and keeps it open; once
+    // the host holds its connections, the command asks the relayed port.
+    const std::string script =
+        "python3 -c 'import socket\ns = socket.socket()\ns.bind((\"127.0.0.1\", " + std::to_string(published) +
+        "))\ns.listen(512)\nopen(\"up\", \"w\").close()\nheld = []\nwhile True:\n    held.append(s.accept()[0])\n"
+        "    open(\"held.tmp\", \"w\").write(str(len(held)))\n    __import__(\"os\").rename(\"held.tmp\", \"held\")' & " +
+        shell_wait_for("go") + "curl -sS -m 5 http://127.0.0.1:" + std::to_string(surfnet.port()) +
+        "/hello; echo relayed=$?; kill %1";
+    RunOutcome r;
+    std::thread run([&] { r = run_in_oms_with_options(w, {"--publish", std::to_string(published)}, script); });
+    REQUIRE(file_appears(w.work + "/up", std::chrono::seconds(20)));
+    std::vector<int> held;
+    for (int i = 0; i < 300; ++i) {  // more than the relay carries at once
+        const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(published);
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+        held.push_back(fd);
+    }
+    // Until the relay takes no more: the count of connections the server
+    // holds has not grown for 1.5 s (a connect past the host's backlog is
+    // retried by the kernel a second or three later).
+    std::string held_count, last;
+    auto stable_since = std::chrono::steady_clock::now();
+    for (auto until = stable_since + std::chrono::seconds(15); std::chrono::steady_clock::now() < until;
+         std::this_thread::sleep_for(std::chrono::milliseconds(100))) {
+        held_count = exists(w.work + "/held") ? read_file(w.work + "/held") : "";
+        if (held_count != last) {
+            last = held_count;
+            stable_since = std::chrono::steady_clock::now();
+        } else if (std::chrono::steady_clock::now() - stable_since > std::chrono::milliseconds(1500)) {
+            break;
+        }
+    }
+    write_file(w.work + "/go", "");
+    run.join();
+    for (int fd : held) close(fd);
+    INFO(r.out << r.err << "held by the server: " << held_count);
+    CHECK(held_count == "128");  // the host's clients got their share (kMaxPublished), no more
+    CHECK(lines_starting(r.out, "SURFNET").size() == 1);  // the command's relay still had room
+    CHECK(lines_starting(r.out, "relayed=0").size() == 1);
 }

@@ -138,7 +138,7 @@ void LoopbackRelay::update_listeners() {
     for (size_t i = 0; i < listeners_.size(); ++i) {
         Listener& l = listeners_[i];
         bool host_answers = l.published || !host_ports_ || host_ports_->count(l.port) != 0;
-        bool wanted = room && host_answers && !l.accept_failed;
+        bool wanted = room && host_answers && !l.accept_failed && (!l.published || published_.size() < kMaxPublished);
         if (wanted == l.listening) continue;
         if (wanted) {
             if (!relay_start_listening(l.fd, kBacklog) || !watch(l.fd, kFirstListenerToken + i, EPOLLIN)) {
@@ -164,13 +164,13 @@ void LoopbackRelay::accept_from(Listener& listener) {
                 listener.accept_failed = true;
             return;
         }
-        if (connections_.size() >= kMaxConnections) {
+        if (connections_.size() >= kMaxConnections || (listener.published && published_.size() >= kMaxPublished)) {
             close_with_reset(inside);  // arrived before the listener stopped
             continue;
         }
         if (listener.published) open_published(inside, listener.port);
         else open_connection(inside, listener.port);
-        if (connections_.size() >= kMaxConnections) update_listeners();
+        if (connections_.size() >= kMaxConnections || published_.size() >= kMaxPublished) update_listeners();
     }
 }
 
@@ -184,7 +184,7 @@ void LoopbackRelay::open_connection(int inside, uint16_t port) {
     carry(inside, outside);
 }
 
-void LoopbackRelay::carry(int inside, int outside) {
+uint64_t LoopbackRelay::carry(int inside, int outside) {
     uint64_t token = kFirstConnectionToken + next_id_++;
     auto connection = std::make_unique<RelayConnection>(inside, outside);
     // Edge-triggered: the connection moves data until the kernel says
@@ -192,9 +192,10 @@ void LoopbackRelay::carry(int inside, int outside) {
     uint32_t events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
     if (!watch(inside, token, events) || !watch(outside, token, events)) {
         connection->abandon();  // the kernel is out of memory for epoll: refuse this one
-        return;
+        return 0;
     }
     connections_.emplace(token, std::move(connection));
+    return token;
 }
 
 // `accepted` came from the host; the sandbox's socket connects to its
@@ -212,7 +213,7 @@ void LoopbackRelay::open_published(int accepted, uint16_t port) {
         close_with_reset(accepted);  // the run is ending, or out of descriptors
         return;
     }
-    carry(accepted, sandbox);
+    if (const uint64_t token = carry(accepted, sandbox)) published_.insert(token);
 }
 
 void LoopbackRelay::serve(uint64_t token) {
@@ -222,6 +223,7 @@ void LoopbackRelay::serve(uint64_t token) {
     if (state == RelayConnection::State::open) return;
     if (state == RelayConnection::State::host_refused) check_soon_ = true;
     connections_.erase(found);  // closing a socket removes it from the epoll set
+    published_.erase(token);
 }
 
 }  // namespace oms::landlock

@@ -30,6 +30,7 @@
 #include <set>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace oms::landlock {
@@ -37,6 +38,9 @@ namespace oms::landlock {
 class LoopbackRelay {
 public:
     static constexpr size_t kMaxConnections = 256;  // all ports together
+    // Of those, the host's clients of published ports: any local user may
+    // connect there, and must not take the command's own relay away.
+    static constexpr size_t kMaxPublished = 128;
     static constexpr std::chrono::milliseconds kHostCheckInterval{100};
 
     // Takes ownership of `listeners` (bound; listening where the host had a
@@ -67,7 +71,9 @@ private:
     void accept_from(Listener& listener);
     void open_connection(int inside, uint16_t port);
     void open_published(int accepted, uint16_t port);
-    void carry(int inside, int outside);  // one connection on the loop, `outside` may still be connecting
+    // One connection on the loop (`outside` may still be connecting); its
+    // token, or 0 when it could not be watched (then it is reset).
+    uint64_t carry(int inside, int outside);
     void serve(uint64_t id);
     bool watch(int fd, uint64_t token, uint32_t events);
 
@@ -80,6 +86,7 @@ private:
     bool check_soon_ = false;  // a host connect failed: look again now
     uint64_t next_id_ = 0;
     std::unordered_map<uint64_t, std::unique_ptr<RelayConnection>> connections_;
+    std::unordered_set<uint64_t> published_;  // the tokens of published ports' connections
     std::thread loop_;
 };
 
