@@ -47,6 +47,42 @@ std::string ask_host_port(uint16_t port) {
     return std::string(buffer, static_cast<size_t>(got));
 }
 
+// The same on the host's [::1]:port; "" when the host has no IPv6 loopback.
+std::string ask_host_port_v6(uint16_t port) {
+    const int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return "";
+    sockaddr_in6 address{};
+    address.sin6_family = AF_INET6;
+    address.sin6_port = htons(port);
+    address.sin6_addr = in6addr_loopback;
+    timeval limit{5, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+    if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+        const int error = errno;
+        close(fd);
+        return error == EADDRNOTAVAIL || error == ENETUNREACH ? "" : "refused";
+    }
+    char buffer[64];
+    const ssize_t got = read(fd, buffer, sizeof buffer);
+    close(fd);
+    return got > 0 ? std::string(buffer, static_cast<size_t>(got)) : "reset";
+}
+
+// Whether another program could listen on the host's 127.0.0.1:port now
+// (SO_REUSEADDR, as a server would): it must not while the run publishes it.
+bool another_program_could_listen(uint16_t port) {
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int on = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const bool could = bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 && listen(fd, 1) == 0;
+    close(fd);
+    return could;
+}
+
 // A server answering "PORT-ok\n" to each connection on the sandbox's
 // 127.0.0.1:PORT, for each port; the command ends once `done` exists.
 std::string servers_until_done(const std::vector<uint16_t>& ports) {
@@ -74,6 +110,7 @@ TEST_CASE("publish: the host reaches the run's server on a published port while 
     const bool up = file_appears(w.work + "/up-" + std::to_string(published), std::chrono::seconds(20)) &&
                     file_appears(w.work + "/up-" + std::to_string(unpublished), std::chrono::seconds(20));
     const std::string answer = ask_host_port(published);
+    const std::string answer_v6 = ask_host_port_v6(published);
     const std::string other = ask_host_port(unpublished);
     write_file(w.work + "/done", "");
     run.join();
@@ -81,12 +118,15 @@ TEST_CASE("publish: the host reaches the run's server on a published port while 
     REQUIRE(up);
     CHECK(answer == std::to_string(published) + "-ok\n");  // the control: the published port answers the host
     CHECK(other == "refused");                              // its own loopback's other port stays its own
+    // [::1] too, where the host has it: browsers try "localhost" there first.
+    CHECK((answer_v6.empty() || answer_v6 == std::to_string(published) + "-ok\n"));
     CHECK(r.exit_code == 0);
     CHECK(r.err.find("oms: network:") == std::string::npos);  // the host's connects are no refusal of the command
     CHECK(ask_host_port(published) == "refused");  // nothing of the run outlives it
 }
 
-TEST_CASE("publish: with nothing listening in the sandbox the host's client is reset, and the run reports nothing",
+TEST_CASE("publish: with nothing listening in the sandbox the host's client is reset, and only the command's own "
+          "refused connect is reported",
           "[landlock][network][publish]") {
     require_landlock();
     REQUIRE(oms_run_available());
@@ -96,7 +136,8 @@ TEST_CASE("publish: with nothing listening in the sandbox the host's client is r
     std::thread run([&] {
         r = run_in_oms_with_options(w, {"--publish", std::to_string(port)},
                                     "touch started; i=0; while [ ! -e done ] && [ $i -lt 300 ]; do sleep 0.1; "
-                                    "i=$((i+1)); done");
+                                    "i=$((i+1)); done; curl -sS http://127.0.0.1:" + std::to_string(port) +
+                                        "/; echo own=$?");
     });
     REQUIRE(file_appears(w.work + "/started", std::chrono::seconds(20)));
     const std::string answer = ask_host_port(port);
@@ -104,8 +145,11 @@ TEST_CASE("publish: with nothing listening in the sandbox the host's client is r
     run.join();
     INFO(r.out << r.err);
     CHECK((answer == "reset" || answer.empty()));
-    CHECK(r.exit_code == 0);
-    CHECK(r.err.find("oms: network:") == std::string::npos);
+    CHECK(lines_starting(r.out, "own=7").size() == 1);
+    // Only the command's own connect is its refusal, not the host client's.
+    const auto summary = lines_starting(r.err, "oms: network: ");
+    REQUIRE(summary.size() == 1);
+    CHECK(summary[0].find("oms: network: 1 connection refused: 127.0.0.1:" + std::to_string(port) + " ") == 0);
 }
 
 TEST_CASE("publish: a port the host uses, a port the run connects to, a worktree's config and a bad port are "
@@ -127,6 +171,11 @@ TEST_CASE("publish: a port the host uses, a port the run connects to, a worktree
     CHECK(relayed.exit_code == 78);
     CHECK(relayed.err.find("refusing to publish port 8899: the command already reaches the host's port 8899") !=
           std::string::npos);
+
+    auto resolver = run_in_oms_with_options(w, {"--publish", "53"}, "touch " + marker);
+    INFO(resolver.err);
+    CHECK(resolver.exit_code == 69);
+    CHECK(resolver.err.find("cannot publish port 53: the sandbox's own resolver answers there") != std::string::npos);
 
     auto bad = run_in_oms_with_options(w, {"--publish", "70000"}, "touch " + marker);
     CHECK(bad.exit_code == 2);
@@ -220,9 +269,15 @@ TEST_CASE("publish: host clients holding every connection they can do not take t
             break;
         }
     }
+    // Past its share the port still listens (a connection is taken, then
+    // reset), so no other program can take the port over meanwhile.
+    const std::string past_share = ask_host_port(published);
+    const bool taken_over = another_program_could_listen(published);
     write_file(w.work + "/go", "");
     run.join();
     for (int fd : held) close(fd);
+    CHECK(past_share != "refused");
+    CHECK_FALSE(taken_over);
     INFO(r.out << r.err << "held by the server: " << held_count);
     CHECK(held_count == "128");  // the host's clients got their share (kMaxPublished), no more
     CHECK(lines_starting(r.out, "SURFNET").size() == 1);  // the command's relay still had room

@@ -198,6 +198,12 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
                                              (plan.trusted_listener ? "the trusted listener serves the host's loopback"
                                                                     : "rung 3 starts without namespaces") +
                                              "); nothing ran");
+    // The run's resolver answers there (dns_responder.hpp): published, any
+    // local user could fill its reports and its few TCP slots.
+    for (uint16_t port : plan.publish_ports)
+        if (port == 53)
+            throw Error(OMS_ERR_UNSUPPORTED, "landlock: cannot publish port 53: the sandbox's own resolver answers "
+                                             "there; nothing ran");
     if (!plan.too_deep.empty()) host().log(OMS_LOG_WARN, too_deep_notice(plan.too_deep));
     const std::string state_dir(context.state_dir());
     for (const auto& line : keypair_notices(plan, values_of(policy, OMS_RULE_READ_DENY_SUFFIX), state_dir))

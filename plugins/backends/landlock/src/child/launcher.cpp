@@ -74,33 +74,71 @@ std::vector<int> receive_listeners(int channel, size_t expected) {
     return fds;
 }
 
-// The host's 127.0.0.1:<port> for a published port, listening. Made before
-// the child starts, so a port the host already uses refuses the run with
-// nothing run. SO_REUSEADDR, as servers bind: a port left in TIME_WAIT by the
-// last run is free again, one another program listens on is not.
-std::vector<int> listen_for_published(const std::vector<uint16_t>& ports) {
+// The host's listening sockets of the published ports, and the port of each.
+struct PublishedListeners {
     std::vector<int> fds;
-    for (uint16_t port : ports) {
-        int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        const int on = 1;
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_port = htons(port);
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) != 0 ||
-            bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || listen(fd, 128) != 0) {
-            const int error = errno;
-            if (fd >= 0) close(fd);
-            for (int open_fd : fds) close(open_fd);
-            throw Error(OMS_ERR_UNAVAILABLE, "landlock: cannot publish port " + std::to_string(port) +
-                                                 ": the host's 127.0.0.1:" + std::to_string(port) + " " +
-                                                 (error == EADDRINUSE ? "is in use by another program"
-                                                                      : std::string("cannot listen: ") + strerror(error)) +
-                                                 "; nothing ran");
-        }
-        fds.push_back(fd);
+    std::vector<uint16_t> ports;
+    void close_all() {
+        for (int fd : fds) close(fd);
+        fds.clear();
     }
-    return fds;
+};
+
+[[noreturn]] void refuse_publishing(PublishedListeners& made, uint16_t port, const std::string& where, int error) {
+    made.close_all();
+    throw Error(OMS_ERR_UNAVAILABLE, "landlock: cannot publish port " + std::to_string(port) + ": the host's " + where +
+                                         " " +
+                                         (error == EADDRINUSE ? "is in use by another program"
+                                                              : std::string("cannot listen: ") + strerror(error)) +
+                                         "; nothing ran");
+}
+
+// Listens on `address` (127.0.0.1 or ::1, port set); the errno when it cannot.
+int listen_on(const sockaddr* address, socklen_t size, int& error) {
+    const int fd = socket(address->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int on = 1;
+    if (fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) == 0 &&
+        (address->sa_family != AF_INET6 || setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof on) == 0) &&
+        bind(fd, address, size) == 0 && listen(fd, 128) == 0)
+        return fd;
+    error = errno;
+    if (fd >= 0) close(fd);
+    return -1;
+}
+
+// The host's 127.0.0.1:<port> and [::1]:<port> for each published port,
+// listening; the second is skipped only where the host has no IPv6 loopback
+// (a program on [::1]:<port> would otherwise take the browsers that try
+// "localhost" there first). Made before the child starts, so a port the host
+// already uses refuses the run with nothing run. SO_REUSEADDR, as servers
+// bind: a port left in TIME_WAIT by the last run is free again, one another
+// program listens on is not, and the relay never stops listening on them
+// (loopback_relay.hpp), so no other program's bind gets in between.
+PublishedListeners listen_for_published(const std::vector<uint16_t>& ports) {
+    PublishedListeners made;
+    for (uint16_t port : ports) {
+        int error = 0;
+        sockaddr_in v4{};
+        v4.sin_family = AF_INET;
+        v4.sin_port = htons(port);
+        v4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        const int fd4 = listen_on(reinterpret_cast<sockaddr*>(&v4), sizeof v4, error);
+        if (fd4 < 0) refuse_publishing(made, port, "127.0.0.1:" + std::to_string(port), error);
+        made.fds.push_back(fd4);
+        made.ports.push_back(port);
+        sockaddr_in6 v6{};
+        v6.sin6_family = AF_INET6;
+        v6.sin6_port = htons(port);
+        v6.sin6_addr = in6addr_loopback;
+        const int fd6 = listen_on(reinterpret_cast<sockaddr*>(&v6), sizeof v6, error);
+        if (fd6 >= 0) {
+            made.fds.push_back(fd6);
+            made.ports.push_back(port);
+        } else if (error != EAFNOSUPPORT && error != EADDRNOTAVAIL) {
+            refuse_publishing(made, port, "[::1]:" + std::to_string(port), error);
+        }
+    }
+    return made;
 }
 
 int child_entry(void* spec) { run_child(*static_cast<const ChildSpec*>(spec)); }
@@ -169,12 +207,12 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
     // Asked before the start so that the command, from its first connect,
     // is refused where nothing listens on the host (loopback_relay.hpp).
     if (!spec.relay_ports.empty()) spec.relay_listen = host_ports_listening(spec.relay_ports);
-    std::vector<int> published = listen_for_published(spec.publish_ports);
+    PublishedListeners published = listen_for_published(spec.publish_ports);
 
     pid_t pid = start_child(spec);
     if (pid < 0) {
         const int error = errno;
-        for (int fd : published) close(fd);
+        published.close_all();
         throw LaunchFailure(std::string("landlock: cannot start a process: ") + strerror(error), "", error);
     }
 
@@ -183,7 +221,7 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
     ChildFailure failure{};
     if (read_failure(error_read.get(), failure)) {
         wait_status(pid);
-        for (int fd : published) close(fd);
+        published.close_all();
         failure.step[sizeof failure.step - 1] = '\0';
         throw LaunchFailure(std::string("landlock: the sandbox could not ") + failure.step + ": " +
                                 strerror(failure.error_number) + " (the command did not run)",
@@ -194,13 +232,14 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
         std::vector<int> relayed = receive_listeners(channel_parent.get(), spec.relay_ports.size());
         // The relay owns them from here, the channel too when ports are
         // published (the init answers on it for the whole run).
-        if (!published.empty())
-            relay = std::make_unique<LoopbackRelay>(std::move(relayed), spec.relay_ports, std::exchange(published, {}),
-                                                    spec.publish_ports, channel_parent.release());
+        if (!published.fds.empty())
+            relay = std::make_unique<LoopbackRelay>(std::move(relayed), spec.relay_ports,
+                                                    std::exchange(published.fds, {}), published.ports,
+                                                    channel_parent.release());
         else if (!spec.relay_ports.empty())
             relay = std::make_unique<LoopbackRelay>(std::move(relayed), spec.relay_ports);
     } catch (...) {
-        for (int fd : published) close(fd);
+        published.close_all();
         kill(pid, SIGKILL);
         wait_status(pid);
         throw;

@@ -133,12 +133,26 @@ void LoopbackRelay::check_host() {
 // kernel then refuses new connects (and resets any not yet accepted);
 // listen() on the same bound socket takes them again. A stopped listener is
 // out of the epoll set, where it would report a hang-up forever.
+// A published port's listener is on the host's 127.0.0.1, where any local
+// user may bind: it never stops listening (between a stop and the next
+// listen another user's server took the port over, in a review), so past
+// its share each connection is accepted and reset instead; out of
+// descriptors, it only leaves the epoll set until the next check, its
+// backlog keeping the port.
 void LoopbackRelay::update_listeners() {
     bool room = connections_.size() < kMaxConnections;
     for (size_t i = 0; i < listeners_.size(); ++i) {
         Listener& l = listeners_[i];
-        bool host_answers = l.published || !host_ports_ || host_ports_->count(l.port) != 0;
-        bool wanted = room && host_answers && !l.accept_failed && (!l.published || published_.size() < kMaxPublished);
+        if (l.published) {
+            const bool watched = !l.accept_failed;
+            if (watched == l.listening) continue;
+            if (watched ? watch(l.fd, kFirstListenerToken + i, EPOLLIN)
+                        : epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, l.fd, nullptr) == 0)
+                l.listening = watched;
+            continue;
+        }
+        bool host_answers = !host_ports_ || host_ports_->count(l.port) != 0;
+        bool wanted = room && host_answers && !l.accept_failed;
         if (wanted == l.listening) continue;
         if (wanted) {
             if (!relay_start_listening(l.fd, kBacklog) || !watch(l.fd, kFirstListenerToken + i, EPOLLIN)) {
@@ -203,11 +217,14 @@ uint64_t LoopbackRelay::carry(int inside, int outside) {
 // port (RelayConnection: a refused connect resets the other side).
 void LoopbackRelay::open_published(int accepted, uint16_t port) {
     const int sandbox = published_sockets::ask_for_socket(channel_.get());
+    sockaddr_in source{};
+    source.sin_family = AF_INET;
+    source.sin_addr.s_addr = htonl(published_sockets::kRelaySource);
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_port = htons(port);
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (sandbox < 0 ||
+    if (sandbox < 0 || bind(sandbox, reinterpret_cast<sockaddr*>(&source), sizeof source) != 0 ||
         (connect(sandbox, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 && errno != EINPROGRESS)) {
         if (sandbox >= 0) close(sandbox);
         close_with_reset(accepted);  // the run is ending, or out of descriptors

@@ -61,7 +61,7 @@ private:
     struct Listener {
         int fd;
         uint16_t port;
-        bool listening;              // in the kernel: connects are taken
+        bool listening;              // in the kernel: connects are taken (published: watched)
         bool accept_failed = false;  // out of descriptors or memory: wait for the next check
         bool published = false;      // on the host, into the sandbox: no host check applies
     };

@@ -12,8 +12,14 @@
 // of a threaded process.
 #pragma once
 #include <poll.h>
+#include <stdint.h>
 
 namespace oms::landlock::published_sockets {
+
+// The address oms's connections to a published port come from, inside the
+// sandbox (host byte order): the init's refused-connect watch tells oms's
+// connect, refused while nothing listens, from a command's own.
+constexpr uint32_t kRelaySource = 0x7f000002;  // 127.0.0.2
 
 // The init: answers requests on `channel` (-1: nothing is published).
 void serve_on(int channel);

@@ -3,6 +3,7 @@
 #include "child_spec.hpp"
 #include "child_steps.hpp"
 #include "packet_filter.hpp"
+#include "published_sockets.hpp"
 #include "refusal_reports.hpp"
 #include <oms/refusal_log.hpp>
 
@@ -23,8 +24,9 @@ int packet_v4 = -1, packet_v6 = -1;
 int unreachable_v4 = -1, unreachable_v6 = -1;
 uint16_t relayed[kMaxRelayed];
 size_t relayed_count = 0;
-// Published ports: a reset there answers oms's connect for a host client
-// while nothing listens in the sandbox, not a connect of the command.
+// Published ports: a reset from one to published_sockets::kRelaySource
+// answers oms's connect for a host client while nothing listens in the
+// sandbox, not a connect of the command.
 uint16_t published[kMaxRelayed];
 size_t published_count = 0;
 
@@ -109,13 +111,14 @@ const char* udp_rule_for(uint16_t port) { return is_relayed(port) ? kUdpRelayed 
 
 // A reset the kernel sent for a SYN no socket took, from `address` (where the
 // command connected) and the TCP header `tcp`.
-void report_reset(int family, const uint8_t* address, size_t address_size, const uint8_t* tcp) {
+// `to_relay`: the reset goes to the published ports' relay address.
+void report_reset(int family, const uint8_t* address, size_t address_size, const uint8_t* tcp, bool to_relay) {
     uint32_t sequence;
     memcpy(&sequence, tcp + 4, 4);
     const uint8_t flags = tcp[13];
     if (sequence != 0 || !(flags & 0x10) || !(flags & 0x04)) return;  // not the answer to a SYN
     const uint16_t port = static_cast<uint16_t>((tcp[0] << 8) | tcp[1]);
-    if (is_published(port)) return;
+    if (to_relay && is_published(port)) return;
     report(family, address, address_size, port, rule_for(port));
 }
 
@@ -123,13 +126,16 @@ void inspect_v4(const uint8_t* packet, size_t size, const sockaddr_in6&) {
     if (size < 20) return;
     const size_t ip_header = static_cast<size_t>(packet[0] & 0x0f) * 4;
     if ((packet[0] >> 4) != 4 || ip_header < 20 || size < ip_header + 20) return;
-    report_reset(AF_INET, packet + 12, 4, packet + ip_header);  // the source: where the command connected
+    uint32_t destination;
+    memcpy(&destination, packet + 16, 4);
+    const bool to_relay = ntohl(destination) == published_sockets::kRelaySource;
+    report_reset(AF_INET, packet + 12, 4, packet + ip_header, to_relay);  // the source: where the command connected
 }
 
 // `from`: the segment's source, where the command connected.
 void inspect_v6(const uint8_t* segment, size_t size, const sockaddr_in6& from) {
     if (size < 20) return;
-    report_reset(AF_INET6, from.sin6_addr.s6_addr, 16, segment);
+    report_reset(AF_INET6, from.sin6_addr.s6_addr, 16, segment, false);  // the relay connects over IPv4 only
 }
 
 // A port unreachable quoting a UDP datagram: its destination address and
