@@ -18,6 +18,11 @@ using namespace oms::test;
 
 namespace {
 
+// The worlds live outside /tmp: they move keypair files between folders,
+// and the tests of --rw /tmp (docker's among them) walk and mask the host's
+// /tmp, where such a move under way stopped a docker run in a CI pass.
+const std::string kOutsideTmp = "/var/tmp";
+
 const std::string kKey = "[9,41,77,120,3,58,201,14,66,90,12,33,150,7,88,19]";
 
 // A bwrap that runs `before` first, then the real one.
@@ -42,7 +47,7 @@ ProcessResult run_reading_both_names(OmsEnv& env, const std::string& wrapper) {
 }  // namespace
 
 TEST_CASE("bwrap example: a key's folder renamed after the search and before the mounts starts nothing") {
-    OmsEnv env;
+    OmsEnv env(kOutsideTmp);
     write_file(env.worktree + "/k/hot-keypair.json", kKey);
     write_file(env.worktree + "/notes.txt", "NOTES-READ");
     const std::string folder = env.worktree + "/k";
@@ -59,7 +64,7 @@ TEST_CASE("bwrap example: a mask that did not land on the key's file starts noth
     // The end state of a folder moved away and back around bwrap's mounts:
     // the folder is the one seen, the key in it bare. Made certain here by a
     // wrapper that drops the key's mask from bwrap's arguments.
-    OmsEnv env;
+    OmsEnv env(kOutsideTmp);
     write_file(env.worktree + "/k/hot-keypair.json", kKey);
     write_file(env.worktree + "/notes.txt", "NOTES-READ");
     const std::string drop_mask =
@@ -78,7 +83,7 @@ TEST_CASE("bwrap example: a key inside the task's .git stays hidden under the .g
     // A link planted in one run (target/deploy -> .git/info) sends the user's
     // copy of a key into .git; .git is bound read-only again, and that bind
     // must not cover the key's mask.
-    OmsEnv env;
+    OmsEnv env(kOutsideTmp);
     make_dirs(env.worktree + "/.git/info");
     write_file(env.worktree + "/.git/HEAD", "ref: refs/heads/main\n");
     write_file(env.worktree + "/.git/info/prog-keypair.json", kKey);
@@ -94,7 +99,7 @@ TEST_CASE("bwrap example: a key inside the task's .git stays hidden under the .g
 }
 
 TEST_CASE("bwrap example: with the key's folder still, the command runs and the key stays hidden (control)") {
-    OmsEnv env;
+    OmsEnv env(kOutsideTmp);
     write_file(env.worktree + "/k/hot-keypair.json", kKey);
     write_file(env.worktree + "/notes.txt", "NOTES-READ");
     ProcessResult still = run_reading_both_names(env, bwrap_wrapper(env, ":"));

@@ -1,8 +1,13 @@
 #include "oms_env.hpp"
 
+#include <filesystem>
+
 namespace oms::test {
 
-OmsEnv::OmsEnv() : root("oms-env") {
+OmsEnv::OmsEnv() : OmsEnv(std::string()) {}
+
+OmsEnv::OmsEnv(const std::string& base)
+    : root("oms-env", base.empty() ? std::filesystem::temp_directory_path().string() : base) {
     home = root / "home";
     config_home = root / "config";
     state_home = root / "state";

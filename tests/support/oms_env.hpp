@@ -14,6 +14,9 @@ namespace oms::test {
 class OmsEnv {
 public:
     OmsEnv();
+    // A world below `base` (e.g. /var/tmp, for a test that moves keypair
+    // files around: the tests of --rw /tmp walk the host's /tmp).
+    explicit OmsEnv(const std::string& base);
     TempDir root;
     std::string home, config_home, state_home, worktree;
     std::map<std::string, std::string> env;  // the environment oms gets
