@@ -3,11 +3,16 @@
  * network namespace's lo (each waits for an RCU grace period: seconds of
  * launch cost on some machines, nothing on others, depending on whether
  * grace periods are expedited), of a raw IP socket's open and close (what
- * oms's loopback watch uses instead), and of a plain fork + exec of
- * /bin/true (the floor of any launcher).
+ * oms's loopback watch uses instead), of a plain fork + exec of
+ * /bin/true (the floor of any launcher), and of making and removing a file
+ * in a folder of TEMP (default /tmp), where every run makes its folder: a
+ * run makes about twenty entries there and removes them. ext4 without a
+ * journal searches past every inode freed in the last seconds for each new
+ * one, so on such a /tmp that cost grows with the rate of runs; on tmpfs or
+ * a journalled ext4 it does not.
  *
- * Usage: kernel-waits [ROUNDS]   (root, or an ordinary user where user
- * namespaces are allowed). Used by bench/landlock-launch.sh. */
+ * Usage: kernel-waits [ROUNDS [TEMP]]   (root, or an ordinary user where
+ * user namespaces are allowed). Used by bench/landlock-launch.sh. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -20,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,9 +66,40 @@ static int enter_network_namespace(void) {
     return 0;
 }
 
+/* Median microseconds to make and remove one file, in a fresh folder of
+ * TEMP per round, twenty files a round, as runs make their folders. */
+static double file_churn_us(const char* temp, int rounds) {
+    static double churn_us[1000 * 20];
+    char folder[4096];
+    int n = 0;
+    for (int i = 0; i < rounds; ++i) {
+        snprintf(folder, sizeof folder, "%s/kernel-waits-%d-%d", temp, (int)getpid(), i);
+        if (mkdir(folder, 0700) != 0) return -1;
+        const int dir = open(folder, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        for (int f = 0; f < 20; ++f) {
+            char name[16];
+            snprintf(name, sizeof name, "f%d", f);
+            const double start = now_us();
+            const int fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            if (fd >= 0) close(fd);
+            unlinkat(dir, name, 0);
+            churn_us[n++] = now_us() - start;
+        }
+        close(dir);
+        rmdir(folder);
+    }
+    return median(churn_us, n);
+}
+
 int main(int argc, char** argv) {
     const int rounds = argc > 1 ? atoi(argv[1]) : 15;
     if (rounds < 1 || rounds > 1000) return 2;
+    const char* temp = argc > 2 ? argv[2] : "/tmp";
+    const double churn = file_churn_us(temp, rounds);
+    if (churn < 0) {
+        perror(temp);
+        return 1;
+    }
     double bind_us[1000], close_us[1000], raw_us[1000], exec_us[1000];
     for (int i = 0; i < rounds; ++i) {  /* fork + exec first, in the caller's namespaces */
         const double start = now_us();
@@ -96,7 +133,9 @@ int main(int argc, char** argv) {
         close(raw);
         raw_us[i] = now_us() - start;
     }
-    printf("packet socket bind %.0f us, close %.0f us; raw socket open+close %.0f us; fork+exec of true %.0f us\n",
-           median(bind_us, rounds), median(close_us, rounds), median(raw_us, rounds), median(exec_us, rounds));
+    printf("packet socket bind %.0f us, close %.0f us; raw socket open+close %.0f us; fork+exec of true %.0f us; "
+           "a file made and removed in %s %.0f us\n",
+           median(bind_us, rounds), median(close_us, rounds), median(raw_us, rounds), median(exec_us, rounds), temp,
+           churn);
     return 0;
 }

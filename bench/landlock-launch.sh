@@ -9,6 +9,10 @@
 #           rustup of 3,000, a ~/.cargo of 200), the same small worktree
 #   tree    oms run, empty HOME, a worktree of 50,000 files in 5,000 folders
 #           with a few keypair files
+# as root, the empty setting twice more, each through nsenter into a mount
+# namespace of its own, so both pay nsenter's exec: one with the host's
+# /tmp, one with /tmp on a tmpfs (what the run folder's file system costs;
+# the difference is the figure, not either line)
 # and the baselines
 #   env true
 #   bwrap --unshare-all --ro-bind / / true
@@ -17,8 +21,9 @@
 # It first prints what the figures depend on: the kernel, its HZ, whether
 # RCU grace periods are expedited (/sys/kernel/rcu_expedited: a packet
 # socket's bind and close wait for one, 0.05 ms expedited, 8 to 16 ms not),
-# and bench/kernel-waits.c's micro-measures (those waits, a raw socket's,
-# and a plain fork + exec).
+# /tmp's file system (bench/machine.sh), and bench/kernel-waits.c's
+# micro-measures (those waits, a raw socket's, a plain fork + exec, and a
+# file made and removed in /tmp).
 # The HOME is synthetic so the figure does not depend on the machine's own.
 # Each oms setting runs twice first, so the keypair search's cache is warm,
 # as it is from the second start of a task on.
@@ -46,13 +51,8 @@ scratch=$(mktemp -d "$(realpath "${BENCH_DIR:-$build_dir}")/oms-bench-XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
 # What the figures depend on, printed before them.
-kernel_hz() {
-  local config="/boot/config-$(uname -r)"
-  if [ -r "$config" ]; then sed -n 's/^CONFIG_HZ=//p' "$config"
-  elif [ -r /proc/config.gz ]; then zcat /proc/config.gz | sed -n 's/^CONFIG_HZ=//p'
-  else echo unknown; fi
-}
-echo "machine: kernel $(uname -r), HZ $(kernel_hz), rcu_expedited $(cat /sys/kernel/rcu_expedited 2>/dev/null || echo unknown), $(nproc) CPUs"
+source "$(dirname "$0")/machine.sh"
+describe_machine
 if cc -O2 -o "$scratch/kernel-waits" "$(dirname "$0")/kernel-waits.c" 2>/dev/null; then
   echo "kernel: $("$scratch/kernel-waits" 15 2>&1)"
 fi
@@ -87,6 +87,22 @@ if command -v codex >/dev/null; then
   commands+=("$codex_line")
 fi
 for s in "${settings[@]}"; do commands+=("${line[$s]}"); done
+# The run folder's file system: two mount namespaces held open by a sleeping
+# process each, one seeing the host's /tmp, one a tmpfs there.
+temp_lines=()
+if [ "$(id -u)" = 0 ] && command -v nsenter >/dev/null; then
+  hold_namespace() {  # command run in a new mount namespace before it sleeps
+    unshare -m --propagation private sh -c "$1; exec sleep 100000" >/dev/null 2>&1 &
+    echo $!
+  }
+  host_temp_holder=$(hold_namespace true)
+  tmpfs_holder=$(hold_namespace "mount -t tmpfs -o mode=1777 tmpfs /tmp")
+  trap 'kill $host_temp_holder $tmpfs_holder 2>/dev/null; rm -rf "$scratch"' EXIT
+  sleep 0.2
+  temp_lines=("nsenter -t $host_temp_holder -m -- env ${line[empty]}"
+              "nsenter -t $tmpfs_holder -m -- env ${line[empty]}")
+  commands+=("${temp_lines[@]}")
+fi
 if [ -n "${BASELINE_BUILD:-}" ]; then
   baseline_oms=$(realpath "$BASELINE_BUILD/bin/oms")
   line[empty_before]=$(oms_line "$baseline_oms" "$empty_home" "$small" state-baseline)
@@ -149,11 +165,16 @@ if [ -n "${BASELINE_BUILD:-}" ]; then
   before=("$(median "${line[empty_before]}")" "$(median "${line[home_before]}")" "$(median "${line[tree_before]}")")
 fi
 
+host_temp_ms=0 tmpfs_ms=0
+if [ ${#temp_lines[@]} -gt 0 ]; then
+  host_temp_ms=$(median "${temp_lines[0]}")
+  tmpfs_ms=$(median "${temp_lines[1]}")
+fi
 version_ms=$(median "$version_line")
 policy_ms=$(median "$policy_line")
 echo "$runs rounds, load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
 awk -v v="$version_ms" -v p="$policy_ms" -v e="$env_ms" -v b="$bwrap_ms" -v f="$firejail_ms" -v c="$codex_ms" -v em="$empty_ms" -v hm="$home_ms" -v tm="$tree_ms" \
-    -v be="${before[0]}" -v bh="${before[1]}" -v bt="${before[2]}" 'BEGIN {
+    -v ht="$host_temp_ms" -v tt="$tmpfs_ms" -v be="${before[0]}" -v bh="${before[1]}" -v bt="${before[2]}" 'BEGIN {
   printf "median env true                                   %8.2f ms\n", e
   printf "median bwrap --unshare-all --ro-bind / / true     %8.2f ms\n", b
   if (f > 0) printf "median firejail --noprofile true                   %8.2f ms\n", f
@@ -161,6 +182,10 @@ awk -v v="$version_ms" -v p="$policy_ms" -v e="$env_ms" -v b="$bwrap_ms" -v f="$
   printf "median oms run, empty HOME, tiny worktree         %8.2f ms\n", em
   printf "median oms run, large HOME, tiny worktree         %8.2f ms\n", hm
   printf "median oms run, empty HOME, 50,000-file worktree  %8.2f ms\n", tm
+  if (ht > 0) {
+    printf "median oms run, empty HOME, host /tmp (nsenter)   %8.2f ms\n", ht
+    printf "median oms run, empty HOME, tmpfs /tmp (nsenter)  %8.2f ms\n", tt
+  }
   printf "median oms --version (binary start)                %8.2f ms\n", v
   printf "median oms policy (plugins, policy, keypair search) %8.2f ms\n", p
   if (be != "") {

@@ -32,7 +32,8 @@ home=$scratch/home
 mkdir -p "$work" "$home/.config" "$home/.local/state"
 printf '#include <stdio.h>\nint main(void) { puts("hello"); return 0; }\n' > "$work/hello.c"
 
-echo "machine: kernel $(uname -r), rcu_expedited $(cat /sys/kernel/rcu_expedited 2>/dev/null || echo unknown), $(nproc) CPUs"
+source "$(dirname "$0")/machine.sh"
+describe_machine
 
 # Each launcher as a prefix that runs the rest of the line in $work.
 declare -A prefix=(

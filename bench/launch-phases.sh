@@ -30,6 +30,8 @@ runs=${RUNS:-30}
 scratch=$(mktemp -d "$(realpath "${BENCH_DIR:-$build_dir}")/oms-phases-XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 source "$(dirname "$0")/synthetic-trees.sh"
+source "$(dirname "$0")/machine.sh"
+describe_machine
 make_synthetic_trees "$scratch"
 
 marks=(start plugins-loaded private-home policy launch plan command-started command-ended recorded)
