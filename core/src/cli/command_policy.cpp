@@ -101,8 +101,7 @@ int command_policy(const Args& args) {
     assemble_policy(session.registry(), context, policy);
     add_published_ports(policy, published_ports(session.config(), options.publish));
     confirm_trusted_surfpool(context.inputs().surfpool, context.inputs().argv, policy.env, context.inputs().worktree);
-    const std::vector<std::string> unpublished = unpublished_lines(*backend.record, policy);
-    lower_policy_for_backend(*backend.record, context, policy);
+    const std::vector<std::string> dropped = lower_policy_for_backend(*backend.record, context, policy);
     refuse_rules_unknown_to_backend(*backend.record, policy);
     BackendReport rendering = render_policy(backend, context, policy);
     std::vector<std::string> egress = egress_lines(egress_rules(session.config(), options.allow_hosts));
@@ -113,7 +112,7 @@ int command_policy(const Args& args) {
         print_json(context, policy, backend, rendering, egress);
     } else {
         print_policy_text(context, policy, backend, rendering);
-        for (const std::string& line : unpublished) std::printf("%s\n", line.c_str());
+        for (const std::string& line : dropped) std::printf("%s\n", line.c_str());
         std::printf("\nnetwork beyond the allowed local ports ([network] allow_hosts, --allow-host):\n");
         for (auto& line : egress) std::printf("  %s\n", line.c_str());
     }

@@ -127,7 +127,6 @@ int command_run(const Args& all_args) {
     remember_repository(context.inputs().state_dir, context.inputs().worktree);  // before any command runs here
     write_run_about(run_dir.root_fd(), context.inputs().argv, backend.record->id, context.inputs().worktree);
     ViolationLog violations(context.inputs().refusal_log);
-    for (const std::string& line : unpublished_lines(*backend.record, policy)) std::fprintf(stderr, "%s\n", line.c_str());
     log_launch_phase("launch");
     int exit_code = 0;
     {

@@ -2,8 +2,6 @@
 
 #include "oms/core/error.hpp"
 
-#include <oms/abi_history.hpp>
-
 #include <algorithm>
 
 namespace oms::core {
@@ -46,16 +44,6 @@ void add_published_ports(Policy& policy, const std::vector<uint16_t>& ports) {
                                                  "); publish another port. Nothing ran.");
         policy.rules.push_back(PolicyRule{OMS_RULE_NET_PUBLISH_LOOPBACK, "", port, "network: published to the host (--publish, [network] publish)"});
     }
-}
-
-std::vector<std::string> unpublished_lines(const PluginRecord& backend, const Policy& policy) {
-    std::vector<std::string> lines;
-    if (abi::has_kind(backend.rule_kinds, OMS_RULE_NET_PUBLISH_LOOPBACK)) return lines;
-    for (const PolicyRule& rule : policy.rules)
-        if (rule.kind == OMS_RULE_NET_PUBLISH_LOOPBACK)
-            lines.push_back("oms: port " + std::to_string(rule.number) + " not published: the backend '" + backend.id +
-                            "' does not publish ports (NET_PUBLISH_LOOPBACK, plugin ABI 1.5)");
-    return lines;
 }
 
 }  // namespace oms::core

@@ -9,6 +9,7 @@
 #include <signal.h>
 
 #include <atomic>
+#include <cstdio>
 #include <mutex>
 #include <thread>
 
@@ -58,7 +59,8 @@ private:
 }  // namespace
 
 int launch(const BackendChoice& backend, const RunContext& context, Policy& policy) {
-    lower_policy_for_backend(*backend.record, context, policy);
+    for (const std::string& line : lower_policy_for_backend(*backend.record, context, policy))
+        std::fprintf(stderr, "%s\n", line.c_str());
     refuse_rules_unknown_to_backend(*backend.record, policy);
     const oms_backend_api* api = backend.record->backend();
     void* instance = backend.instance->handle();

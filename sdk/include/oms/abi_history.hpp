@@ -23,6 +23,12 @@ struct Addition {
     uint32_t backend_flag;       // for a backend flag: its bit, else 0
     oms_rule_kind lowered_into;  // for a rule kind: the older kind the host rewrites it into (0: dropped)
     const char* older_side;      // what a plugin or host of an older minor gets instead
+    // For a rule kind that only opens the sandbox (without it the sandbox
+    // is more closed, never more open): a backend not declaring it has the
+    // rule dropped, never the run refused, and the user is told in one
+    // line, this text with {value} (the rule's number, or its text) and
+    // {backend} (the backend's id) filled in. Null: not dropped.
+    const char* dropped_line = nullptr;
 };
 
 inline constexpr Addition kAdditions[] = {
@@ -52,7 +58,9 @@ inline constexpr Addition kAdditions[] = {
      "for its whole life, as before 1.4)"},
     {5, "rule kind NET_PUBLISH_LOOPBACK (14)", OMS_RULE_NET_PUBLISH_LOOPBACK, 0, 0, 0,
      "dropped, and the run says so in one line naming the port: nothing is published (the sandbox stays closed "
-     "to the host)"},
+     "to the host)",
+     "port {value} not published: the backend '{backend}' does not publish ports (NET_PUBLISH_LOOPBACK, plugin ABI "
+     "1.5)"},
 };
 
 // The rule kinds minor `minor` defines: 1.0's and every one added up to it.

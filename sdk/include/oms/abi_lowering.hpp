@@ -62,6 +62,23 @@ bool in_write_root(const std::vector<Rule>& rules, const std::string& path) {
     return false;
 }
 
+// A rule's value as a line shows it: its number, or its text.
+template <class Rule>
+std::string value_text(const Rule& rule) {
+    return rule.value.empty() ? std::to_string(rule.number) : rule.value;
+}
+
+// `line` with {value} and {backend} filled in (Addition::dropped_line).
+template <class Rule>
+std::string dropped_line(const char* line, const Rule& rule, const std::string& backend) {
+    std::string text = line;
+    const std::string value = value_text(rule);
+    for (const auto& [field, with] : {std::pair<std::string, std::string>{"{value}", value}, {"{backend}", backend}})
+        for (size_t at = text.find(field); at != std::string::npos; at = text.find(field, at + with.size()))
+            text.replace(at, field.size(), with);
+    return text;
+}
+
 template <class Rule>
 [[noreturn]] void refuse(const std::string& backend, const Rule& rule, const Addition* addition) {
     std::string message = "refusing to run: the backend '" + backend + "' does not declare the rule kind " +
@@ -77,12 +94,14 @@ template <class Rule>
 
 // Rewrites `rules` so that each one's kind is in `declared` (OMS_RULE_BIT
 // bits), for the backend `backend` whose commands start in `worktree`.
-// Returns one line per rewritten rule (what became of it). Throws
-// LoweringRefused when a rule cannot be rewritten; `rules` is then unchanged.
+// Returns one line per rewritten rule (what became of it). A rule of a kind
+// that is dropped when undeclared (Addition::dropped_line) also gets, in
+// `dropped` when given, the line the user is told. Throws LoweringRefused
+// when a rule cannot be rewritten; `rules` is then unchanged.
 // `Rule` has the members kind, value, number and origin, in that order.
 template <class Rule>
 std::vector<std::string> lower_rules(std::vector<Rule>& rules, uint64_t declared, const std::string& worktree,
-                                     const std::string& backend) {
+                                     const std::string& backend, std::vector<std::string>* dropped = nullptr) {
     using namespace lowering_detail;
     std::vector<Rule> lowered;
     std::vector<std::string> notes;
@@ -92,10 +111,10 @@ std::vector<std::string> lower_rules(std::vector<Rule>& rules, uint64_t declared
             continue;
         }
         const Addition* addition = addition_of_rule_kind(rule.kind);
-        if (rule.kind == OMS_RULE_NET_PUBLISH_LOOPBACK) {
-            // It opens the sandbox to the host: without it the sandbox is
-            // only more closed, so it is dropped, never refused.
-            notes.push_back(kind_text(rule.kind) + " " + std::to_string(rule.number) + " -> dropped (not published)");
+        if (addition && addition->dropped_line) {
+            const std::string line = dropped_line(addition->dropped_line, rule, backend);
+            notes.push_back(kind_text(rule.kind) + " " + value_text(rule) + " -> dropped (" + line + ")");
+            if (dropped) dropped->push_back(line);
             continue;
         }
         if (!addition || !addition->lowered_into || !has_kind(declared, addition->lowered_into))

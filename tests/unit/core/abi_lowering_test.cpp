@@ -89,14 +89,20 @@ TEST_CASE("NET_PUBLISH_LOOPBACK is dropped for a backend that does not declare i
     const std::vector<Rule> rules{{OMS_RULE_NET_CONNECT_LOOPBACK, "", 8899, "network: Surfnet"},
                                   {OMS_RULE_NET_PUBLISH_LOOPBACK, "", 5173, "network: published"}};
     auto lowered = rules;
-    auto notes = oms::abi::lower_rules(lowered, oms::abi::rule_kinds_of_minor(4), "/w", "b");
+    std::vector<std::string> told;
+    auto notes = oms::abi::lower_rules(lowered, oms::abi::rule_kinds_of_minor(4), "/w", "b", &told);
     CHECK_FALSE(has(lowered, OMS_RULE_NET_PUBLISH_LOOPBACK));
     REQUIRE(lowered.size() == 1);  // the sandbox only more closed: nothing else changes
     CHECK(lowered[0].number == 8899);
     REQUIRE(notes.size() == 1);
-    CHECK(notes[0] == "NET_PUBLISH_LOOPBACK (14) 5173 -> dropped (not published)");
+    const std::string line =
+        "port 5173 not published: the backend 'b' does not publish ports (NET_PUBLISH_LOOPBACK, plugin ABI 1.5)";
+    CHECK(notes[0] == "NET_PUBLISH_LOOPBACK (14) 5173 -> dropped (" + line + ")");
+    CHECK(told == std::vector<std::string>{line});  // what the user is told, once
     auto as_is = rules;
-    CHECK(oms::abi::lower_rules(as_is, oms::abi::rule_kinds_of_minor(5), "/w", "b").empty());
+    told.clear();
+    CHECK(oms::abi::lower_rules(as_is, oms::abi::rule_kinds_of_minor(5), "/w", "b", &told).empty());
+    CHECK(told.empty());
     REQUIRE(as_is.size() == 2);
     CHECK(as_is[1].kind == OMS_RULE_NET_PUBLISH_LOOPBACK);
 }

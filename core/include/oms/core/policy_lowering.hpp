@@ -11,8 +11,10 @@
 //    and is dropped otherwise (nothing allows writes there anyway).
 //  - NET_CONNECT_RUN_PORT PORT becomes NET_CONNECT_LOOPBACK PORT: the port
 //    is reachable as any allowed loopback port (what it was before ABI 1.4).
-// A rule that cannot be rewritten so refuses the run, naming the backend and
-// the kind. Backends that declare every kind get the policy unchanged.
+//  - NET_PUBLISH_LOOPBACK PORT is dropped (the port is not published): a
+//    rule that only opens the sandbox is dropped, and the user told why.
+// Any other rule that cannot be rewritten so refuses the run, naming the
+// backend and the kind. Backends that declare every kind get the policy unchanged.
 #pragma once
 #include "oms/core/plugin.hpp"
 #include "oms/core/policy.hpp"
@@ -23,7 +25,8 @@
 
 namespace oms::core {
 
-// Returns one line per rewritten rule. Throws UserError: kExitRefused when
+// Returns the lines the user is told, one per dropped rule ("oms: port 5173
+// not published: ..."), none when nothing was dropped. Throws UserError: kExitRefused when
 // the worktree cannot be searched, kExitUnavailable when a rule's kind is
 // neither declared nor rewritable into declared kinds.
 std::vector<std::string> lower_policy_for_backend(const PluginRecord& backend, const RunContext& context,

@@ -2,7 +2,8 @@
 // processes of the host reach at the host's 127.0.0.1:PORT while the run
 // lives (a dev server the user's browser opens). They reach the backend as
 // NET_PUBLISH_LOOPBACK rules (plugin ABI 1.5); a backend that does not
-// declare that kind never gets them, and the run says so in one line.
+// declare that kind never gets them, and the run says so in one line
+// (policy_lowering.hpp).
 #pragma once
 #include "oms/core/config.hpp"
 #include "oms/core/plugin.hpp"
@@ -24,9 +25,5 @@ std::vector<uint16_t> published_ports(const Config& config, const std::vector<st
 // a port is also one the policy connects to on the host (surfnet_port,
 // host_ports): the sandbox's port would then be the relay to the host's.
 void add_published_ports(Policy& policy, const std::vector<uint16_t>& ports);
-
-// One line per published port the backend will not get ("oms: port 5173 not
-// published: ..."), none when it declares NET_PUBLISH_LOOPBACK.
-std::vector<std::string> unpublished_lines(const PluginRecord& backend, const Policy& policy);
 
 }  // namespace oms::core
