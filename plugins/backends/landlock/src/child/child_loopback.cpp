@@ -1,4 +1,5 @@
 #include "child_steps.hpp"
+#include "descriptor_passing.hpp"
 #include "relay_socket.hpp"
 
 #include <arpa/inet.h>
@@ -13,7 +14,7 @@ namespace oms::landlock {
 
 namespace {
 
-constexpr size_t kMaxRelayPorts = 64;
+constexpr size_t kMaxRelayPorts = kMaxPassedDescriptors;
 
 void bring_loopback_up(const ChildSpec& spec) {
     int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -43,20 +44,7 @@ int listen_on_loopback(const ChildSpec& spec, uint16_t port, bool listen_now) {
 // The listeners live in the sandbox's network namespace but are served by
 // the parent, which stays in the host's: send them over and forget them.
 void hand_over(const ChildSpec& spec, const int* fds, size_t count) {
-    char tag = 'L';
-    iovec data{&tag, 1};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxRelayPorts)];
-    msghdr message{};
-    message.msg_iov = &data;
-    message.msg_iovlen = 1;
-    message.msg_control = control;
-    message.msg_controllen = CMSG_SPACE(sizeof(int) * count);
-    cmsghdr* header = CMSG_FIRSTHDR(&message);
-    header->cmsg_level = SOL_SOCKET;
-    header->cmsg_type = SCM_RIGHTS;
-    header->cmsg_len = CMSG_LEN(sizeof(int) * count);
-    memcpy(CMSG_DATA(header), fds, sizeof(int) * count);
-    if (sendmsg(spec.channel_fd, &message, 0) != 1) child_fail(spec, "hand the relay sockets to oms");
+    if (send_with_descriptors(spec.channel_fd, 'L', fds, count, 0) != 1) child_fail(spec, "hand the relay sockets to oms");
 }
 
 }  // namespace

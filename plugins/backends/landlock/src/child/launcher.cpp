@@ -1,5 +1,6 @@
 #include "launcher.hpp"
 
+#include "descriptor_passing.hpp"
 #include "host_listener_check.hpp"
 #include "scoped_fd.hpp"
 
@@ -51,22 +52,13 @@ bool read_failure(int fd, ChildFailure& failure) {
 std::vector<int> receive_listeners(int channel, size_t expected) {
     std::vector<int> fds;
     if (expected == 0) return fds;
+    if (expected > kMaxPassedDescriptors)
+        throw Error(OMS_ERR_FAILED, "landlock: more relay sockets than one message carries");
     char tag = 0;
-    iovec data{&tag, 1};
-    std::vector<char> control(CMSG_SPACE(sizeof(int) * expected));
-    msghdr message{};
-    message.msg_iov = &data;
-    message.msg_iovlen = 1;
-    message.msg_control = control.data();
-    message.msg_controllen = control.size();
-    if (recvmsg(channel, &message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) != 1)
-        throw Error(OMS_ERR_FAILED, "landlock: the sandbox did not hand over its relay sockets");
-    for (cmsghdr* h = CMSG_FIRSTHDR(&message); h; h = CMSG_NXTHDR(&message, h)) {
-        if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS) continue;
-        size_t count = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-        const int* received = reinterpret_cast<const int*>(CMSG_DATA(h));
-        fds.assign(received, received + count);
-    }
+    fds.resize(expected);
+    const ssize_t got = receive_with_descriptors(channel, tag, fds.data(), expected, MSG_DONTWAIT);
+    if (got < 0) throw Error(OMS_ERR_FAILED, "landlock: the sandbox did not hand over its relay sockets");
+    fds.resize(static_cast<size_t>(got));
     if (fds.size() != expected) {
         for (int fd : fds) close(fd);
         throw Error(OMS_ERR_FAILED, "landlock: wrong number of relay sockets from the sandbox");

@@ -1,8 +1,8 @@
 #include "published_sockets.hpp"
+#include "descriptor_passing.hpp"
 
 #include <errno.h>
 #include <netinet/in.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -16,24 +16,9 @@ constexpr char kRequest = 'S';
 constexpr int kAnswerWaitMs = 1000;
 
 void answer(int channel) {
-    char tag = kRequest;
-    iovec data{&tag, 1};
     const int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
-    msghdr message{};
-    message.msg_iov = &data;
-    message.msg_iovlen = 1;
-    if (fd >= 0) {  // out of descriptors: an answer without one, the launcher resets that connection
-        message.msg_control = control;
-        message.msg_controllen = sizeof control;
-        cmsghdr* header = CMSG_FIRSTHDR(&message);
-        header->cmsg_level = SOL_SOCKET;
-        header->cmsg_type = SCM_RIGHTS;
-        header->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(header), &fd, sizeof fd);
-    }
-    while (sendmsg(channel, &message, MSG_NOSIGNAL) < 0 && errno == EINTR) {
-    }
+    // Out of descriptors: an answer without one; the launcher resets that connection.
+    send_with_descriptors(channel, kRequest, &fd, fd >= 0 ? 1 : 0, MSG_NOSIGNAL);
     if (fd >= 0) close(fd);
 }
 
@@ -68,18 +53,12 @@ int ask_for_socket(int channel) {
     pollfd ready{channel, POLLIN, 0};
     if (poll(&ready, 1, kAnswerWaitMs) != 1) return -1;
     char tag = 0;
-    iovec data{&tag, 1};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
-    msghdr message{};
-    message.msg_iov = &data;
-    message.msg_iovlen = 1;
-    message.msg_control = control;
-    message.msg_controllen = sizeof control;
-    if (recvmsg(channel, &message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) != 1 || tag != kRequest) return -1;
     int fd = -1;
-    for (cmsghdr* h = CMSG_FIRSTHDR(&message); h; h = CMSG_NXTHDR(&message, h))
-        if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS && h->cmsg_len == CMSG_LEN(sizeof(int)))
-            memcpy(&fd, CMSG_DATA(h), sizeof fd);
+    const ssize_t got = receive_with_descriptors(channel, tag, &fd, 1, MSG_DONTWAIT);
+    if (got < 0 || tag != kRequest) {
+        if (got > 0) close(fd);
+        return -1;
+    }
     return fd;
 }
 
