@@ -44,12 +44,15 @@ ssize_t receive_with_descriptors(int channel, char& tag, int* fds, size_t capaci
         message.msg_control = control;
         message.msg_controllen = CMSG_SPACE(sizeof(int) * capacity);
     }
-    if (recvmsg(channel, &message, flags | MSG_CMSG_CLOEXEC) != 1) return -1;
-    size_t received = 0;
+    // Descriptors may come with no byte (a 0-byte message on a seqpacket
+    // channel): read the control data whatever recvmsg returned.
+    const ssize_t got = recvmsg(channel, &message, flags | MSG_CMSG_CLOEXEC);
+    if (got < 0) return -1;
+    size_t received = 0, came = 0;
     for (cmsghdr* h = CMSG_FIRSTHDR(&message); h; h = CMSG_NXTHDR(&message, h)) {
         if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS) continue;
         const size_t count = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-        for (size_t i = 0; i < count; ++i) {
+        for (size_t i = 0; i < count; ++i, ++came) {
             int fd;
             memcpy(&fd, CMSG_DATA(h) + i * sizeof(int), sizeof fd);
             // The control space rounds up: one more may fit than asked for.
@@ -59,7 +62,13 @@ ssize_t receive_with_descriptors(int channel, char& tag, int* fds, size_t capaci
                 close(fd);
         }
     }
-    return static_cast<ssize_t>(received);
+    if (got == 0) {  // no byte: a peer gone, or a message of descriptors alone
+        for (size_t i = 0; i < received; ++i) close(fds[i]);
+        errno = 0;
+        return -1;
+    }
+    if (message.msg_flags & MSG_CTRUNC) ++came;  // some never came: not the count sent
+    return static_cast<ssize_t>(came);
 }
 
 }  // namespace oms::landlock

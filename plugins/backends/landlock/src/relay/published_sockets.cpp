@@ -55,8 +55,8 @@ int ask_for_socket(int channel) {
     char tag = 0;
     int fd = -1;
     const ssize_t got = receive_with_descriptors(channel, tag, &fd, 1, MSG_DONTWAIT);
-    if (got < 0 || tag != kRequest) {
-        if (got > 0) close(fd);
+    if (got != 1 || tag != kRequest) {  // one socket, in an answer to this request
+        if (got >= 1) close(fd);
         return -1;
     }
     return fd;
