@@ -17,9 +17,13 @@
 # Each setting runs four times first (the keypair search's cache warm, and
 # the scan keeper vouching for its folders); then
 # round after round, each setting once; the median of each phase.
+# COLD=1 instead gives every run a new state folder and stops the build's
+# scan keepers before it: a task's first run on a machine oms has not run
+# on (no scan cache, no start verdict, no keeper), with no warm-up.
 #
 # Usage: bench/launch-phases.sh [BUILD_DIR]   (default: ./build)
 #   RUNS=N          rounds (default 30)
+#   COLD=1          each run cold, as above
 #   BENCH_DIR=DIR   where the synthetic trees go (default: BUILD_DIR; not
 #                   below /tmp, see landlock-launch.sh)
 set -euo pipefail
@@ -41,10 +45,15 @@ settings=(empty home tree)
 declare -A home_of=([empty]=$empty_home [home]=$big_home [tree]=$empty_home)
 declare -A worktree_of=([empty]=$small [home]=$small [tree]=$tree)
 
+cold=${COLD:-0}
 run_once() {  # setting: one run; appends its phases (microseconds) to $scratch/SETTING.PHASE
-  local s=$1 h=${home_of[$1]} log=$scratch/log
+  local s=$1 h=${home_of[$1]} log=$scratch/log state=${home_of[$1]}/.local/state
+  if [ "$cold" = 1 ]; then
+    state=$(mktemp -d "$scratch/state-XXXXXX")
+    "$(dirname "$0")/../tests/stop-scan-keepers.sh" "$build_dir" || true
+  fi
   local before=$EPOCHREALTIME
-  OMS_LOG=debug HOME=$h XDG_CONFIG_HOME=$h/.config XDG_STATE_HOME=$h/.local/state \
+  OMS_LOG=debug HOME=$h XDG_CONFIG_HOME=$h/.config XDG_STATE_HOME=$state \
     "$oms" run --sandbox landlock --worktree "${worktree_of[$s]}" -- true 2>"$log" >/dev/null
   local after=$EPOCHREALTIME
   local previous=${before/./} i at
@@ -60,7 +69,9 @@ run_once() {  # setting: one run; appends its phases (microseconds) to $scratch/
 
 # Four warm-up runs each: the cache warm from the second, the scan keeper
 # vouching from the third or fourth.
-for s in "${settings[@]}"; do for _ in 1 2 3 4; do run_once "$s"; done; rm -f "$scratch/$s".*; done
+if [ "$cold" != 1 ]; then
+  for s in "${settings[@]}"; do for _ in 1 2 3 4; do run_once "$s"; done; rm -f "$scratch/$s".*; done
+fi
 for ((round = 0; round < runs; ++round)); do
   for s in "${settings[@]}"; do run_once "$s"; done
 done
@@ -68,7 +79,7 @@ done
 median() {  # file of microseconds: median milliseconds
   sort -n "$1" | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f", m / 1000 }'
 }
-echo "$runs rounds, load average $(cut -d' ' -f1-3 /proc/loadavg); median ms of each phase"
+echo "$runs rounds$([ "$cold" = 1 ] && echo ", each run cold"), load average $(cut -d' ' -f1-3 /proc/loadavg); median ms of each phase"
 printf '| %-20s | %12s | %12s | %12s |\n' phase "empty HOME" "large HOME" "50,000 files"
 printf '|%s|%s|%s|%s|\n' ---------------------- -------------- -------------- --------------
 for i in "${!phases[@]}"; do
