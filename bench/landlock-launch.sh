@@ -9,6 +9,8 @@
 #           rustup of 3,000, a ~/.cargo of 200), the same small worktree
 #   tree    oms run, empty HOME, a worktree of 50,000 files in 5,000 folders
 #           with a few keypair files
+# and empty and tree once more each with a new state folder every round: a
+# task's first run (no scan cache, no start verdict; no target);
 # as root, the empty setting twice more, each through nsenter into a mount
 # namespace of its own, so both pay nsenter's exec: one with the host's
 # /tmp, one with /tmp on a tmpfs (what the run folder's file system costs;
@@ -129,6 +131,16 @@ done
 commands+=("$oms --version" "$(oms_line "$oms" "$empty_home" "$small" | sed 's/ run --sandbox/ policy --sandbox/; s/ -- true$//')")
 version_line=${commands[-2]}
 policy_line=${commands[-1]}
+# A task's first run on this machine: each round a new state folder (no
+# scan cache, no start verdict), made before the rounds so that the line
+# pays nothing for it; not in the warm-up above.
+for ((round = 0; round < runs; ++round)); do mkdir "$scratch/cold-empty-$round" "$scratch/cold-tree-$round"; done
+cold_line() {  # HOME worktree state-folder-prefix
+  echo "HOME=$1 XDG_CONFIG_HOME=$1/.config XDG_STATE_HOME=$scratch/$3-\$round $oms run --sandbox landlock --worktree $2 -- true"
+}
+commands+=("$(cold_line "$empty_home" "$small" cold-empty)" "$(cold_line "$empty_home" "$tree" cold-tree)")
+cold_empty_line=${commands[-2]}
+cold_tree_line=${commands[-1]}
 
 # Round after round, each command once; wall times in microseconds, one
 # file per command. Every line goes through eval, so that the shell's own
@@ -170,11 +182,13 @@ if [ ${#temp_lines[@]} -gt 0 ]; then
   host_temp_ms=$(median "${temp_lines[0]}")
   tmpfs_ms=$(median "${temp_lines[1]}")
 fi
+cold_empty_ms=$(median "$cold_empty_line")
+cold_tree_ms=$(median "$cold_tree_line")
 version_ms=$(median "$version_line")
 policy_ms=$(median "$policy_line")
 echo "$runs rounds, load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
 awk -v v="$version_ms" -v p="$policy_ms" -v e="$env_ms" -v b="$bwrap_ms" -v f="$firejail_ms" -v c="$codex_ms" -v em="$empty_ms" -v hm="$home_ms" -v tm="$tree_ms" \
-    -v ht="$host_temp_ms" -v tt="$tmpfs_ms" -v be="${before[0]}" -v bh="${before[1]}" -v bt="${before[2]}" 'BEGIN {
+    -v ce="$cold_empty_ms" -v ct="$cold_tree_ms" -v ht="$host_temp_ms" -v tt="$tmpfs_ms" -v be="${before[0]}" -v bh="${before[1]}" -v bt="${before[2]}" 'BEGIN {
   printf "median env true                                   %8.2f ms\n", e
   printf "median bwrap --unshare-all --ro-bind / / true     %8.2f ms\n", b
   if (f > 0) printf "median firejail --noprofile true                   %8.2f ms\n", f
@@ -182,6 +196,8 @@ awk -v v="$version_ms" -v p="$policy_ms" -v e="$env_ms" -v b="$bwrap_ms" -v f="$
   printf "median oms run, empty HOME, tiny worktree         %8.2f ms\n", em
   printf "median oms run, large HOME, tiny worktree         %8.2f ms\n", hm
   printf "median oms run, empty HOME, 50,000-file worktree  %8.2f ms\n", tm
+  printf "median oms run, empty HOME, new state folder     %8.2f ms\n", ce
+  printf "median oms run, 50,000 files, new state folder   %8.2f ms\n", ct
   if (ht > 0) {
     printf "median oms run, empty HOME, host /tmp (nsenter)   %8.2f ms\n", ht
     printf "median oms run, empty HOME, tmpfs /tmp (nsenter)  %8.2f ms\n", tt
