@@ -44,7 +44,8 @@ int listen_on_loopback(const ChildSpec& spec, uint16_t port, bool listen_now) {
 // The listeners live in the sandbox's network namespace but are served by
 // the parent, which stays in the host's: send them over and forget them.
 void hand_over(const ChildSpec& spec, const int* fds, size_t count) {
-    if (send_with_descriptors(spec.channel_fd, kListenersTag, fds, count, 0) != 1) child_fail(spec, "hand the relay sockets to oms");
+    if (send_with_descriptors(spec.channel_fd, kListenersTag, fds, count, 0) != 1)
+        child_fail(spec, "hand the relay sockets to oms");
 }
 
 }  // namespace
