@@ -8,10 +8,12 @@
 // costs a valid file nothing. A bare value (a number, a date) is read on
 // past quotes and equals signs up to what ends a value, so what follows one
 // up to a space, comma, bracket or '#' counts as outside a string here too
-// (`s = 0e3s="é"`). The same question is asked of the first
-// character after a line-ending backslash in a multi-line basic string
-// ("""...\) and of the character after any backslash in a basic string:
-// a non-ASCII character there (never a valid escape) is refused too.
+// (`s = 0e3s="é"`). The same question is asked of the character after
+// any backslash in a basic string, and, in a multi-line basic string, of
+// each character after a backslash followed by whitespace (toml++ trims
+// that whitespace, line break or not, before it finds a line break
+// missing): a non-ASCII character at either place (never a valid escape,
+// nor valid after the trimmed whitespace) is refused too.
 //
 // Header-only.
 #pragma once
@@ -146,7 +148,7 @@ private:
             }
             if (!multi_line && text_[at_] == '\n') return std::nullopt;  // unterminated: the parser says so
             if (text_[at_] == '\\') {
-                if (multi_line && line_ending_backslash()) {
+                if (multi_line && trims_after_backslash()) {
                     if (auto found = skip_trimmed_whitespace()) return found;
                     continue;
                 }
@@ -162,21 +164,23 @@ private:
         return std::nullopt;
     }
 
-    // A backslash followed by nothing but spaces or tabs up to the line's end.
-    bool line_ending_backslash() const {
-        size_t next = at_ + 1;
-        while (next < text_.size() && (text_[next] == ' ' || text_[next] == '\t' || text_[next] == '\r')) ++next;
-        return next < text_.size() && text_[next] == '\n';
+    // A backslash followed by whitespace: toml++ trims from there (a
+    // line-ending backslash when a line break follows, an error otherwise),
+    // asking of each character whether it is whitespace.
+    bool trims_after_backslash() const {
+        const size_t next = at_ + 1;
+        return next < text_.size() &&
+               (text_[next] == ' ' || text_[next] == '\t' || text_[next] == '\r' || text_[next] == '\n');
     }
 
-    // The whitespace a line-ending backslash trims, then the character after it.
+    // The whitespace a backslash trims, then the character after it.
     std::optional<Flaw> skip_trimmed_whitespace() {
         ++at_;
         while (at_ < text_.size() &&
                (text_[at_] == ' ' || text_[at_] == '\t' || text_[at_] == '\r' || text_[at_] == '\n'))
             step();
         if (at_ < text_.size() && static_cast<unsigned char>(text_[at_]) >= 0x80)
-            return flaw("a non-ASCII character right after a line-ending backslash in a multi-line string");
+            return flaw("a non-ASCII character right after a backslash and whitespace in a multi-line string");
         return std::nullopt;
     }
 
