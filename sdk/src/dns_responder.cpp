@@ -24,6 +24,12 @@ namespace {
 constexpr size_t kHeader = 12;
 constexpr size_t kMaxMessage = 512;
 constexpr int kTcpSlots = 8;
+// A command may open many connections at once (a resolver pool, or one
+// trying to stall the responder) while this loop waits for a CPU: a full
+// accept queue drops the next SYN, and the client's connect then waits a
+// second for its retry. So the queue is deep, and each wake takes all of it.
+constexpr int kAcceptBacklog = 128;
+constexpr int kAcceptsPerWake = 64;
 constexpr uint8_t kNxDomain = 3, kFormErr = 1, kNotImp = 4;
 
 struct TcpClient {
@@ -160,7 +166,7 @@ int listener(int type) {
     address.sin_port = htons(53);
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-        (type == SOCK_STREAM && listen(fd, 16) != 0)) {
+        (type == SOCK_STREAM && listen(fd, kAcceptBacklog) != 0)) {
         close(fd);
         return -1;
     }
@@ -188,11 +194,13 @@ void serve_udp() {
     }
 }
 
-void accept_tcp() {
+// Takes one pending connection into a slot, the victim's when all are taken;
+// false when none is pending.
+bool accept_one() {
     sockaddr_in peer{};
     socklen_t peer_size = sizeof peer;
     int fd = accept4(tcp_fd, reinterpret_cast<sockaddr*>(&peer), &peer_size, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd < 0) return;
+    if (fd < 0) return false;
     TcpClient* slot = nullptr;
     for (TcpClient& c : clients)
         if (c.fd < 0) slot = &c;
@@ -205,8 +213,12 @@ void accept_tcp() {
     slot->port = ntohs(peer.sin_port);
     slot->address = ntohl(peer.sin_addr.s_addr);
     slot->have = 0;
+    return true;
 }
-
+void accept_tcp() {
+    for (int i = 0; i < kAcceptsPerWake && accept_one(); ++i) {
+    }
+}
 // Answers every complete query received so far; a resolver sends several on
 // one connection (glibc: the A and AAAA queries back to back) and reads the
 // answers in order, so the connection stays open until the client closes it.
