@@ -5,6 +5,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
+
 #include <fstream>
 #include <random>
 #include <stdexcept>
@@ -72,6 +74,27 @@ ClosedLoopbackPort::ClosedLoopbackPort() : fd_(bound_below_ephemeral_range()) {
 
 ClosedLoopbackPort::~ClosedLoopbackPort() {
     if (fd_ >= 0) close(fd_);
+}
+
+std::string host_loopback_exchange(uint16_t port, const std::string& text) {
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    timeval timeout{2, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+        const bool refused = errno == ECONNREFUSED;
+        close(fd);
+        return refused ? "refused" : "error";
+    }
+    if (!text.empty()) (void)!send(fd, text.data(), text.size(), MSG_NOSIGNAL);
+    std::string answer;
+    char buffer[256];
+    for (ssize_t n; (n = recv(fd, buffer, sizeof buffer, 0)) > 0;) answer.append(buffer, static_cast<size_t>(n));
+    close(fd);
+    return answer;
 }
 
 }  // namespace oms::test

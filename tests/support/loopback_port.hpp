@@ -1,5 +1,6 @@
 // Ports on the host's 127.0.0.1 for network tests.
 #pragma once
+#include <string>
 #include <cstdint>
 
 namespace oms::test {
@@ -30,5 +31,11 @@ private:
     int fd_ = -1;
     uint16_t port_ = 0;
 };
+
+// A client of the host's 127.0.0.1:`port`, as a browser or curl is: sends
+// `text` (when not empty) and reads until the server closes (2 s at most):
+// what it read, "refused" when nothing listens there, "error" when the
+// connect failed otherwise; "" when the connection ended with nothing read.
+std::string host_loopback_exchange(uint16_t port, const std::string& text);
 
 }  // namespace oms::test

@@ -4,7 +4,6 @@
 #include "socket_relay.hpp"
 
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -16,27 +15,6 @@
 namespace oms::docker::runner {
 
 namespace {
-
-// Asks oms for the host's port: the port out (two bytes); oms answers one
-// status byte (0: it reached the host's listener) that the relay loop reads
-// without waiting here. Anything else resets the command's connection, so a
-// client sees the failure at once instead of a silent end.
-relay::FarEnd open_through_oms(const char* socket_path, uint16_t port) {
-    sockaddr_un address{};
-    address.sun_family = AF_UNIX;
-    std::strncpy(address.sun_path, socket_path, sizeof address.sun_path - 1);
-    // Non-blocking: with oms's backlog full the connect fails at once
-    // instead of holding up every other connection.
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    if (fd < 0) return {};
-    const unsigned char request[2] = {static_cast<unsigned char>(port >> 8), static_cast<unsigned char>(port & 0xff)};
-    if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-        send(fd, request, sizeof request, MSG_NOSIGNAL | MSG_DONTWAIT) != static_cast<ssize_t>(sizeof request)) {
-        close(fd);
-        return {};
-    }
-    return {fd, relay::FarState::AwaitingStatus, nullptr};
-}
 
 }  // namespace
 
@@ -76,7 +54,7 @@ pid_t fork_relay(const std::vector<int>& listeners, const std::vector<uint16_t>&
                  bool detached, const std::vector<int>& not_for_helper) {
     const std::string path = socket_path;
     return fork_helper(detached, "the Surfnet relay", [&] {
-        relay::run_relay(listeners, [&](int, size_t index, const std::string&) { return open_through_oms(path.c_str(), ports[index]); },
+        relay::run_relay(listeners, [&](int, size_t index, const std::string&) { return relay::open_through_unix_socket(path.c_str(), ports[index]); },
                          -1);
     }, not_for_helper);
 }

@@ -56,6 +56,7 @@
 #include "lookup_reports.hpp"
 #include "loopback_listeners.hpp"
 #include "one_shot_supervisor.hpp"
+#include "published_relay.hpp"
 #include "runner_protocol.hpp"
 #include "runner_request.hpp"
 #include "user_names.hpp"
@@ -353,7 +354,8 @@ int listen_on(const char* path) {
 
 // The runner's helpers, started again when they end (a command of the same uid can kill them).
 struct Helpers {
-    pid_t relay = 0, resolver = 0;
+    pid_t relay = 0, resolver = 0, publisher = 0;
+    int publish_listener = -1;  // publish.sock, when the runner was asked to serve it
     bool resolving = false;
     int askers = -1, resolver_end = -1;  // the resolver's refusals with who asked (lookup_reports.hpp)
     std::vector<int> relay_listeners;
@@ -368,6 +370,13 @@ struct Helpers {
             for (int fd : {askers, resolver_end})
                 if (fd >= 0) not_for_relay.push_back(fd);
             relay = std::max(0, fork_relay(relay_listeners, relay_ports, relay_socket.c_str(), false, not_for_relay));
+        }
+        if (publisher == 0 && publish_listener >= 0) {
+            std::vector<int> not_for_publisher = command_fds;
+            for (int fd : relay_listeners) not_for_publisher.push_back(fd);
+            for (int fd : {askers, resolver_end})
+                if (fd >= 0) not_for_publisher.push_back(fd);
+            publisher = std::max(0, fork_publish_relay(publish_listener, not_for_publisher));
         }
         if (resolver == 0 && resolving) {
             std::vector<int> not_for_resolver = command_fds;
@@ -386,7 +395,7 @@ void reap_children(std::vector<LiveCommand>& commands, Helpers& helpers) {
     pid_t pid;
     while ((pid = waitpid(-1, &status, WNOHANG | WUNTRACED)) > 0) {
         if (WIFSTOPPED(status)) {
-            if (pid == helpers.relay || pid == helpers.resolver) kill(pid, SIGKILL);
+            if (pid == helpers.relay || pid == helpers.resolver || pid == helpers.publisher) kill(pid, SIGKILL);
             for (const LiveCommand& c : commands)
                 if (pid == c.run_relay) kill(pid, SIGKILL);
             continue;  // a stopped command or leftover has not ended
@@ -395,7 +404,7 @@ void reap_children(std::vector<LiveCommand>& commands, Helpers& helpers) {
             if (c.pid == pid) c.ended = true, c.status = status;
             if (c.run_relay == pid) c.run_relay = 0;
         }
-        for (pid_t* helper : {&helpers.relay, &helpers.resolver})
+        for (pid_t* helper : {&helpers.relay, &helpers.resolver, &helpers.publisher})
             if (*helper == pid) *helper = 0;
     }
 }
@@ -408,7 +417,7 @@ std::vector<pid_t> kept_pids(const std::vector<LiveCommand>& commands, const Liv
         if (&c != ending && !c.ended) kept.push_back(c.pid);
     for (const LiveCommand& c : commands)  // a live command's own relay, the ending one's goes
         if (&c != ending && c.run_relay > 0) kept.push_back(c.run_relay);
-    for (pid_t helper : {helpers.relay, helpers.resolver})
+    for (pid_t helper : {helpers.relay, helpers.resolver, helpers.publisher})
         if (helper > 0) kept.push_back(helper);
     return kept;
 }
@@ -539,7 +548,7 @@ void pass_on_lookups(int askers, std::vector<LiveCommand>& commands) {
         }
         std::vector<int> close_in_child = runner_fds(server, commands);
         close_in_child.insert(close_in_child.end(), helpers.relay_listeners.begin(), helpers.relay_listeners.end());
-        for (int fd : {helpers.askers, helpers.resolver_end})
+        for (int fd : {helpers.askers, helpers.resolver_end, helpers.publish_listener})
             if (fd >= 0) close_in_child.push_back(fd);
         LiveCommand started;
         if (start_command(conn, close_in_child, started)) commands.push_back(started);
@@ -558,6 +567,7 @@ int main(int argc, char** argv) {
     const bool watch_connects_flag = argi < argc && std::strcmp(argv[argi], "--watch-connects") == 0 && ++argi;
     std::vector<uint16_t> relay_ports;
     if (!relay_ports_from(argi, argc, argv, relay_ports)) return 125;
+    const bool publish_relay = publish_relay_from(argi, argc, argv);
     const std::string relay_socket = std::string("/.oms/sock/") + kRelaySocketName;
     const char* lifeline = lifeline_from(argi, argc, argv);
     std::vector<std::string> kept_env;
@@ -601,6 +611,18 @@ int main(int argc, char** argv) {
     if (resolving && socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, askers) != 0) askers[0] = askers[1] = -1;
     pid_t resolver = resolving ? fork_resolver(false, nullptr, {askers[0]}, askers[1]) : 0;
     if (resolver < 0) return 1;
+    // Before the runner's own socket: oms waits for that one, and then finds this one too.
+    int publish_listener = -1;
+    pid_t publisher = 0;
+    if (publish_relay) {
+        const std::string publish_socket = std::string("/.oms/sock/") + kPublishSocketName;
+        publish_listener = listen_on(publish_socket.c_str());
+        publisher = publish_listener < 0 ? -1 : fork_publish_relay(publish_listener);
+        if (publisher < 0) {
+            std::fprintf(stderr, "oms-docker-runner: cannot serve %s: %s\n", publish_socket.c_str(), std::strerror(errno));
+            return 1;
+        }
+    }
     int server = listen_on(argv[argi]);
     if (server < 0) {
         std::fprintf(stderr, "oms-docker-runner: cannot listen on %s: %s\n", argv[argi], std::strerror(errno));
@@ -613,6 +635,7 @@ int main(int argc, char** argv) {
     on_child.sa_handler = [](int) {};
     sigaction(SIGCHLD, &on_child, nullptr);
     watch_connects = watch_connects_flag;
-    Helpers helpers{relay, resolver, resolving, askers[0], askers[1], relay_listeners, relay_ports, relay_socket};
+    Helpers helpers{relay, resolver, publisher, publish_listener, resolving, askers[0], askers[1], relay_listeners,
+                    relay_ports, relay_socket};
     serve_commands(server, helpers);
 }

@@ -49,6 +49,13 @@ inline constexpr uint32_t kMaxPayload = 4u << 20;
 
 // The Surfnet relay's unix socket, served by oms in the socket folder.
 inline constexpr const char* kRelaySocketName = "relay.sock";
+// The published ports' socket, served by the warm runner's helper
+// (published_relay.hpp); oms connects to it for each connection to a
+// published port of the host.
+inline constexpr const char* kPublishSocketName = "publish.sock";
+// The runner's flag for that helper: a warm container's runner gets it
+// always (publishing is per run, the container is the task's).
+inline constexpr const char* kPublishRelayFlag = "--publish-relay";
 
 inline constexpr const char* kReportLookups = "report-lookups";
 inline constexpr const char* kReportUntraced = "report-untraced";

@@ -5,11 +5,13 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <list>
 #include <string>
 
@@ -102,6 +104,22 @@ void close_pair(Pair& p) {
 }
 
 }  // namespace
+
+FarEnd open_through_unix_socket(const char* socket_path, uint16_t port) {
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    if (std::strlen(socket_path) >= sizeof address.sun_path) return {};
+    std::strcpy(address.sun_path, socket_path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) return {};
+    const unsigned char request[2] = {static_cast<unsigned char>(port >> 8), static_cast<unsigned char>(port & 0xff)};
+    if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+        send(fd, request, sizeof request, MSG_NOSIGNAL | MSG_DONTWAIT) != static_cast<ssize_t>(sizeof request)) {
+        close(fd);
+        return {};
+    }
+    return {fd, FarState::AwaitingStatus, nullptr};
+}
 
 void close_with_reset(int fd) {
     linger hard{1, 0};

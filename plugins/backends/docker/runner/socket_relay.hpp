@@ -52,6 +52,15 @@ inline constexpr int kSetupSeconds = 3;
 void run_relay(const std::vector<int>& listeners, const OpenFarEnd& open_far_end, int stop_fd,
                size_t request_bytes = 0, size_t max_pairs = kMaxPairs);
 
+// The far end over the unix socket at `socket_path` whose server relays
+// `port` (the two bytes of the wire format above) and answers one status
+// byte (0: it reached its listener), which the loop reads without waiting
+// here: AwaitingStatus. Non-blocking, so a full backlog there fails at once
+// instead of holding up every other connection; {} when it cannot be asked.
+// Used where connections start: inside the container (the Surfnet relay, to
+// oms's relay.sock) and in oms (a published port, to the runner's publish.sock).
+FarEnd open_through_unix_socket(const char* socket_path, uint16_t port);
+
 // Closes `fd` so that its peer sees a reset, not a clean end.
 void close_with_reset(int fd);
 

@@ -8,6 +8,8 @@
 #include "default_user.hpp"
 #include "exec_request.hpp"
 #include "exec_run.hpp"
+#include "host_publisher.hpp"
+#include "host_relay.hpp"
 #include "name_resolution.hpp"
 #include "one_shot_lifeline.hpp"
 #include "one_shot_run.hpp"
@@ -25,6 +27,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <random>
 
@@ -137,11 +140,14 @@ void DockerBackend::render(const sdk::Context& context, const sdk::Policy& polic
     ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, mode, r.socket);
     const std::vector<uint16_t> relayed = container_relay_ports(net, mode == Mode::Warm);
     if (!relayed.empty()) plan.runner_args.push_back(relay_flag(relayed));
+    if (mode == Mode::Warm) plan.runner_args.push_back(runner::kPublishRelayFlag);
     if (!net.trusted_binary.empty()) plan.expected.push_back(net.trusted_expect);
     RunInputs shown = in;
     if (!net.trusted_binary.empty()) shown.argv[0] = net.trusted_binary;  // what the runner starts
     for (const std::string& line : render_lines(settings_, plan, shown, mode, runner_path())) report.text(line);
     for (const std::string& line : surfnet_lines(net, mode == Mode::Warm)) report.text(line);
+    for (const std::string& line : published_lines(published_ports(in.publish_ports), mode == Mode::Warm))
+        report.text(line);
     report.text(resolver_line(settings_));
 }
 
@@ -178,6 +184,8 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, cons
         return spawn_warm(r, in, net, client, tty, stdio);
     ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, Mode::OneShot, r.socket);
     log_keypair_notices(plan, in.state_dir);
+    for (const std::string& line : published_lines(published_ports(in.publish_ports), false))
+        host().log(OMS_LOG_WARN, line);
     std::vector<std::string> command = in.argv;
     if (!net.trusted_binary.empty()) {
         plan.expected.push_back(net.trusted_expect);  // the runner refuses another file at that path
@@ -234,12 +242,15 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn_warm(const Resolved& r, const Run
     // command of the task still runs in.
     const std::vector<uint16_t> fixed = container_relay_ports(net, true);
     if (!fixed.empty()) plan.runner_args.push_back(relay_flag(fixed));
+    // Always: publishing is per run, and the container is the task's.
+    plan.runner_args.push_back(runner::kPublishRelayFlag);
     WarmPool pool(settings_, client, r.cli, require_runner(), in.state_dir);
     WarmContainer warm = pool.connect(plan, in);
-    std::unique_ptr<RelayedRun> relayed, own;
+    std::unique_ptr<RelayedRun> relayed, own, published;
     try {
         relayed = shared_relay(in, net, warm.name);
         own = own_relay(in, net, warm.name);
+        published = publisher(in, warm.name);
     } catch (...) {
         close(warm.runner);
         throw;
@@ -257,8 +268,9 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn_warm(const Resolved& r, const Run
             throw sdk::Error(OMS_ERR_FAILED, "docker: cannot exec in " + warm.name + ": " + created.message);
         run = std::make_unique<ExecRun>(client, warm.name, created.id, plan.user, true, stdio);
     }
-    // Innermost first: the command ends, then its own relay, then the shared one.
-    for (std::unique_ptr<RelayedRun>* outer : {&own, &relayed}) {
+    // Innermost first: the command ends, then its own relay, then the shared
+    // one, then the published ports.
+    for (std::unique_ptr<RelayedRun>* outer : {&own, &relayed, &published}) {
         if (!*outer) continue;
         (*outer)->start(std::move(run));
         run = std::move(*outer);
@@ -287,6 +299,19 @@ std::unique_ptr<RelayedRun> DockerBackend::own_relay(const RunInputs& in, const 
     const std::string socket =
         runner_socket_dir(in.state_dir, container) + "/" + runner::run_relay_socket_name(net.run_ports.front());
     return std::make_unique<RelayedRun>(std::make_unique<HostRelay>(socket, "", net.run_ports, in.refusal_log), "", "");
+}
+
+// The run's published ports, served by this run's oms while its command runs.
+std::unique_ptr<RelayedRun> DockerBackend::publisher(const RunInputs& in, const std::string& container) const {
+    const std::vector<uint16_t> ports = published_ports(in.publish_ports);
+    if (ports.empty()) return nullptr;
+    // The container's resolver answers there (inner_resolver.hpp): published,
+    // any local user could fill its refusal reports and its few TCP slots.
+    if (answers_dns_itself(settings_) && std::binary_search(ports.begin(), ports.end(), uint16_t{53}))
+        throw sdk::Error(OMS_ERR_UNSUPPORTED,
+                         "docker: cannot publish port 53: the container's own resolver answers there; nothing ran");
+    const std::string socket = runner_socket_dir(in.state_dir, container) + "/" + runner::kPublishSocketName;
+    return std::make_unique<RelayedRun>(std::make_unique<HostPublisher>(socket, ports), "", "");
 }
 
 void DockerBackend::check_verify() const {

@@ -26,11 +26,14 @@ public:
     static constexpr uint32_t flags = OMS_BACKEND_CONFINES;
     static constexpr uint32_t strength = 50;
     // Every kind of ABI 1.1 but WRITE_SCRATCH_TREE (no per-run layer: oms
-    // lowers it into WRITE_DENY), and 1.4's run port: a warm container holds
-    // it for that run's command only, so it is no part of the container.
+    // lowers it into WRITE_DENY), 1.4's run port (a warm container holds it
+    // for that run's command only, so it is no part of the container) and
+    // 1.5's published port (host_publisher.hpp; a one-shot container says it
+    // is not published).
     static constexpr uint64_t rule_kinds = (oms::abi::rule_kinds_of_minor(1) &
                                             ~OMS_RULE_BIT(OMS_RULE_WRITE_SCRATCH_TREE)) |
-                                           OMS_RULE_BIT(OMS_RULE_NET_CONNECT_RUN_PORT);
+                                           OMS_RULE_BIT(OMS_RULE_NET_CONNECT_RUN_PORT) |
+                                           OMS_RULE_BIT(OMS_RULE_NET_PUBLISH_LOOPBACK);
     static constexpr uint32_t explain_model = OMS_EXPLAIN_MODEL_CONTAINER;
     // oms verify: the container's own network, with the runner's launcher
     // (static, so it runs in any image, where oms's executable cannot), as
@@ -73,6 +76,7 @@ private:
                                              const std::string& container) const;
     std::unique_ptr<RelayedRun> own_relay(const RunInputs& in, const SurfnetPlan& net,
                                           const std::string& container) const;
+    std::unique_ptr<RelayedRun> publisher(const RunInputs& in, const std::string& container) const;
     // One warning a masked file that is no Solana keypair, as every backend
     // says it, once a file (recorded in oms's state folder).
     void log_keypair_notices(const ContainerPlan& plan, const std::string& state_dir) const {

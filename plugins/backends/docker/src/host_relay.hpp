@@ -16,6 +16,7 @@
 // serves it, so it is bound at once.
 #pragma once
 #include "../runner/socket_relay.hpp"
+#include "run_companion.hpp"
 
 #include <cstdint>
 #include <string>
@@ -24,14 +25,14 @@
 
 namespace oms::docker {
 
-class HostRelay {
+class HostRelay : public RunCompanion {
 public:
     // Throws sdk::Error(OMS_ERR_FAILED) when the socket cannot be served.
     // `lock_path` empty: the socket is this run's own, bound at once.
     // `refusal_file`: the run's refusal log (empty: none).
     HostRelay(std::string socket_path, std::string lock_path, std::vector<uint16_t> ports,
               const std::string& refusal_file = "");
-    ~HostRelay();
+    ~HostRelay() override;
     HostRelay(const HostRelay&) = delete;
     HostRelay& operator=(const HostRelay&) = delete;
 

@@ -12,12 +12,12 @@
 
 namespace oms::docker {
 
-RelayedRun::RelayedRun(std::unique_ptr<HostRelay> relay, std::string owned_dir, std::string owned_lock)
-    : relay_(std::move(relay)), owned_dir_(std::move(owned_dir)), owned_lock_(std::move(owned_lock)) {}
+RelayedRun::RelayedRun(std::unique_ptr<RunCompanion> companion, std::string owned_dir, std::string owned_lock)
+    : companion_(std::move(companion)), owned_dir_(std::move(owned_dir)), owned_lock_(std::move(owned_lock)) {}
 
 RelayedRun::~RelayedRun() {
-    inner_.reset();  // the container first: nothing may connect after the relay goes
-    relay_.reset();
+    inner_.reset();  // the container first: nothing may connect after the companion goes
+    companion_.reset();
     if (!owned_dir_.empty()) {
         unlink((owned_dir_ + "/" + runner::kRelaySocketName).c_str());
         rmdir(owned_dir_.c_str());

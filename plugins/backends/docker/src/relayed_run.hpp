@@ -1,7 +1,8 @@
-// A command run with oms's end of the Surfnet relay beside it: the relay
-// serves from before the command starts until after its container is gone.
+// A command run with a companion beside it (run_companion.hpp: oms's end of
+// the Surfnet relay or of published ports): it serves from before the
+// command starts until after its container is gone.
 #pragma once
-#include "host_relay.hpp"
+#include "run_companion.hpp"
 
 #include <oms/sdk.hpp>
 
@@ -14,14 +15,14 @@ class RelayedRun : public sdk::Run {
 public:
     // `owned_dir` and `owned_lock` (may be empty) are removed at the end: a
     // one-shot run's relay folder and lock file.
-    RelayedRun(std::unique_ptr<HostRelay> relay, std::string owned_dir, std::string owned_lock);
+    RelayedRun(std::unique_ptr<RunCompanion> companion, std::string owned_dir, std::string owned_lock);
     ~RelayedRun() override;
     void start(std::unique_ptr<sdk::Run> inner) { inner_ = std::move(inner); }
     void signal(int signal_number) override { inner_->signal(signal_number); }
     int wait() override { return inner_->wait(); }
 
 private:
-    std::unique_ptr<HostRelay> relay_;
+    std::unique_ptr<RunCompanion> companion_;
     std::string owned_dir_, owned_lock_;
     std::unique_ptr<sdk::Run> inner_;
 };

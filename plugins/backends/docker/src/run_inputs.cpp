@@ -58,6 +58,7 @@ RunInputs inputs_from(const sdk::Context& context, const sdk::Policy& policy) {
         if (rendered_kind(rule.kind)) in.rules.push_back(PathRule{rule.kind, std::string(rule.value)});
         if (rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK) in.connect_ports.push_back(rule.number);
         if (rule.kind == OMS_RULE_NET_CONNECT_RUN_PORT) in.run_ports.push_back(rule.number);
+        if (rule.kind == OMS_RULE_NET_PUBLISH_LOOPBACK) in.publish_ports.push_back(rule.number);
         if (rule.kind == OMS_RULE_NET_LISTEN_LOOPBACK) in.listen_binaries.emplace_back(rule.value);
     }
     in.env = owned(policy.env());

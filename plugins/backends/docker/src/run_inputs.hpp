@@ -31,6 +31,7 @@ struct RunInputs {
     std::vector<std::string> argv;        // the command
     std::vector<int64_t> connect_ports;   // NET_CONNECT_LOOPBACK: relayed to the host's 127.0.0.1
     std::vector<int64_t> run_ports;       // NET_CONNECT_RUN_PORT: likewise, for this run's command alone
+    std::vector<int64_t> publish_ports;   // NET_PUBLISH_LOOPBACK: the host's 127.0.0.1 reaches them (host_publisher.hpp)
     std::vector<std::string> listen_binaries;  // NET_LISTEN_LOOPBACK: the trusted Surfpool binary
     bool best_effort = false;
     bool interactive = false;             // stdin is a terminal

@@ -4,6 +4,7 @@
 #include "host_listener_check.hpp"
 #include "scoped_fd.hpp"
 
+#include <oms/published_listeners.hpp>
 #include <oms/refusal_log.hpp>
 
 #include <errno.h>
@@ -65,73 +66,6 @@ std::vector<int> receive_listeners(int channel, size_t expected) {
         throw Error(OMS_ERR_FAILED, "landlock: wrong number of relay sockets from the sandbox");
     }
     return fds;
-}
-
-// The host's listening sockets of the published ports, and the port of each.
-struct PublishedListeners {
-    std::vector<int> fds;
-    std::vector<uint16_t> ports;
-    void close_all() {
-        for (int fd : fds) close(fd);
-        fds.clear();
-    }
-};
-
-[[noreturn]] void refuse_publishing(PublishedListeners& made, uint16_t port, const std::string& where, int error) {
-    made.close_all();
-    throw Error(OMS_ERR_UNAVAILABLE, "landlock: cannot publish port " + std::to_string(port) + ": the host's " + where +
-                                         " " +
-                                         (error == EADDRINUSE ? "is in use by another program"
-                                                              : std::string("cannot listen: ") + strerror(error)) +
-                                         "; nothing ran");
-}
-
-// Listens on `address` (127.0.0.1 or ::1, port set); the errno when it cannot.
-int listen_on(const sockaddr* address, socklen_t size, int& error) {
-    const int fd = socket(address->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    const int on = 1;
-    if (fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) == 0 &&
-        (address->sa_family != AF_INET6 || setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof on) == 0) &&
-        bind(fd, address, size) == 0 && listen(fd, 128) == 0)
-        return fd;
-    error = errno;
-    if (fd >= 0) close(fd);
-    return -1;
-}
-
-// The host's 127.0.0.1:<port> and [::1]:<port> for each published port,
-// listening; the second is skipped only where the host has no IPv6 loopback
-// (a program on [::1]:<port> would otherwise take the browsers that try
-// "localhost" there first). Made before the child starts, so a port the host
-// already uses refuses the run with nothing run. SO_REUSEADDR, as servers
-// bind: a port left in TIME_WAIT by the last run is free again, one another
-// program listens on is not, and the relay never stops listening on them
-// (loopback_relay.hpp), so no other program's bind gets in between.
-PublishedListeners listen_for_published(const std::vector<uint16_t>& ports) {
-    PublishedListeners made;
-    for (uint16_t port : ports) {
-        int error = 0;
-        sockaddr_in v4{};
-        v4.sin_family = AF_INET;
-        v4.sin_port = htons(port);
-        v4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        const int fd4 = listen_on(reinterpret_cast<sockaddr*>(&v4), sizeof v4, error);
-        if (fd4 < 0) refuse_publishing(made, port, "127.0.0.1:" + std::to_string(port), error);
-        made.fds.push_back(fd4);
-        made.ports.push_back(port);
-        sockaddr_in6 v6{};
-        v6.sin6_family = AF_INET6;
-        v6.sin6_port = htons(port);
-        v6.sin6_addr = in6addr_loopback;
-        const int fd6 = listen_on(reinterpret_cast<sockaddr*>(&v6), sizeof v6, error);
-        if (fd6 >= 0) {
-            made.fds.push_back(fd6);
-            made.ports.push_back(port);
-        } else if (error != EAFNOSUPPORT && error != EADDRNOTAVAIL) {
-            refuse_publishing(made, port, "[::1]:" + std::to_string(port), error);
-        }
-    }
-    return made;
 }
 
 int child_entry(void* spec) { run_child(*static_cast<const ChildSpec*>(spec)); }
@@ -200,7 +134,7 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
     // Asked before the start so that the command, from its first connect,
     // is refused where nothing listens on the host (loopback_relay.hpp).
     if (!spec.relay_ports.empty()) spec.relay_listen = host_ports_listening(spec.relay_ports);
-    PublishedListeners published = listen_for_published(spec.publish_ports);
+    oms::published::Listeners published = oms::published::listen_for_published(spec.publish_ports, "landlock");
 
     pid_t pid = start_child(spec);
     if (pid < 0) {

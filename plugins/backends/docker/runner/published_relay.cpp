@@ -1,0 +1,65 @@
+#include "published_relay.hpp"
+
+#include "helper_process.hpp"
+#include "host_peer.hpp"
+#include "runner_protocol.hpp"
+#include "socket_relay.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace oms::docker::runner {
+
+namespace {
+
+void answer_failure(int fd) {
+    const unsigned char status = 1;
+    (void)!send(fd, &status, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+// The port first (two bytes, read by the loop), then a connect to the
+// container's 127.0.0.1:PORT without waiting: the loop completes it and
+// answers status 0, or closes the connection when nothing listens there
+// (oms then resets its client: "connection reset", as under landlock).
+relay::FarEnd open_container_port(int accepted, const std::string& request) {
+    const uint16_t port = static_cast<uint16_t>(static_cast<unsigned char>(request[0]) << 8 |
+                                                static_cast<unsigned char>(request[1]));
+    if (port == 0 || !peer_is_outside_container(accepted)) {
+        answer_failure(accepted);
+        return {};
+    }
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    sockaddr_in inside{};
+    inside.sin_family = AF_INET;
+    inside.sin_port = htons(port);
+    inside.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || (connect(fd, reinterpret_cast<sockaddr*>(&inside), sizeof inside) != 0 && errno != EINPROGRESS)) {
+        if (fd >= 0) close(fd);
+        answer_failure(accepted);
+        return {};
+    }
+    return {fd, relay::FarState::Connecting, nullptr};
+}
+
+}  // namespace
+
+bool publish_relay_from(int& argi, int argc, char** argv) {
+    if (argi >= argc || std::strcmp(argv[argi], kPublishRelayFlag) != 0) return false;
+    ++argi;
+    return true;
+}
+
+pid_t fork_publish_relay(int listener, const std::vector<int>& not_for_helper) {
+    return fork_helper(false, "the published ports' relay", [listener] {
+        relay::run_relay({listener}, [](int accepted, size_t, const std::string& request) {
+            return open_container_port(accepted, request);
+        }, -1, 2);
+    }, not_for_helper);
+}
+
+}  // namespace oms::docker::runner

@@ -1,0 +1,71 @@
+#include "host_publisher.hpp"
+
+#include "../runner/socket_relay.hpp"
+
+#include <oms/published_listeners.hpp>
+#include <oms/sdk.hpp>
+
+#include <fcntl.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <set>
+
+namespace oms::docker {
+
+std::vector<uint16_t> published_ports(const std::vector<int64_t>& publish_rules) {
+    std::set<uint16_t> ports;
+    for (int64_t port : publish_rules) {
+        if (port < 1 || port > 65535) throw sdk::Error(OMS_ERR_INVALID, "docker: invalid published port in the policy");
+        ports.insert(static_cast<uint16_t>(port));
+    }
+    return {ports.begin(), ports.end()};
+}
+
+std::vector<std::string> published_lines(const std::vector<uint16_t>& ports, bool warm) {
+    std::vector<std::string> lines;
+    for (uint16_t port : ports) {
+        const std::string p = std::to_string(port);
+        lines.push_back(warm ? "docker: port " + p + " published: the host's 127.0.0.1:" + p + " (and [::1]:" + p +
+                                   ") reaches the container's 127.0.0.1:" + p + " while the run lives"
+                             : "port " + p + " not published: the docker backend publishes from a warm container "
+                                             "only, and this command runs in a one-shot container of its own");
+    }
+    return lines;
+}
+
+HostPublisher::HostPublisher(std::string socket_path, const std::vector<uint16_t>& ports)
+    : socket_path_(std::move(socket_path)) {
+    sockaddr_un probe{};
+    if (socket_path_.size() >= sizeof probe.sun_path)
+        throw sdk::Error(OMS_ERR_FAILED, "docker: the published ports' socket path " + socket_path_ + " is too long");
+    if (pipe2(stop_, O_CLOEXEC) != 0)
+        throw sdk::Error(OMS_ERR_FAILED, std::string("docker: cannot prepare the published ports: ") + std::strerror(errno));
+    published::Listeners made;
+    try {
+        made = published::listen_for_published(ports, "docker");
+    } catch (...) {
+        close(stop_[0]);
+        close(stop_[1]);
+        throw;
+    }
+    listeners_ = made.fds;
+    ports_ = made.ports;
+    thread_ = std::thread([this] {
+        relay::run_relay(listeners_, [this](int, size_t index, const std::string&) {
+            return relay::open_through_unix_socket(socket_path_.c_str(), ports_[index]);
+        }, stop_[0]);
+    });
+}
+
+HostPublisher::~HostPublisher() {
+    (void)!write(stop_[1], "x", 1);
+    thread_.join();
+    for (int fd : listeners_) close(fd);
+    close(stop_[0]);
+    close(stop_[1]);
+}
+
+}  // namespace oms::docker

@@ -1,0 +1,46 @@
+// oms's end of published ports under docker (`--publish PORT`, [network]
+// publish: NET_PUBLISH_LOOPBACK). The container has no network but its
+// loopback; oms listens on the host's 127.0.0.1:PORT and [::1]:PORT
+// (oms/published_listeners.hpp: a port another program holds refuses the run
+// before anything runs) and carries each connection over the warm runner's
+// publish.sock (runner/published_relay.hpp) to the container's
+// 127.0.0.1:PORT. Bounded and single-threaded (runner/socket_relay.hpp).
+// Where nothing listens inside, the host's client gets a reset: no refusal
+// of the command, none is reported.
+#pragma once
+#include "run_companion.hpp"
+
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace oms::docker {
+
+class HostPublisher : public RunCompanion {
+public:
+    // Listens before it returns; throws sdk::Error(OMS_ERR_UNAVAILABLE) when a
+    // port cannot be had, (OMS_ERR_FAILED) when the socket path is too long.
+    HostPublisher(std::string socket_path, const std::vector<uint16_t>& ports);
+    ~HostPublisher() override;
+    HostPublisher(const HostPublisher&) = delete;
+    HostPublisher& operator=(const HostPublisher&) = delete;
+
+private:
+    std::string socket_path_;
+    std::vector<int> listeners_;
+    std::vector<uint16_t> ports_;  // the port of each listener
+    int stop_[2] = {-1, -1};
+    std::thread thread_;
+};
+
+// The published ports of the policy's NET_PUBLISH_LOOPBACK rules, sorted, no repeats.
+std::vector<uint16_t> published_ports(const std::vector<int64_t>& publish_rules);
+
+// What happens to `ports`, one line each: published (`warm`: the command
+// runs in the task's warm container), or not (a one-shot container has no
+// runner serving publish.sock; the run goes on unpublished, as under a
+// backend that does not publish).
+std::vector<std::string> published_lines(const std::vector<uint16_t>& ports, bool warm);
+
+}  // namespace oms::docker
