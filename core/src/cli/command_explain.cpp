@@ -128,7 +128,7 @@ SemanticsInputs semantics_inputs(const BackendChoice& backend, const RunInputs& 
 }
 
 std::string rule_text(const PolicyRule& rule) {
-    std::string value = is_port_rule(rule) ? std::to_string(rule.number) : rule.value;
+    std::string value = is_numbered_rule(rule) ? std::to_string(rule.number) : rule.value;
     return rule_kind_name(rule.kind) + " " + value + "  (" + rule.origin + ")";
 }
 
@@ -384,7 +384,12 @@ int command_explain(const Args& args) {
         a.decision = remote ? decide_egress(egress, inputs, remote->first, remote->second)
                             : decide(policy, inputs, *access, a.resolved);
         a.decision.notes.insert(a.decision.notes.begin(), notes.begin(), notes.end());
-        if (*access == Access::connect && !remote) add_published_note(a.decision, words[i], published, *backend.record);
+        // A listener's published port is the decision's own rule (rule_semantics.cpp); one the backend
+        // does not publish still gets the line saying so.
+        const bool listen_not_published = *access == Access::listen && !abi::has_kind(backend.record->rule_kinds,
+                                                                                        OMS_RULE_NET_PUBLISH_LOOPBACK);
+        if ((*access == Access::connect && !remote) || listen_not_published)
+            add_published_note(a.decision, words[i], published, *backend.record);
         answers.push_back(std::move(a));
     }
     if (options.json)

@@ -35,8 +35,7 @@ void print_policy_text(const RunContext& context, const Policy& policy, const Ba
                     in.surfpool.c_str());
     std::printf("rules:\n");
     for (auto& rule : policy.rules) {
-        const bool published = rule.kind == OMS_RULE_NET_PUBLISH_LOOPBACK;
-        std::string value = is_port_rule(rule) || published ? std::to_string(rule.number) : rule.value;
+        std::string value = is_numbered_rule(rule) ? std::to_string(rule.number) : rule.value;
         // The two ABI 1.1 kinds read wrongly without a word: a name, not a
         // path; and writes that do not reach the host.
         if (rule.kind == OMS_RULE_WRITE_DENY_NAME) value = "name '" + value + "' anywhere below a write root";
@@ -44,7 +43,8 @@ void print_policy_text(const RunContext& context, const Policy& policy, const Ba
         // ABI 1.4's: reachable like a loopback port, but this run's alone.
         if (rule.kind == OMS_RULE_NET_CONNECT_RUN_PORT) value += " [this run's own port]";
         // ABI 1.5's: the other way round, the host reaches the command.
-        if (published) value += " [the host's 127.0.0.1:" + std::to_string(rule.number) + " reaches it]";
+        if (rule.kind == OMS_RULE_NET_PUBLISH_LOOPBACK)
+            value += " [the host's 127.0.0.1:" + std::to_string(rule.number) + " reaches it]";
         std::printf("  %-20s %-40s  (%s)\n", rule_kind_name(rule.kind).c_str(), value.c_str(), rule.origin.c_str());
     }
     std::printf("\nenvironment:\n");

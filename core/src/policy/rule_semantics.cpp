@@ -451,6 +451,29 @@ const PolicyRule* listen_rule(const Policy& policy, const SemanticsInputs& in, l
     return nullptr;
 }
 
+// The run's NET_PUBLISH_LOOPBACK rule for `port`, when the backend kept one
+// (a backend that does not publish has it lowered away).
+const PolicyRule* publish_rule(const Policy& policy, long port) {
+    for (const PolicyRule& rule : policy.rules)
+        if (rule.kind == OMS_RULE_NET_PUBLISH_LOOPBACK && rule.number == port) return &rule;
+    return nullptr;
+}
+
+// A listener on the command's own loopback: only the command's, or also the
+// host's way in when the run publishes the port.
+Decision own_loopback_listen(const Policy& policy, long port, const char* why, const char* only_inside) {
+    if (const PolicyRule* published = publish_rule(policy, port)) {
+        Decision d = decided(Verdict::allowed, published, why);
+        const std::string p = std::to_string(port);
+        d.notes.push_back("published: the host's 127.0.0.1:" + p + " (and [::1]:" + p +
+                          ") reaches a server listening here while a run lives");
+        return d;
+    }
+    Decision d = decided(Verdict::allowed, nullptr, why);
+    d.notes.push_back(only_inside);
+    return d;
+}
+
 Decision decide_listen(const Policy& policy, const SemanticsInputs& in, const Endpoint& e) {
     if (in.family == BackendFamily::unconfined) return decided(Verdict::allowed, nullptr, "no sandbox");
     if (!is_loopback(e.host)) return decided(Verdict::denied, nullptr, "no rule kind allows listening beyond loopback");
@@ -459,16 +482,14 @@ Decision decide_listen(const Policy& policy, const SemanticsInputs& in, const En
     if (in.family == BackendFamily::docker) {
         if (const PolicyRule* relayed = connect_rule(policy, e.port))
             return decided(Verdict::denied, relayed, "the port is the relay's (the runner holds it): in use");
-        Decision d = decided(Verdict::allowed, nullptr, "the container's own loopback");
-        d.notes.push_back("reachable from inside the container only");
-        return d;
+        return own_loopback_listen(policy, e.port, "the container's own loopback",
+                                   "reachable from inside the container only");
     }
     if (in.family == BackendFamily::landlock && !shares_host_network(policy, in)) {
         if (const PolicyRule* relayed = connect_rule(policy, e.port))
             return decided(Verdict::denied, relayed, "the port is the relay's (it reaches the host's service): in use");
-        Decision d = decided(Verdict::allowed, nullptr, "the sandbox's own loopback (private network namespace)");
-        d.notes.push_back("reachable from inside the sandbox only");
-        return d;
+        return own_loopback_listen(policy, e.port, "the sandbox's own loopback (private network namespace)",
+                                   "reachable from inside the sandbox only");
     }
     if (in.family == BackendFamily::landlock)
         return decided(Verdict::denied, nullptr, "a trusted listener shares the host's network: only its ports");

@@ -15,9 +15,11 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -83,6 +85,56 @@ TEST_CASE("docker publish warm: the host reaches the command's server on a publi
     CHECK(o.out == "served\n");
     // The run is over: the host's port is closed with it.
     CHECK(host_loopback_exchange(port, "after\n") == "refused");
+}
+
+TEST_CASE("docker publish warm: a link a command puts at publish.sock never leads the host's clients to a host socket",
+          "[docker][publish]") {
+    require_daemon();
+    Task task(true);
+    // A socket of the host that no container reaches: what a hostile command
+    // would hand every local user (the Docker daemon's, a desktop agent's).
+    TempDir elsewhere("oms-publish-target");
+    const std::string target = elsewhere / "private.sock";
+    const int server = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::strncpy(address.sun_path, target.c_str(), sizeof address.sun_path - 1);
+    REQUIRE(bind(server, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    REQUIRE(listen(server, 8) == 0);
+    auto taken = [&] {
+        int count = 0;
+        for (int fd; (fd = accept(server, nullptr, nullptr)) >= 0; ++count) close(fd);
+        return count;
+    };
+    const uint16_t port = unused_loopback_port();
+    publish(task, port);
+    // Where oms runs as an ordinary user the command owns the socket folder
+    // and makes the link; under root the folder is root's and it cannot.
+    auto run = std::async(std::launch::async, [&] {
+        return task.sh("{ rm -f /.oms/sock/publish.sock && ln -s " + target +
+                       " /.oms/sock/publish.sock && echo linked; } 2>/dev/null; touch ready; "
+                       "while [ ! -e stop ]; do sleep 0.05; done");
+    });
+    const bool owns_folder = geteuid() != 0;
+    REQUIRE(file_appears(task.worktree + "/ready", std::chrono::seconds(30)));
+    const std::string answer = host_loopback_exchange(port, "from-host\n");
+    usleep(200'000);
+    const int reached = taken();
+    std::ofstream(task.worktree + "/stop").put('\n');
+    const Outcome o = run.get();
+    INFO(o.error << o.out << o.err);
+    REQUIRE(o.status == OMS_OK);
+    CHECK((o.out == "linked\n") == owns_folder);  // the attack was made where it can be
+    CHECK(reached == 0);                          // the host's socket never saw the published connection
+    CHECK(answer.empty());                        // the host's client got a reset, nothing of that socket
+    // The control: the host's socket itself takes connections.
+    const int client = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    CHECK(connect(client, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    close(client);
+    usleep(100'000);
+    CHECK(taken() == 1);
+    close(server);
+    task.end_task();  // the next runs of this task get a container whose publish.sock is its runner's
 }
 
 TEST_CASE("docker publish warm: a port a host program holds refuses the run before anything runs",

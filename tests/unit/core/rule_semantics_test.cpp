@@ -159,6 +159,28 @@ TEST_CASE("ports and variables", "[rule-semantics]") {
     CHECK(t.verdict(Access::env, "AWS_SECRET_ACCESS_KEY") == Verdict::denied);
 }
 
+TEST_CASE("listen: a published port of the own loopback is the host's way in too, landlock and docker",
+          "[rule-semantics]") {
+    for (BackendFamily family : {BackendFamily::landlock, BackendFamily::docker}) {
+        Table t;
+        t.inputs.family = family;
+        t.policy.rules.push_back(PolicyRule{OMS_RULE_NET_PUBLISH_LOOPBACK, "", 5173, "test: --publish"});
+        const Decision published = decide(t.policy, t.inputs, Access::listen, "127.0.0.1:5173");
+        CHECK(published.verdict == Verdict::allowed);
+        REQUIRE(published.rule);
+        CHECK(published.rule->kind == OMS_RULE_NET_PUBLISH_LOOPBACK);
+        CHECK(published.notes == std::vector<std::string>{
+                                     "published: the host's 127.0.0.1:5173 (and [::1]:5173) reaches a server "
+                                     "listening here while a run lives"});
+        // The control: another port of the own loopback is the command's alone.
+        const Decision other = decide(t.policy, t.inputs, Access::listen, "127.0.0.1:5174");
+        CHECK(other.verdict == Verdict::allowed);
+        CHECK_FALSE(other.rule.has_value());
+        REQUIRE(other.notes.size() == 1);
+        CHECK(other.notes[0].rfind("reachable from inside the ", 0) == 0);
+    }
+}
+
 TEST_CASE("env: USER and LOGNAME are explained as oms's values, not the caller's", "[rule-semantics]") {
     Table t;
     t.policy.rules.push_back(PolicyRule{OMS_RULE_ENV_PASS, "USER", 0, "test: row"});

@@ -57,4 +57,9 @@ inline bool is_port_rule(const PolicyRule& rule) {
     return rule.kind == OMS_RULE_NET_CONNECT_LOOPBACK || rule.kind == OMS_RULE_NET_CONNECT_RUN_PORT;
 }
 
+// A rule whose value is its number, a port: a connect port, or one the run publishes.
+inline bool is_numbered_rule(const PolicyRule& rule) {
+    return is_port_rule(rule) || rule.kind == OMS_RULE_NET_PUBLISH_LOOPBACK;
+}
+
 }  // namespace oms::core

@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -56,7 +57,12 @@ bool publish_relay_from(int& argi, int argc, char** argv) {
 
 pid_t fork_publish_relay(int listener, const std::vector<int>& not_for_helper) {
     return fork_helper(false, "the published ports' relay", [listener] {
-        relay::run_relay({listener}, [](int accepted, size_t, const std::string& request) {
+        // Nothing of the runner's but its own socket and the standard streams
+        // (the other helpers' ports, the resolver's channel): whatever was
+        // open when it was started.
+        const int own = dup2(listener, 3) == 3 ? 3 : -1;
+        if (own < 0 || syscall(SYS_close_range, 4u, ~0u, 0u) != 0) _exit(1);
+        relay::run_relay({own}, [](int accepted, size_t, const std::string& request) {
             return open_container_port(accepted, request);
         }, -1, 2);
     }, not_for_helper);

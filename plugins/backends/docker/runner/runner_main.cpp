@@ -367,7 +367,7 @@ struct Helpers {
     void restart_ended(const std::vector<int>& command_fds) {
         if (relay == 0 && !relay_listeners.empty()) {
             std::vector<int> not_for_relay = command_fds;
-            for (int fd : {askers, resolver_end})
+            for (int fd : {askers, resolver_end, publish_listener})
                 if (fd >= 0) not_for_relay.push_back(fd);
             relay = std::max(0, fork_relay(relay_listeners, relay_ports, relay_socket.c_str(), false, not_for_relay));
         }
@@ -380,7 +380,8 @@ struct Helpers {
         }
         if (resolver == 0 && resolving) {
             std::vector<int> not_for_resolver = command_fds;
-            if (askers >= 0) not_for_resolver.push_back(askers);
+            for (int fd : {askers, publish_listener})
+                if (fd >= 0) not_for_resolver.push_back(fd);
             resolver = std::max(0, fork_resolver(false, nullptr, not_for_resolver, resolver_end));
         }
     }
@@ -463,7 +464,7 @@ void restart_run_relays(int server, std::vector<LiveCommand>& commands, const He
             if (std::find(c.run_listeners.begin(), c.run_listeners.end(), fd) == c.run_listeners.end())
                 not_for_relay.push_back(fd);
         not_for_relay.insert(not_for_relay.end(), helpers.relay_listeners.begin(), helpers.relay_listeners.end());
-        for (int fd : {helpers.askers, helpers.resolver_end})
+        for (int fd : {helpers.askers, helpers.resolver_end, helpers.publish_listener})
             if (fd >= 0) not_for_relay.push_back(fd);
         c.run_relay = std::max(0, fork_relay(c.run_listeners, c.run_ports, c.run_socket.c_str(), false, not_for_relay));
     }

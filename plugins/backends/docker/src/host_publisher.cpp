@@ -6,6 +6,7 @@
 #include <oms/sdk.hpp>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -55,9 +56,30 @@ HostPublisher::HostPublisher(std::string socket_path, const std::vector<uint16_t
     ports_ = made.ports;
     thread_ = std::thread([this] {
         relay::run_relay(listeners_, [this](int, size_t index, const std::string&) {
-            return relay::open_through_unix_socket(socket_path_.c_str(), ports_[index]);
+            return open_publish_socket(ports_[index]);
         }, stop_[0]);
     });
+}
+
+// The socket the runner's helper listens on, never what a link there names:
+// where oms runs as an ordinary user the container's user owns the socket
+// folder, and a command could put a link to any socket of the host (the
+// Docker daemon's, another program's) under that name, for every local user
+// who connects to the published port. So the entry is opened without
+// following a link, must be a socket, and is connected through that very
+// descriptor. A socket a command bound there itself serves only its own port.
+relay::FarEnd HostPublisher::open_publish_socket(uint16_t port) const {
+    const int entry = open(socket_path_.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (entry < 0) return {};
+    if (fstat(entry, &st) != 0 || !S_ISSOCK(st.st_mode)) {
+        close(entry);
+        return {};
+    }
+    const std::string through = "/proc/self/fd/" + std::to_string(entry);
+    relay::FarEnd far = relay::open_through_unix_socket(through.c_str(), port);
+    close(entry);
+    return far;
 }
 
 HostPublisher::~HostPublisher() {

@@ -10,6 +10,8 @@
 #pragma once
 #include "run_companion.hpp"
 
+#include "../runner/socket_relay.hpp"
+
 #include <cstdint>
 #include <string>
 #include <thread>
@@ -27,6 +29,8 @@ public:
     HostPublisher& operator=(const HostPublisher&) = delete;
 
 private:
+    relay::FarEnd open_publish_socket(uint16_t port) const;
+
     std::string socket_path_;
     std::vector<int> listeners_;
     std::vector<uint16_t> ports_;  // the port of each listener

@@ -9,6 +9,8 @@
 #include "tree_removal.hpp"
 #include "warm_identity.hpp"
 
+#include "../runner/runner_protocol.hpp"
+
 #include <oms/sdk.hpp>
 
 #include <sys/socket.h>
@@ -94,7 +96,9 @@ std::string WarmPool::socket_path(const std::string& name) const {
 
 void WarmPool::prepare_socket_dir(const std::string& name, const std::string& user) const {
     if (state_dir_.empty()) throw sdk::Error(OMS_ERR_FAILED, "docker: warm mode needs oms's state folder");
-    if (socket_path(name).size() >= 108)
+    // publish.sock, the longest name served there (runner_protocol.hpp), must fit too.
+    const std::string longest = runner_socket_dir(state_dir_, name) + "/" + runner::kPublishSocketName;
+    if (socket_path(name).size() >= 108 || longest.size() >= 108)
         throw sdk::Error(OMS_ERR_FAILED, "docker: the state folder path " + state_dir_ +
                                              " is too long for a unix socket; use a shorter XDG_STATE_HOME or warm = false");
     docker_state_folder(state_dir_, "warm mode");  // 0700: keeps other host users away from the sockets
