@@ -62,10 +62,12 @@ std::string serve_until_stopped(const std::string& probe, uint16_t served, uint1
 
 }  // namespace
 
-TEST_CASE("docker publish warm: the host reaches the command's server on a published port while the run lives",
-          "[docker][publish]") {
+TEST_CASE("docker publish: the host reaches the command's server on a published port while the run lives, "
+          "one-shot and warm", "[docker][publish]") {
     require_daemon();
-    Task task(true);
+    const bool warm = GENERATE(false, true);
+    INFO("warm: " << warm);
+    Task task(warm);
     const std::string probe = probe_in(task);
     const uint16_t port = unused_loopback_port();
     uint16_t other = unused_loopback_port();
@@ -87,10 +89,12 @@ TEST_CASE("docker publish warm: the host reaches the command's server on a publi
     CHECK(host_loopback_exchange(port, "after\n") == "refused");
 }
 
-TEST_CASE("docker publish warm: a link a command puts at publish.sock never leads the host's clients to a host socket",
-          "[docker][publish]") {
+TEST_CASE("docker publish: a link a command puts at pub.sock never leads the host's clients to a host socket, "
+          "one-shot and warm", "[docker][publish]") {
     require_daemon();
-    Task task(true);
+    const bool warm = GENERATE(false, true);
+    INFO("warm: " << warm);
+    Task task(warm);
     // A socket of the host that no container reaches: what a hostile command
     // would hand every local user (the Docker daemon's, a desktop agent's).
     TempDir elsewhere("oms-publish-target");
@@ -110,12 +114,15 @@ TEST_CASE("docker publish warm: a link a command puts at publish.sock never lead
     publish(task, port);
     // Where oms runs as an ordinary user the command owns the socket folder
     // and makes the link; under root the folder is root's and it cannot.
+    // A one-shot run's publish folder is always the container user's: the
+    // command makes the link after the helper listens.
+    const std::string inside = warm ? "/.oms/sock/pub.sock" : "/.oms/publish/pub.sock";
     auto run = std::async(std::launch::async, [&] {
-        return task.sh("{ rm -f /.oms/sock/publish.sock && ln -s " + target +
-                       " /.oms/sock/publish.sock && echo linked; } 2>/dev/null; touch ready; "
+        return task.sh("while [ ! -S " + inside + " ]; do sleep 0.02; done; { rm -f " + inside + " && ln -s " +
+                       target + " " + inside + " && echo linked; } 2>/dev/null; touch ready; "
                        "while [ ! -e stop ]; do sleep 0.05; done");
     });
-    const bool owns_folder = geteuid() != 0;
+    const bool owns_folder = !warm || geteuid() != 0;
     REQUIRE(file_appears(task.worktree + "/ready", std::chrono::seconds(30)));
     const std::string answer = host_loopback_exchange(port, "from-host\n");
     usleep(200'000);
@@ -134,7 +141,7 @@ TEST_CASE("docker publish warm: a link a command puts at publish.sock never lead
     usleep(100'000);
     CHECK(taken() == 1);
     close(server);
-    task.end_task();  // the next runs of this task get a container whose publish.sock is its runner's
+    if (warm) task.end_task();  // the next runs of this task get a container whose pub.sock is its runner's
 }
 
 TEST_CASE("docker publish warm: a port a host program holds refuses the run before anything runs",
@@ -176,23 +183,19 @@ TEST_CASE("docker publish warm: port 53, where the container's resolver answers,
     CHECK(access((task.worktree + "/ran").c_str(), F_OK) != 0);
 }
 
-TEST_CASE("docker publish one-shot: the port is not published, the run says so in one line and goes on",
-          "[docker][publish]") {
+TEST_CASE("docker publish one-shot: the run's publish folder goes with the run", "[docker][publish]") {
     require_daemon();
     Task task(false);
     const uint16_t port = unused_loopback_port();
     publish(task, port);
-    const Outcome o = task.sh("echo ran");
+    const Outcome o = task.sh("ls -d /.oms/publish && touch /.oms/publish/left-behind && echo ran");
     INFO(o.error << o.err);
     REQUIRE(o.status == OMS_OK);
-    CHECK(o.out == "ran\n");
-    int said = 0;
-    for (const auto& [level, text] : task.host.logs)
-        if (level == OMS_LOG_WARN &&
-            text == "port " + std::to_string(port) +
-                        " not published: the docker backend publishes from a warm container only, and this command "
-                        "runs in a one-shot container of its own")
-            ++said;
-    CHECK(said == 1);
+    CHECK(o.out == "/.oms/publish\nran\n");
+    // Nothing of it is left in the state folder, the command's file included.
+    int folders = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(task.root / "state/docker"))
+        folders += entry.path().filename().string().find(".pub") != std::string::npos;
+    CHECK(folders == 0);
     CHECK(host_loopback_exchange(port, "x\n") == "refused");
 }

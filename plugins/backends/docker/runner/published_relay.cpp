@@ -49,14 +49,15 @@ relay::FarEnd open_container_port(int accepted, const std::string& request) {
 
 }  // namespace
 
-bool publish_relay_from(int& argi, int argc, char** argv) {
-    if (argi >= argc || std::strcmp(argv[argi], kPublishRelayFlag) != 0) return false;
-    ++argi;
-    return true;
+const char* publish_relay_from(int& argi, int argc, char** argv) {
+    const size_t flag = std::strlen(kPublishRelayFlag);
+    if (argi >= argc || std::strncmp(argv[argi], kPublishRelayFlag, flag) != 0 || argv[argi][flag] != '/')
+        return nullptr;
+    return argv[argi++] + flag;
 }
 
-pid_t fork_publish_relay(int listener, const std::vector<int>& not_for_helper) {
-    return fork_helper(false, "the published ports' relay", [listener] {
+pid_t fork_publish_relay(int listener, bool detached, const std::vector<int>& not_for_helper) {
+    return fork_helper(detached, "the published ports' relay", [listener] {
         // Nothing of the runner's but its own socket and the standard streams
         // (the other helpers' ports, the resolver's channel): whatever was
         // open when it was started.

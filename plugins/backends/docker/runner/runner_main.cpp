@@ -355,7 +355,7 @@ int listen_on(const char* path) {
 // The runner's helpers, started again when they end (a command of the same uid can kill them).
 struct Helpers {
     pid_t relay = 0, resolver = 0, publisher = 0;
-    int publish_listener = -1;  // publish.sock, when the runner was asked to serve it
+    int publish_listener = -1;  // pub.sock, when the runner was asked to serve it
     bool resolving = false;
     int askers = -1, resolver_end = -1;  // the resolver's refusals with who asked (lookup_reports.hpp)
     std::vector<int> relay_listeners;
@@ -376,7 +376,7 @@ struct Helpers {
             for (int fd : relay_listeners) not_for_publisher.push_back(fd);
             for (int fd : {askers, resolver_end})
                 if (fd >= 0) not_for_publisher.push_back(fd);
-            publisher = std::max(0, fork_publish_relay(publish_listener, not_for_publisher));
+            publisher = std::max(0, fork_publish_relay(publish_listener, false, not_for_publisher));
         }
         if (resolver == 0 && resolving) {
             std::vector<int> not_for_resolver = command_fds;
@@ -568,13 +568,22 @@ int main(int argc, char** argv) {
     const bool watch_connects_flag = argi < argc && std::strcmp(argv[argi], "--watch-connects") == 0 && ++argi;
     std::vector<uint16_t> relay_ports;
     if (!relay_ports_from(argi, argc, argv, relay_ports)) return 125;
-    const bool publish_relay = publish_relay_from(argi, argc, argv);
+    const char* publish_socket = publish_relay_from(argi, argc, argv);
     const std::string relay_socket = std::string("/.oms/sock/") + kRelaySocketName;
     const char* lifeline = lifeline_from(argi, argc, argv);
     std::vector<std::string> kept_env;
     kept_env_names_from(argi, argc, argv, kept_env);
     if (argc - argi >= 2 && std::strcmp(argv[argi], "--exec") == 0) {
         if (start_inner_relay(relay_ports, relay_socket.c_str(), true) < 0) return 125;
+        if (publish_socket) {  // one-shot: the helper outlives the runner's exec of the command
+            const int listener = listen_on(publish_socket);
+            const pid_t helper = listener < 0 ? -1 : fork_publish_relay(listener, true);
+            if (listener >= 0) close(listener);
+            if (helper < 0) {
+                std::fprintf(stderr, "oms-docker-runner: cannot serve %s: %s\n", publish_socket, std::strerror(errno));
+                return 125;
+            }
+        }
         const std::string lookup_reports = std::string("/.oms/sock/") + kLookupReportSocketName;
         if (answer_dns && hold_dns_port() && fork_resolver(true, lifeline ? lookup_reports.c_str() : nullptr) < 0)
             return 125;
@@ -615,12 +624,11 @@ int main(int argc, char** argv) {
     // Before the runner's own socket: oms waits for that one, and then finds this one too.
     int publish_listener = -1;
     pid_t publisher = 0;
-    if (publish_relay) {
-        const std::string publish_socket = std::string("/.oms/sock/") + kPublishSocketName;
-        publish_listener = listen_on(publish_socket.c_str());
-        publisher = publish_listener < 0 ? -1 : fork_publish_relay(publish_listener);
+    if (publish_socket) {
+        publish_listener = listen_on(publish_socket);
+        publisher = publish_listener < 0 ? -1 : fork_publish_relay(publish_listener, false);
         if (publisher < 0) {
-            std::fprintf(stderr, "oms-docker-runner: cannot serve %s: %s\n", publish_socket.c_str(), std::strerror(errno));
+            std::fprintf(stderr, "oms-docker-runner: cannot serve %s: %s\n", publish_socket, std::strerror(errno));
             return 1;
         }
     }

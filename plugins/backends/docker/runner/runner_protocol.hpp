@@ -49,13 +49,19 @@ inline constexpr uint32_t kMaxPayload = 4u << 20;
 
 // The Surfnet relay's unix socket, served by oms in the socket folder.
 inline constexpr const char* kRelaySocketName = "relay.sock";
-// The published ports' socket, served by the warm runner's helper
+// The published ports' socket, served by the runner's helper
 // (published_relay.hpp); oms connects to it for each connection to a
-// published port of the host.
-inline constexpr const char* kPublishSocketName = "publish.sock";
-// The runner's flag for that helper: a warm container's runner gets it
-// always (publishing is per run, the container is the task's).
-inline constexpr const char* kPublishRelayFlag = "--publish-relay";
+// published port of the host. A warm container's is in its socket folder
+// (its runner gets the flag always: publishing is per run, the container is
+// the task's); a one-shot container's socket folder is read-only to it, so
+// a publishing run mounts a folder of its own at kPublishDirInContainer.
+// Never longer than runner.sock, so it fits wherever the runner's socket does;
+// a one-shot run's folder for it ("NAME.pub") is shorter than its relay
+// folder ("NAME.relay") and the socket's name than life.sock's.
+inline constexpr const char* kPublishSocketName = "pub.sock";
+inline constexpr const char* kPublishDirInContainer = "/.oms/publish";
+// The runner's flag for that helper, followed by the socket's path in the container.
+inline constexpr const char* kPublishRelayFlag = "--publish-relay=";
 
 inline constexpr const char* kReportLookups = "report-lookups";
 inline constexpr const char* kReportUntraced = "report-untraced";

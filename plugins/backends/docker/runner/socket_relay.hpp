@@ -58,7 +58,7 @@ void run_relay(const std::vector<int>& listeners, const OpenFarEnd& open_far_end
 // here: AwaitingStatus. Non-blocking, so a full backlog there fails at once
 // instead of holding up every other connection; {} when it cannot be asked.
 // Used where connections start: inside the container (the Surfnet relay, to
-// oms's relay.sock) and in oms (a published port, to the runner's publish.sock).
+// oms's relay.sock) and in oms (a published port, to the runner's pub.sock).
 FarEnd open_through_unix_socket(const char* socket_path, uint16_t port);
 
 // Closes `fd` so that its peer sees a reset, not a clean end.

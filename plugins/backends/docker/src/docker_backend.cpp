@@ -14,10 +14,12 @@
 #include "one_shot_lifeline.hpp"
 #include "one_shot_run.hpp"
 #include "probe_report.hpp"
+#include "mount_option.hpp"
 #include "relayed_run.hpp"
 #include "render_text.hpp"
 #include "run_inputs.hpp"
 #include "runner_run.hpp"
+#include "state_folder.hpp"
 #include "surfnet_plan.hpp"
 #include "warm_identity.hpp"
 #include "warm_pool.hpp"
@@ -29,6 +31,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <random>
 
 namespace oms::docker {
@@ -140,14 +143,13 @@ void DockerBackend::render(const sdk::Context& context, const sdk::Policy& polic
     ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, mode, r.socket);
     const std::vector<uint16_t> relayed = container_relay_ports(net, mode == Mode::Warm);
     if (!relayed.empty()) plan.runner_args.push_back(relay_flag(relayed));
-    if (mode == Mode::Warm) plan.runner_args.push_back(runner::kPublishRelayFlag);
+    if (mode == Mode::Warm) plan.runner_args.push_back(warm_publish_flag());
     if (!net.trusted_binary.empty()) plan.expected.push_back(net.trusted_expect);
     RunInputs shown = in;
     if (!net.trusted_binary.empty()) shown.argv[0] = net.trusted_binary;  // what the runner starts
     for (const std::string& line : render_lines(settings_, plan, shown, mode, runner_path())) report.text(line);
     for (const std::string& line : surfnet_lines(net, mode == Mode::Warm)) report.text(line);
-    for (const std::string& line : published_lines(published_ports(in.publish_ports), mode == Mode::Warm))
-        report.text(line);
+    for (const std::string& line : published_lines(published_ports(in.publish_ports))) report.text(line);
     report.text(resolver_line(settings_));
 }
 
@@ -184,8 +186,6 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, cons
         return spawn_warm(r, in, net, client, tty, stdio);
     ContainerPlan plan = plan_container(settings_, r.manifest.image, r.user, in, Mode::OneShot, r.socket);
     log_keypair_notices(plan, in.state_dir);
-    for (const std::string& line : published_lines(published_ports(in.publish_ports), false))
-        host().log(OMS_LOG_WARN, line);
     std::vector<std::string> command = in.argv;
     if (!net.trusted_binary.empty()) {
         plan.expected.push_back(net.trusted_expect);  // the runner refuses another file at that path
@@ -206,6 +206,14 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, cons
             "", lock);
         plan.runner_args.push_back(relay_flag(relay_ports));
     }
+    // Its socket folder is read-only to the container: the publish socket gets a folder of the run's own.
+    const std::string publish_dir = in.state_dir + "/docker/" + name + ".pub";
+    std::unique_ptr<RelayedRun> published = publisher(in, publish_dir, r.user);
+    if (published) {
+        plan.flags.push_back(bind_mount_flag(publish_dir, runner::kPublishDirInContainer, false));
+        plan.runner_args.push_back(std::string(runner::kPublishRelayFlag) + runner::kPublishDirInContainer + "/" +
+                                   runner::kPublishSocketName);
+    }
     std::vector<std::string> argv = one_shot_argv(settings_, plan, name, command, tty, require_runner(), socket_dir,
                                                   one_shot_labels(in.worktree, name));
     argv[0] = r.cli;
@@ -221,11 +229,15 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, cons
         } catch (const sdk::Error&) {
         }
     }
-    auto run = std::make_unique<OneShotRun>(client, name, argv, cli_environment(in.parent_env, plan.env), stdio,
-                                            std::move(lifeline), std::move(reports));
-    if (!relayed) return run;
-    relayed->start(std::move(run));
-    return relayed;
+    std::unique_ptr<sdk::Run> run = std::make_unique<OneShotRun>(
+        client, name, argv, cli_environment(in.parent_env, plan.env), stdio, std::move(lifeline), std::move(reports));
+    // Innermost first: the container ends, then the relay, then the published ports.
+    for (std::unique_ptr<RelayedRun>* outer : {&relayed, &published}) {
+        if (!*outer) continue;
+        (*outer)->start(std::move(run));
+        run = std::move(*outer);
+    }
+    return run;
 }
 
 // A command in the task's warm container: handed to the container's runner
@@ -243,14 +255,14 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn_warm(const Resolved& r, const Run
     const std::vector<uint16_t> fixed = container_relay_ports(net, true);
     if (!fixed.empty()) plan.runner_args.push_back(relay_flag(fixed));
     // Always: publishing is per run, and the container is the task's.
-    plan.runner_args.push_back(runner::kPublishRelayFlag);
+    plan.runner_args.push_back(warm_publish_flag());
     WarmPool pool(settings_, client, r.cli, require_runner(), in.state_dir);
     WarmContainer warm = pool.connect(plan, in);
     std::unique_ptr<RelayedRun> relayed, own, published;
     try {
         relayed = shared_relay(in, net, warm.name);
         own = own_relay(in, net, warm.name);
-        published = publisher(in, warm.name);
+        published = publisher(in, runner_socket_dir(in.state_dir, warm.name), std::nullopt);
     } catch (...) {
         close(warm.runner);
         throw;
@@ -301,8 +313,12 @@ std::unique_ptr<RelayedRun> DockerBackend::own_relay(const RunInputs& in, const 
     return std::make_unique<RelayedRun>(std::make_unique<HostRelay>(socket, "", net.run_ports, in.refusal_log), "", "");
 }
 
-// The run's published ports, served by this run's oms while its command runs.
-std::unique_ptr<RelayedRun> DockerBackend::publisher(const RunInputs& in, const std::string& container) const {
+// The run's published ports, served by this run's oms while its command runs,
+// over pub.sock in `folder`: the warm container's socket folder, or (with
+// `lend_to`, the container's "uid:gid") a one-shot run's folder of its own,
+// made here, lent to the container's user and removed after the run.
+std::unique_ptr<RelayedRun> DockerBackend::publisher(const RunInputs& in, const std::string& folder,
+                                                     const std::optional<std::string>& lend_to) const {
     const std::vector<uint16_t> ports = published_ports(in.publish_ports);
     if (ports.empty()) return nullptr;
     // The container's resolver answers there (inner_resolver.hpp): published,
@@ -310,8 +326,13 @@ std::unique_ptr<RelayedRun> DockerBackend::publisher(const RunInputs& in, const 
     if (answers_dns_itself(settings_) && std::binary_search(ports.begin(), ports.end(), uint16_t{53}))
         throw sdk::Error(OMS_ERR_UNSUPPORTED,
                          "docker: cannot publish port 53: the container's own resolver answers there; nothing ran");
-    const std::string socket = runner_socket_dir(in.state_dir, container) + "/" + runner::kPublishSocketName;
-    return std::make_unique<RelayedRun>(std::make_unique<HostPublisher>(socket, ports), "", "");
+    if (!lend_to)
+        return std::make_unique<RelayedRun>(
+            std::make_unique<HostPublisher>(folder + "/" + runner::kPublishSocketName, ports), "", "");
+    // Listening on the host first: a port another program holds refuses the run before the folder is made.
+    auto serving = std::make_unique<HostPublisher>(folder + "/" + runner::kPublishSocketName, ports);
+    lend_to_container(folder, *lend_to);
+    return std::make_unique<RelayedRun>(std::move(serving), folder, "");
 }
 
 void DockerBackend::check_verify() const {

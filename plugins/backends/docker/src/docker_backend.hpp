@@ -13,6 +13,7 @@
 #include <oms/sdk.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace oms::docker {
@@ -76,7 +77,8 @@ private:
                                              const std::string& container) const;
     std::unique_ptr<RelayedRun> own_relay(const RunInputs& in, const SurfnetPlan& net,
                                           const std::string& container) const;
-    std::unique_ptr<RelayedRun> publisher(const RunInputs& in, const std::string& container) const;
+    std::unique_ptr<RelayedRun> publisher(const RunInputs& in, const std::string& folder,
+                                          const std::optional<std::string>& lend_to) const;
     // One warning a masked file that is no Solana keypair, as every backend
     // says it, once a file (recorded in oms's state folder).
     void log_keypair_notices(const ContainerPlan& plan, const std::string& state_dir) const {

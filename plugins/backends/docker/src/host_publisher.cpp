@@ -1,5 +1,8 @@
 #include "host_publisher.hpp"
 
+#include "container_plan.hpp"
+
+#include "../runner/runner_protocol.hpp"
 #include "../runner/socket_relay.hpp"
 
 #include <oms/published_listeners.hpp>
@@ -25,16 +28,18 @@ std::vector<uint16_t> published_ports(const std::vector<int64_t>& publish_rules)
     return {ports.begin(), ports.end()};
 }
 
-std::vector<std::string> published_lines(const std::vector<uint16_t>& ports, bool warm) {
+std::vector<std::string> published_lines(const std::vector<uint16_t>& ports) {
     std::vector<std::string> lines;
     for (uint16_t port : ports) {
         const std::string p = std::to_string(port);
-        lines.push_back(warm ? "docker: port " + p + " published: the host's 127.0.0.1:" + p + " (and [::1]:" + p +
-                                   ") reaches the container's 127.0.0.1:" + p + " while the run lives"
-                             : "port " + p + " not published: the docker backend publishes from a warm container "
-                                             "only, and this command runs in a one-shot container of its own");
+        lines.push_back("docker: port " + p + " published: the host's 127.0.0.1:" + p + " (and [::1]:" + p +
+                        ") reaches the container's 127.0.0.1:" + p + " while the run lives");
     }
     return lines;
+}
+
+std::string warm_publish_flag() {
+    return std::string(runner::kPublishRelayFlag) + kSocketDirInContainer + "/" + runner::kPublishSocketName;
 }
 
 HostPublisher::HostPublisher(std::string socket_path, const std::vector<uint16_t>& ports)

@@ -2,9 +2,9 @@
 // publish: NET_PUBLISH_LOOPBACK). The container has no network but its
 // loopback; oms listens on the host's 127.0.0.1:PORT and [::1]:PORT
 // (oms/published_listeners.hpp: a port another program holds refuses the run
-// before anything runs) and carries each connection over the warm runner's
-// publish.sock (runner/published_relay.hpp) to the container's
-// 127.0.0.1:PORT. Bounded and single-threaded (runner/socket_relay.hpp).
+// before anything runs) and carries each connection over the runner's
+// pub.sock (runner/published_relay.hpp) to the container's
+// 127.0.0.1:PORT, in a warm container or a one-shot one. Bounded and single-threaded (runner/socket_relay.hpp).
 // Where nothing listens inside, the host's client gets a reset: no refusal
 // of the command, none is reported.
 #pragma once
@@ -41,10 +41,10 @@ private:
 // The published ports of the policy's NET_PUBLISH_LOOPBACK rules, sorted, no repeats.
 std::vector<uint16_t> published_ports(const std::vector<int64_t>& publish_rules);
 
-// What happens to `ports`, one line each: published (`warm`: the command
-// runs in the task's warm container), or not (a one-shot container has no
-// runner serving publish.sock; the run goes on unpublished, as under a
-// backend that does not publish).
-std::vector<std::string> published_lines(const std::vector<uint16_t>& ports, bool warm);
+// `oms policy`'s line for each published port.
+std::vector<std::string> published_lines(const std::vector<uint16_t>& ports);
+
+// The runner's flag for a warm container: pub.sock in its socket folder.
+std::string warm_publish_flag();
 
 }  // namespace oms::docker

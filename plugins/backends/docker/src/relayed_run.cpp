@@ -1,6 +1,7 @@
 #include "relayed_run.hpp"
 
 #include "state_folder.hpp"
+#include "tree_removal.hpp"
 
 #include "../runner/runner_protocol.hpp"
 
@@ -18,10 +19,7 @@ RelayedRun::RelayedRun(std::unique_ptr<RunCompanion> companion, std::string owne
 RelayedRun::~RelayedRun() {
     inner_.reset();  // the container first: nothing may connect after the companion goes
     companion_.reset();
-    if (!owned_dir_.empty()) {
-        unlink((owned_dir_ + "/" + runner::kRelaySocketName).c_str());
-        rmdir(owned_dir_.c_str());
-    }
+    if (!owned_dir_.empty()) remove_tree(owned_dir_);  // with whatever the container left in it
     if (!owned_lock_.empty()) unlink(owned_lock_.c_str());
 }
 

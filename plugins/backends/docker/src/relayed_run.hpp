@@ -13,8 +13,8 @@ namespace oms::docker {
 
 class RelayedRun : public sdk::Run {
 public:
-    // `owned_dir` and `owned_lock` (may be empty) are removed at the end: a
-    // one-shot run's relay folder and lock file.
+    // `owned_dir` (with what is in it) and `owned_lock` (may be empty) are
+    // removed at the end: a one-shot run's publish folder, its relay lock file.
     RelayedRun(std::unique_ptr<RunCompanion> companion, std::string owned_dir, std::string owned_lock);
     ~RelayedRun() override;
     void start(std::unique_ptr<sdk::Run> inner) { inner_ = std::move(inner); }

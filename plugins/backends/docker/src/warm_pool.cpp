@@ -9,8 +9,6 @@
 #include "tree_removal.hpp"
 #include "warm_identity.hpp"
 
-#include "../runner/runner_protocol.hpp"
-
 #include <oms/sdk.hpp>
 
 #include <sys/socket.h>
@@ -42,26 +40,6 @@ bool path_exists(const std::string& path) {
 std::string trimmed(std::string s) {
     while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
     return s;
-}
-
-// The runner's socket folder, bind-mounted into the container: 0700 and the
-// caller's when the container runs as the caller; lent to the container's
-// user until its runner listens when root runs oms (the 0700 folder above it
-// keeps other users out); open to the container's other uid only when oms
-// can do neither.
-void socket_directory(const std::string& path, const std::string& user) {
-    const uid_t uid = static_cast<uid_t>(std::strtoul(user.c_str(), nullptr, 10));
-    const gid_t gid = static_cast<gid_t>(std::strtoul(user.substr(user.find(':') + 1).c_str(), nullptr, 10));
-    if (mkdir(path.c_str(), 0700) != 0 && errno != EEXIST)
-        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot create " + path + ": " + std::strerror(errno));
-    struct stat st;
-    const bool ours = lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
-                      (st.st_uid == geteuid() || (geteuid() == 0 && st.st_uid == uid));
-    if (!ours)
-        throw sdk::Error(OMS_ERR_FAILED, "docker: " + path + " is not a folder of this user or the container's; refusing to use it");
-    if (geteuid() == 0 && chown(path.c_str(), uid, gid) != 0)
-        throw sdk::Error(OMS_ERR_FAILED, "docker: cannot lend " + path + " to " + user + ": " + std::strerror(errno));
-    chmod(path.c_str(), geteuid() == 0 || uid == geteuid() ? 0700 : 0777);
 }
 
 // Once the runner listens, root takes the folder back: the container's user
@@ -96,13 +74,11 @@ std::string WarmPool::socket_path(const std::string& name) const {
 
 void WarmPool::prepare_socket_dir(const std::string& name, const std::string& user) const {
     if (state_dir_.empty()) throw sdk::Error(OMS_ERR_FAILED, "docker: warm mode needs oms's state folder");
-    // publish.sock, the longest name served there (runner_protocol.hpp), must fit too.
-    const std::string longest = runner_socket_dir(state_dir_, name) + "/" + runner::kPublishSocketName;
-    if (socket_path(name).size() >= 108 || longest.size() >= 108)
+    if (socket_path(name).size() >= 108)  // the longest name served there (runner_protocol.hpp)
         throw sdk::Error(OMS_ERR_FAILED, "docker: the state folder path " + state_dir_ +
                                              " is too long for a unix socket; use a shorter XDG_STATE_HOME or warm = false");
     docker_state_folder(state_dir_, "warm mode");  // 0700: keeps other host users away from the sockets
-    socket_directory(runner_socket_dir(state_dir_, name), user);  // the container's user creates the socket here
+    lend_to_container(runner_socket_dir(state_dir_, name), user);  // the container's user creates the socket here
 }
 
 WarmContainer WarmPool::connect(const ContainerPlan& plan, const RunInputs& in) {
