@@ -14,7 +14,6 @@
 #include "one_shot_lifeline.hpp"
 #include "one_shot_run.hpp"
 #include "probe_report.hpp"
-#include "mount_option.hpp"
 #include "relayed_run.hpp"
 #include "render_text.hpp"
 #include "run_inputs.hpp"
@@ -144,6 +143,7 @@ void DockerBackend::render(const sdk::Context& context, const sdk::Policy& polic
     const std::vector<uint16_t> relayed = container_relay_ports(net, mode == Mode::Warm);
     if (!relayed.empty()) plan.runner_args.push_back(relay_flag(relayed));
     if (mode == Mode::Warm) plan.runner_args.push_back(warm_publish_flag());
+    else if (!in.publish_ports.empty()) add_one_shot_publishing(plan, one_shot_publish_folder(in.state_dir, "oms-run-<id>"));
     if (!net.trusted_binary.empty()) plan.expected.push_back(net.trusted_expect);
     RunInputs shown = in;
     if (!net.trusted_binary.empty()) shown.argv[0] = net.trusted_binary;  // what the runner starts
@@ -206,14 +206,9 @@ std::unique_ptr<sdk::Run> DockerBackend::spawn(const sdk::Context& context, cons
             "", lock);
         plan.runner_args.push_back(relay_flag(relay_ports));
     }
-    // Its socket folder is read-only to the container: the publish socket gets a folder of the run's own.
-    const std::string publish_dir = in.state_dir + "/docker/" + name + ".pub";
+    const std::string publish_dir = one_shot_publish_folder(in.state_dir, name);
     std::unique_ptr<RelayedRun> published = publisher(in, publish_dir, r.user);
-    if (published) {
-        plan.flags.push_back(bind_mount_flag(publish_dir, runner::kPublishDirInContainer, false));
-        plan.runner_args.push_back(std::string(runner::kPublishRelayFlag) + runner::kPublishDirInContainer + "/" +
-                                   runner::kPublishSocketName);
-    }
+    if (published) add_one_shot_publishing(plan, publish_dir);
     std::vector<std::string> argv = one_shot_argv(settings_, plan, name, command, tty, require_runner(), socket_dir,
                                                   one_shot_labels(in.worktree, name));
     argv[0] = r.cli;

@@ -1,6 +1,6 @@
 #include "host_publisher.hpp"
 
-#include "container_plan.hpp"
+#include "mount_option.hpp"
 
 #include "../runner/runner_protocol.hpp"
 #include "../runner/socket_relay.hpp"
@@ -40,6 +40,16 @@ std::vector<std::string> published_lines(const std::vector<uint16_t>& ports) {
 
 std::string warm_publish_flag() {
     return std::string(runner::kPublishRelayFlag) + kSocketDirInContainer + "/" + runner::kPublishSocketName;
+}
+
+std::string one_shot_publish_folder(const std::string& state_dir, const std::string& name) {
+    return state_dir + "/docker/" + name + ".pub";
+}
+
+void add_one_shot_publishing(ContainerPlan& plan, const std::string& folder) {
+    plan.flags.push_back(bind_mount_flag(folder, runner::kPublishDirInContainer, false));
+    plan.runner_args.push_back(std::string(runner::kPublishRelayFlag) + runner::kPublishDirInContainer + "/" +
+                               runner::kPublishSocketName);
 }
 
 HostPublisher::HostPublisher(std::string socket_path, const std::vector<uint16_t>& ports)

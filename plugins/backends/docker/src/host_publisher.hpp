@@ -8,6 +8,7 @@
 // Where nothing listens inside, the host's client gets a reset: no refusal
 // of the command, none is reported.
 #pragma once
+#include "container_plan.hpp"
 #include "run_companion.hpp"
 
 #include "../runner/socket_relay.hpp"
@@ -46,5 +47,12 @@ std::vector<std::string> published_lines(const std::vector<uint16_t>& ports);
 
 // The runner's flag for a warm container: pub.sock in its socket folder.
 std::string warm_publish_flag();
+
+// A one-shot container's socket folder is read-only to it: a run that
+// publishes gets a folder of its own for pub.sock, state_dir/docker/NAME.pub
+// (never longer than the run's relay folder), which `plan` mounts at
+// kPublishDirInContainer and names to the runner.
+std::string one_shot_publish_folder(const std::string& state_dir, const std::string& name);
+void add_one_shot_publishing(ContainerPlan& plan, const std::string& folder);
 
 }  // namespace oms::docker
