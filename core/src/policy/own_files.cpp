@@ -142,4 +142,16 @@ void deny_writes_to_own_files(const std::vector<OwnFile>& own, Policy& policy) {
     }
 }
 
+void hide_state_folder(const std::string& state_folder, Policy& policy) {
+    for (const PolicyRule& rule : policy.rules) {
+        const bool root = rule.kind == OMS_RULE_READ_ALLOW_TREE || rule.kind == OMS_RULE_WRITE_ALLOW_TREE;
+        if (!root) continue;
+        // A system temp folder is each run's own (a private tmpfs, a container's): never the host's.
+        const std::string path = resolved_path(rule.value);
+        if (is_system_temp_folder(path) || !sdk::path::is_inside(state_folder, path)) continue;
+        policy.rules.push_back(PolicyRule{OMS_RULE_READ_DENY, state_folder, 0, "core: oms's state folder"});
+        return;
+    }
+}
+
 }  // namespace oms::core

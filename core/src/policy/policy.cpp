@@ -6,7 +6,9 @@
 #include "oms/core/config_error_location.hpp"
 #include "oms/core/error.hpp"
 #include "oms/core/own_files.hpp"
+#include "oms/core/paths.hpp"
 #include "oms/core/policy_guard.hpp"
+#include "oms/core/protected_folders.hpp"
 #include "oms/core/toolchain_homes.hpp"
 
 #include <oms/abi_history.hpp>
@@ -113,6 +115,7 @@ void assemble_policy(const Registry& registry, const RunContext& context, Policy
     const sdk::PathResolverScope resolving;  // the guard and own_files resolve HOME's folders once
     guard_assembled_policy(context, policy);
     deny_writes_to_own_files(own_files(registry.named_folders()), policy);
+    hide_state_folder(resolved_path(state_dir()), policy);
 }
 
 const oms_policy* Policy::view() {

@@ -188,3 +188,27 @@ TEST_CASE("a plugin file or the user config linked from a file in the worktree s
     CHECK(policy.out.find(plugin_target) != std::string::npos);
     CHECK(policy.out.find(config_target) != std::string::npos);
 }
+
+TEST_CASE("oms's state folder is hidden from a command that a read root would show it to",
+          "[landlock][own-files]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World w;
+    const std::string xdg_state = w.root / "xdg-state";
+    // A first run makes the state folder and its record of the last run.
+    auto first = run_in_oms(w, "true");
+    REQUIRE(first.exit_code == 0);
+    REQUIRE(fs::exists(xdg_state + "/oms/last-run.json"));
+    write_file(xdg_state + "/beside.txt", "BESIDE");
+    // `--ro` of the folder holding it (as `--ro ~/.local` holds ~/.local/state/oms).
+    auto r = run_in_oms_with_options(w, {"--ro", xdg_state},
+                          "cat " + xdg_state + "/beside.txt; echo; ls -A " + xdg_state + "/oms | wc -l; cat " +
+                              xdg_state + "/oms/last-run.json 2>/dev/null || echo HIDDEN");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out == "BESIDE\n0\nHIDDEN\n");  // the control first: the rest of the read root is there
+    auto policy = run_process({oms_binary(), "policy", "--sandbox", "landlock", "--worktree", w.work, "--ro", xdg_state},
+                              {oms_world_env(w), std::nullopt, w.work, 60});
+    CHECK(policy.out.find("read-deny            " + xdg_state + "/oms") != std::string::npos);
+    CHECK(policy.out.find("(core: oms's state folder)") != std::string::npos);
+}

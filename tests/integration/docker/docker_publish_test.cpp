@@ -13,6 +13,8 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -198,4 +200,30 @@ TEST_CASE("docker publish one-shot: the run's publish folder goes with the run",
         folders += entry.path().filename().string().find(".pub") != std::string::npos;
     CHECK(folders == 0);
     CHECK(host_loopback_exchange(port, "x\n") == "refused");
+}
+
+TEST_CASE("docker publish one-shot: a publish folder its gone run left is removed by the task's next one-shot run",
+          "[docker][publish]") {
+    require_daemon();
+    Task task(false);
+    const std::string docker = task.root / "state/docker";
+    make_dirs(docker);
+    // Left by a run whose oms was killed (no lock file left), made unreadable
+    // by its command; and one of a run that is still going (its lock held).
+    const std::string gone = docker + "/oms-run-gone01.pub";
+    write_file(gone + "/deep/file", "x");
+    REQUIRE(chmod(gone.c_str(), 0) == 0);
+    const std::string live = docker + "/oms-run-live01.pub";
+    make_dirs(live);
+    const int lock = open((docker + "/oms-run-live01.run-lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    REQUIRE(lock >= 0);
+    REQUIRE(flock(lock, LOCK_EX | LOCK_NB) == 0);
+    const Outcome o = task.sh("echo ran");
+    INFO(o.error << o.err);
+    REQUIRE(o.status == OMS_OK);
+    CHECK(o.out == "ran\n");
+    struct stat st;
+    CHECK(lstat(gone.c_str(), &st) != 0);  // gone, whatever its command did to it
+    CHECK(lstat(live.c_str(), &st) == 0);  // the control: a live run's folder stays
+    close(lock);
 }

@@ -10,6 +10,7 @@
 
 #include <oms/sdk.hpp>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -81,7 +82,24 @@ size_t remove_one_shot_leftovers(const EngineClient& client, const std::string& 
         remove_container(client, c.id);
         ++removed;
     }
+    remove_left_publish_folders(state_dir);
     return removed;
+}
+
+void remove_left_publish_folders(const std::string& state_dir) {
+    const std::string docker = state_dir + "/docker";
+    DIR* listing = opendir(docker.c_str());
+    if (!listing) return;
+    std::vector<std::string> left;
+    const std::string suffix = ".pub";
+    while (dirent* e = readdir(listing)) {
+        const std::string name = e->d_name;
+        if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+            continue;
+        if (run_gone(state_dir, name.substr(0, name.size() - suffix.size()))) left.push_back(docker + "/" + name);
+    }
+    closedir(listing);
+    for (const std::string& folder : left) remove_tree(folder);
 }
 
 }  // namespace oms::docker

@@ -46,4 +46,10 @@ std::vector<std::string> one_shot_labels(const std::string& worktree, const std:
 size_t remove_one_shot_leftovers(const EngineClient& client, const std::string& state_dir,
                                  const std::string& worktree, bool all);
 
+// Removes the publish folders (state_dir/docker/NAME.pub, host_publisher.hpp)
+// of one-shot runs whose oms is gone: left when oms was killed, or when a
+// command still wrote there while its container went. Any task's: the
+// folder names its run, not its task. Called with the leftovers above.
+void remove_left_publish_folders(const std::string& state_dir);
+
 }  // namespace oms::docker

@@ -40,6 +40,9 @@ void empty_folder(int dir, int depth) {
 
 bool remove_tree(const std::string& path) {
     int dir = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    // The folder itself made unreadable by a command of its owner's uid (chmod 0): its rights back first.
+    if (dir < 0 && errno == EACCES && fchmodat(AT_FDCWD, path.c_str(), 0700, AT_SYMLINK_NOFOLLOW) == 0)
+        dir = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (dir >= 0) empty_folder(dir, 0);
     else unlink(path.c_str());  // a link or a file in its place: remove the entry itself
     if (rmdir(path.c_str()) != 0 && errno != ENOENT && errno != ENOTDIR) return false;
