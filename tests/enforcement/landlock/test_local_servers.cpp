@@ -23,24 +23,9 @@ using namespace oms::test;
 namespace {
 
 // What a client on the host gets from 127.0.0.1:<port>: "refused", or the
-// reply it read ("" when the connection gave nothing).
+// reply it read ("" when the connection gave nothing), without its line end.
 std::string host_client(uint16_t port) {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    timeval timeout{2, 0};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-        const bool refused = errno == ECONNREFUSED;
-        close(fd);
-        return refused ? "refused" : "error";
-    }
-    char reply[64] = {0};
-    ssize_t n = read(fd, reply, sizeof reply - 1);
-    close(fd);
-    std::string text = n > 0 ? std::string(reply, static_cast<size_t>(n)) : "";
+    std::string text = host_loopback_exchange(port, "");
     while (!text.empty() && text.back() == '\n') text.pop_back();
     return text;
 }

@@ -5,8 +5,6 @@
 #include "runner_protocol.hpp"
 #include "socket_relay.hpp"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -34,13 +32,8 @@ relay::FarEnd open_container_port(int accepted, const std::string& request) {
         answer_failure(accepted);
         return {};
     }
-    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    sockaddr_in inside{};
-    inside.sin_family = AF_INET;
-    inside.sin_port = htons(port);
-    inside.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd < 0 || (connect(fd, reinterpret_cast<sockaddr*>(&inside), sizeof inside) != 0 && errno != EINPROGRESS)) {
-        if (fd >= 0) close(fd);
+    const int fd = relay::start_loopback_connect(port);
+    if (fd < 0) {
         answer_failure(accepted);
         return {};
     }

@@ -105,6 +105,18 @@ void close_pair(Pair& p) {
 
 }  // namespace
 
+int start_loopback_connect(uint16_t port) {
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd >= 0 && (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 || errno == EINPROGRESS))
+        return fd;
+    if (fd >= 0) close(fd);
+    return -1;
+}
+
 FarEnd open_through_unix_socket(const char* socket_path, uint16_t port) {
     sockaddr_un address{};
     address.sun_family = AF_UNIX;

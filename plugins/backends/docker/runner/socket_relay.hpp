@@ -61,6 +61,10 @@ void run_relay(const std::vector<int>& listeners, const OpenFarEnd& open_far_end
 // oms's relay.sock) and in oms (a published port, to the runner's pub.sock).
 FarEnd open_through_unix_socket(const char* socket_path, uint16_t port);
 
+// A non-blocking TCP connect to 127.0.0.1:`port`, started (a Connecting far
+// end for the loop to complete): the socket, or -1 when it failed at once.
+int start_loopback_connect(uint16_t port);
+
 // Closes `fd` so that its peer sees a reset, not a clean end.
 void close_with_reset(int fd);
 

@@ -1,5 +1,6 @@
 #include "host_publisher.hpp"
 
+#include "host_relay.hpp"
 #include "mount_option.hpp"
 
 #include "../runner/runner_protocol.hpp"
@@ -15,17 +16,11 @@
 
 #include <cerrno>
 #include <cstring>
-#include <set>
 
 namespace oms::docker {
 
 std::vector<uint16_t> published_ports(const std::vector<int64_t>& publish_rules) {
-    std::set<uint16_t> ports;
-    for (int64_t port : publish_rules) {
-        if (port < 1 || port > 65535) throw sdk::Error(OMS_ERR_INVALID, "docker: invalid published port in the policy");
-        ports.insert(static_cast<uint16_t>(port));
-    }
-    return {ports.begin(), ports.end()};
+    return policy_ports(publish_rules, "published");
 }
 
 std::vector<std::string> published_lines(const std::vector<uint16_t>& ports) {

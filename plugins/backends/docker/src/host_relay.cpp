@@ -7,9 +7,7 @@
 #include <oms/refusal_log.hpp>
 #include <oms/sdk.hpp>
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <sys/file.h>
 #include <sys/socket.h>
@@ -31,13 +29,18 @@ void answer(int fd, unsigned char status) { (void)!send(fd, &status, 1, MSG_NOSI
 
 }  // namespace
 
-std::vector<uint16_t> relay_ports(const std::vector<int64_t>& connect_rules) {
+std::vector<uint16_t> policy_ports(const std::vector<int64_t>& rules, const char* what) {
     std::set<uint16_t> ports;
-    for (int64_t port : connect_rules) {
-        if (port < 1 || port > 65535) throw sdk::Error(OMS_ERR_INVALID, "docker: invalid loopback port in the policy");
+    for (int64_t port : rules) {
+        if (port < 1 || port > 65535)
+            throw sdk::Error(OMS_ERR_INVALID, std::string("docker: invalid ") + what + " port in the policy");
         ports.insert(static_cast<uint16_t>(port));
     }
     return {ports.begin(), ports.end()};
+}
+
+std::vector<uint16_t> relay_ports(const std::vector<int64_t>& connect_rules) {
+    return policy_ports(connect_rules, "loopback");
 }
 
 std::string relay_flag(const std::vector<uint16_t>& ports) {
@@ -124,13 +127,8 @@ relay::FarEnd HostRelay::open_host_port(int accepted, const std::string& request
         answer(accepted, 1);
         return {};
     }
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    sockaddr_in host{};
-    host.sin_family = AF_INET;
-    host.sin_port = htons(port);
-    host.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd < 0 || (connect(fd, reinterpret_cast<sockaddr*>(&host), sizeof host) != 0 && errno != EINPROGRESS)) {
-        if (fd >= 0) close(fd);
+    const int fd = relay::start_loopback_connect(port);
+    if (fd < 0) {
         refusal_log::append(report_fd_, "relay", "127.0.0.1", 9, port, "relayed, but nothing listened on the host's port");
         answer(accepted, 1);
         return {};

@@ -51,6 +51,10 @@ private:
     std::thread thread_;
 };
 
+// The ports of `rules` (numbers of port rules), sorted, no repeats; throws
+// sdk::Error(OMS_ERR_INVALID) naming `what` ports for one out of range.
+std::vector<uint16_t> policy_ports(const std::vector<int64_t>& rules, const char* what);
+
 // The ports of the policy's NET_CONNECT_LOOPBACK (or NET_CONNECT_RUN_PORT)
 // rules, sorted, no repeats.
 std::vector<uint16_t> relay_ports(const std::vector<int64_t>& connect_rules);
