@@ -1,7 +1,8 @@
 // The landlock backend's filter: the calls no build or test needs (reading
 // other processes, loading code into the kernel, undoing the mount
-// namespace), namespace creation, setuid modes, terminal injection, and
-// sockets other than unix and TCP (plus UDP on a private lo).
+// namespace), namespace creation, setuid modes, terminal injection,
+// sockets other than unix and TCP (plus UDP on a private lo), and port
+// sharing (SO_REUSEPORT).
 #include <errno.h>
 #include <sched.h>
 #include <sys/ioctl.h>
@@ -84,6 +85,15 @@ void refuse_sockets(FilterContext& f, bool datagrams) {
     f.refuse_when("socketpair", EACCES, {scmp_arg_cmp{0, SCMP_CMP_NE, AF_UNIX, 0}});
 }
 
+// setsockopt(fd, SOL_SOCKET, SO_REUSEPORT): a socket with it may bind a
+// port another holds with it too, and the relays' listeners have it (the
+// runs sharing a task's network each bind the relayed ports): a command
+// with it could take a share of the connections meant for the host's
+// service. The level and name are ints: only their low words count.
+void refuse_port_sharing(FilterContext& f) {
+    f.refuse_when("setsockopt", EPERM, {low_word_is(1, SOL_SOCKET), low_word_is(2, SO_REUSEPORT)});
+}
+
 }  // namespace
 
 std::vector<sock_filter> landlock_policy(bool datagrams) {
@@ -93,6 +103,7 @@ std::vector<sock_filter> landlock_policy(bool datagrams) {
     refuse_setuid_modes(f);
     refuse_terminal_injection(f);
     refuse_sockets(f, datagrams);
+    refuse_port_sharing(f);
     return f.program();
 }
 

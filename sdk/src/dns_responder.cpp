@@ -158,13 +158,13 @@ size_t answer(uint8_t* message, size_t size) {
     return kHeader + question;
 }
 
-int listener(int type) {
+int listener(int type, uint32_t on) {
     int fd = socket(AF_INET, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) return -1;
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_port = htons(53);
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_addr.s_addr = htonl(on);
     if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
         (type == SOCK_STREAM && listen(fd, kAcceptBacklog) != 0)) {
         close(fd);
@@ -249,15 +249,31 @@ void read_tcp(TcpClient& client) {
 
 }  // namespace
 
-bool open() {
-    udp_fd = listener(SOCK_DGRAM);
-    tcp_fd = listener(SOCK_STREAM);
+bool open(uint32_t address) {
+    udp_fd = listener(SOCK_DGRAM, address);
+    tcp_fd = listener(SOCK_STREAM, address);
     if (udp_fd >= 0 && tcp_fd >= 0) return true;
     // Half a responder is not kept: the init then holds no descriptor.
     if (udp_fd >= 0) close(udp_fd);
     if (tcp_fd >= 0) close(tcp_fd);
     udp_fd = tcp_fd = -1;
     return false;
+}
+
+bool resolv_conf_naming(uint32_t address, char* out, size_t capacity) {
+    char dotted[INET_ADDRSTRLEN];
+    const in_addr raw{htonl(address)};
+    if (!inet_ntop(AF_INET, &raw, dotted, sizeof dotted)) return false;
+    static constexpr char kDefault[] = "127.0.0.1";
+    const char* at = strstr(kSandboxResolvConf, kDefault);
+    const size_t before = static_cast<size_t>(at - kSandboxResolvConf);
+    const size_t after = strlen(at + sizeof kDefault - 1);
+    const size_t length = strlen(dotted);
+    if (before + length + after + 1 > capacity) return false;
+    memcpy(out, kSandboxResolvConf, before);
+    memcpy(out + before, dotted, length);
+    memcpy(out + before + length, at + sizeof kDefault - 1, after + 1);
+    return true;
 }
 
 Descriptors descriptors() {

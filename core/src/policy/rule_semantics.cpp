@@ -488,8 +488,8 @@ Decision decide_listen(const Policy& policy, const SemanticsInputs& in, const En
     if (in.family == BackendFamily::landlock && !shares_host_network(policy, in)) {
         if (const PolicyRule* relayed = connect_rule(policy, e.port))
             return decided(Verdict::denied, relayed, "the port is the relay's (it reaches the host's service): in use");
-        return own_loopback_listen(policy, e.port, "the sandbox's own loopback (private network namespace)",
-                                   "reachable from inside the sandbox only");
+        return own_loopback_listen(policy, e.port, "the task's own loopback (a network namespace its runs share)",
+                                   "reachable from the task's runs only");
     }
     if (in.family == BackendFamily::landlock)
         return decided(Verdict::denied, nullptr, "a trusted listener shares the host's network: only its ports");

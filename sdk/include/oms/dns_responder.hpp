@@ -22,10 +22,17 @@ inline constexpr char kSandboxResolvConf[] =
     "nameserver 127.0.0.1\n"
     "options attempts:1 timeout:1\n";
 
-// Binds 127.0.0.1:53 UDP and TCP (needs CAP_NET_BIND_SERVICE or a network
+// Binds `address`:53 UDP and TCP (needs CAP_NET_BIND_SERVICE or a network
 // namespace whose unprivileged ports start at 53 or below) and returns false
 // when it cannot; resolution then fails with "connection refused", still at once.
-bool open();
+// `address` (host byte order) is 127.0.0.1 unless several sandboxes share one
+// network namespace and each answers its own commands on an address of its
+// own (resolv_conf_naming).
+bool open(uint32_t address = 0x7f000001);
+
+// kSandboxResolvConf naming `address` (host byte order) instead of 127.0.0.1,
+// in `out` (NUL-terminated); false when it does not fit.
+bool resolv_conf_naming(uint32_t address, char* out, size_t capacity);
 struct Descriptors {
     int udp, tcp;  // -1 when not open
 };

@@ -222,7 +222,7 @@ TEST_CASE("publish: oms policy shows the published port, in the rules and in lan
                               "5173", "connect", "127.0.0.1:5174"},
                              {oms_world_env(w), std::nullopt, w.work, 60});
     CHECK(other.out.find("published:") == std::string::npos);  // the control: another port is not
-    // A listener there is the host's way in, not "reachable from inside the sandbox only".
+    // A listener there is the host's way in, not "reachable from the task's runs only".
     auto listening = run_process({oms_binary(), "explain", "--sandbox", "landlock", "--worktree", w.work, "--publish",
                                   "5173", "listen", "5173", "5174"},
                                  {oms_world_env(w), std::nullopt, w.work, 60});
@@ -232,7 +232,7 @@ TEST_CASE("publish: oms policy shows the published port, in the rules and in lan
     CHECK(listening.out.find("published: the host's 127.0.0.1:5173 (and [::1]:5173) reaches a server listening "
                              "here while a run lives") != std::string::npos);
     CHECK(listening.out.find("listen 5174: allowed under landlock\n  rule: none") != std::string::npos);
-    CHECK(listening.out.find("reachable from inside the sandbox only") != std::string::npos);  // 5174's
+    CHECK(listening.out.find("reachable from the task's runs only") != std::string::npos);  // 5174's
 }
 
 TEST_CASE("publish: host clients holding every connection they can do not take the command's own relay away",

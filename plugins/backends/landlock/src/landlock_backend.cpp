@@ -214,8 +214,17 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
         host().log(OMS_LOG_WARN, line);
     const auto run_folder = sdk::run_folder_of(context.private_home(), context.temp_dir());
     // Lives until the child has exec'd (its mounts are made by then).
-    MaskSources masks(run_folder.known() ? run_folder.own : "/tmp");
+    // Locked from here until the child has its network: see task_network.hpp.
+    auto network = plan.own_network && plan.namespaces
+                       ? std::make_unique<TaskNetwork>(state_dir, std::string(context.worktree()), plan.connect_ports)
+                       : nullptr;
+    MaskSources masks(run_folder.known() ? run_folder.own : "/tmp",
+                      network ? network->resolver_address() : TaskNetwork::kOwnResolver);
     ChildSpec spec = make_child_spec(plan, features_, seccomp_for(plan), masks);
+    if (network) {
+        spec.join_pidfd = network->join_pidfd();
+        spec.resolver_address = network->resolver_address();
+    }
     if (!plan.namespaces) spec.extra_seccomp = &rung3_filter_;
     spec.stdio[0] = stdio.in;
     spec.stdio[1] = stdio.out;
@@ -223,6 +232,7 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
     std::unique_ptr<ConfinedRun> run;
     try {
         run = launch(spec);
+        if (network) run->keep_member(std::move(network));
     } catch (const LaunchFailure&) {
         forget_cached_verdict();  // the next probe starts again instead of trusting it
         throw;

@@ -34,8 +34,12 @@ int listen_on_loopback(const ChildSpec& spec, uint16_t port, bool listen_now) {
     address.sin_family = AF_INET;
     address.sin_port = htons(port);
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    // Bound without SO_REUSEADDR: see relay_socket.hpp.
-    if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+    // Bound without SO_REUSEADDR: see relay_socket.hpp. With SO_REUSEPORT,
+    // which commands may not set (plugins/seccomp): the runs sharing a task's
+    // network (task_network.hpp) each bind the port, and it stays held while
+    // any of them runs.
+    int one = 1;
+    if (setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) != 0 || bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
         (listen_now && !relay_start_listening(fd, 128)))
         child_fail(spec, "listen on the sandbox's 127.0.0.1 for the relay");
     return fd;

@@ -37,11 +37,21 @@ void map_user_namespace(const ChildSpec& spec) {
     write_id_map(spec, "/proc/self/gid_map", spec.gid);
 }
 
+// The task's network when a live run of the task has one (task_network.hpp):
+// entered through its init's pidfd, so a run gone meanwhile is never
+// mistaken for another process; then this run makes a network of its own.
+bool enter_task_network(const ChildSpec& spec) {
+    if (spec.network_entered) return true;
+    return spec.join_pidfd >= 0 && setns(spec.join_pidfd, CLONE_NEWNET) == 0;
+}
+
 }  // namespace
 
 void enter_namespaces(const ChildSpec& spec) {
-    if (spec.need_user_namespace) map_user_namespace(spec);
-    int flags = CLONE_NEWNS | (spec.own_network ? CLONE_NEWNET : 0);
+    // A user namespace entered by the joining helper has its id maps.
+    if (spec.need_user_namespace && !spec.network_entered) map_user_namespace(spec);
+    int flags = CLONE_NEWNS;
+    if (spec.own_network && !enter_task_network(spec)) flags |= CLONE_NEWNET;
     if (unshare(flags) != 0) child_fail(spec, "create the mount/network namespaces");
 }
 

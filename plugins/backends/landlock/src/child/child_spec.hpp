@@ -70,6 +70,13 @@ struct ChildSpec {
     int report_fd = -1;    // that file, O_APPEND: the init's refusals (refused_connect_watch.hpp)
     bool watch_connects = true;  // Plan::watch_connects
     bool own_network = true;
+    // TaskNetwork::join_pidfd: the init of a live run of the task whose
+    // network this run enters (-1: a network of its own).
+    int join_pidfd = -1;
+    // Set in the joining helper's copy only (launcher.cpp): the user and
+    // network namespaces are entered already, the id maps made.
+    bool network_entered = false;
+    uint32_t resolver_address = 0x7f000001;  // TaskNetwork::resolver_address
     bool need_user_namespace = false;  // not root: a user namespace grants the mount rights
     // false: rung 3, no namespace at all (Plan::namespaces): no mounts, no
     // lo, the init a subreaper that kills what the command leaves.

@@ -70,19 +70,77 @@ std::vector<int> receive_listeners(int channel, size_t expected) {
 
 int child_entry(void* spec) { run_child(*static_cast<const ChildSpec*>(spec)); }
 
-// Starts the child as pid 1 of a new PID namespace (and, without root, in a
-// new user namespace that owns it). It lives as the namespace's init for the
-// whole run, so it cannot share our memory like a vfork would: it is a copy.
-pid_t start_child(const ChildSpec& spec) {
+pid_t clone_on_own_stack(int (*entry)(void*), int flags, void* argument) {
     constexpr size_t kStackSize = 256 * 1024;
     void* stack = mmap(nullptr, kStackSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
     if (stack == MAP_FAILED) return -1;
-    int flags = spec.namespaces ? CLONE_NEWPID | (spec.need_user_namespace ? CLONE_NEWUSER : 0) | SIGCHLD : SIGCHLD;
-    pid_t pid = clone(child_entry, static_cast<char*>(stack) + kStackSize, flags, const_cast<ChildSpec*>(&spec));
+    pid_t pid = clone(entry, static_cast<char*>(stack) + kStackSize, flags, argument);
     int saved = errno;
     munmap(stack, kStackSize);  // the child has its own copy
     errno = saved;
     return pid;
+}
+
+// Starts the child as pid 1 of a new PID namespace (and, without root, in a
+// new user namespace that owns it). It lives as the namespace's init for the
+// whole run, so it cannot share our memory like a vfork would: it is a copy.
+pid_t start_child(ChildSpec& spec) {
+    int flags = spec.namespaces ? CLONE_NEWPID | (spec.need_user_namespace ? CLONE_NEWUSER : 0) | SIGCHLD : SIGCHLD;
+    return clone_on_own_stack(child_entry, flags, &spec);
+}
+
+// The joining helper (a copy of oms, one thread): enters the task's user and
+// network namespaces through the member init's pidfd, then starts the child
+// as oms's own (CLONE_PARENT) in a new PID namespace of that user
+// namespace, writes its pid (0: the task's namespaces could not be entered)
+// and exits.
+struct JoiningHelper {
+    ChildSpec* spec;
+    int pid_fd;  // where the child's pid goes
+};
+
+int joining_helper(void* data) {
+    const auto& helper = *static_cast<JoiningHelper*>(data);
+    ChildSpec& spec = *helper.spec;
+    pid_t pid = 0;
+    if (setns(spec.join_pidfd, CLONE_NEWUSER | CLONE_NEWNET) == 0) {
+        spec.network_entered = true;  // this copy's, which the child inherits
+        pid = clone_on_own_stack(child_entry, CLONE_PARENT | CLONE_NEWPID | SIGCHLD, &spec);
+        if (pid < 0) pid = 0;
+    }
+    ssize_t ignored = write(helper.pid_fd, &pid, sizeof pid);
+    (void)ignored;
+    _exit(0);
+}
+
+// Without root, a task's network belongs to the user namespace of the run
+// that made it, which only a process inside may enter, and a threaded oms
+// cannot (setns of a user namespace wants one thread): a helper enters it
+// and starts the child. Its pid comes through a pipe of its own; -1 when
+// the helper could not start, 0 when the namespaces could not be entered.
+pid_t start_child_in_task_user_namespace(ChildSpec& spec) {
+    int pid_pipe[2];
+    if (pipe2(pid_pipe, O_CLOEXEC) != 0) return -1;
+    JoiningHelper helper_data{&spec, pid_pipe[1]};
+    const pid_t helper = clone_on_own_stack(joining_helper, SIGCHLD, &helper_data);
+    close(pid_pipe[1]);
+    pid_t child = -1;
+    if (helper > 0) {
+        if (read(pid_pipe[0], &child, sizeof child) != static_cast<ssize_t>(sizeof child)) child = -1;
+        wait_status(helper);
+    }
+    close(pid_pipe[0]);
+    return child;
+}
+
+// The child, in the task's network when the run joins one (task_network.hpp).
+pid_t start_sandbox(ChildSpec& spec) {
+    if (spec.join_pidfd >= 0 && spec.need_user_namespace && spec.namespaces) {
+        const pid_t pid = start_child_in_task_user_namespace(spec);
+        if (pid != 0) return pid;
+        spec.join_pidfd = -1;  // the member ended meanwhile: a network of its own
+    }
+    return start_child(spec);
 }
 
 }  // namespace
@@ -115,7 +173,13 @@ int ConfinedRun::wait() {
         reaped_ = true;
     }
     relay_.reset();
+    network_.reset();
     return code;
+}
+
+void ConfinedRun::keep_member(std::unique_ptr<TaskNetwork> network) {
+    network->enroll(pid_);
+    network_ = std::move(network);
 }
 
 std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
@@ -136,7 +200,7 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
     if (!spec.relay_ports.empty()) spec.relay_listen = host_ports_listening(spec.relay_ports);
     oms::published::Listeners published = oms::published::listen_for_published(spec.publish_ports, "landlock");
 
-    pid_t pid = start_child(spec);
+    pid_t pid = start_sandbox(spec);
     if (pid < 0) {
         const int error = errno;
         published.close_all();

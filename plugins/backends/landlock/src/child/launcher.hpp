@@ -4,6 +4,7 @@
 #pragma once
 #include "child_spec.hpp"
 #include "loopback_relay.hpp"
+#include "task_network.hpp"
 
 #include <oms/sdk.hpp>
 
@@ -21,12 +22,16 @@ public:
     ~ConfinedRun() override;
     void signal(int signal_number) override;
     int wait() override;
+    // Makes the run a member of its task's network (task_network.hpp) until
+    // it ends.
+    void keep_member(std::unique_ptr<TaskNetwork> network);
 
 private:
     pid_t pid_;
     std::mutex mutex_;     // orders signal() against the reaping in wait()
     bool reaped_ = false;  // once true the pid may belong to someone else
     std::unique_ptr<LoopbackRelay> relay_;
+    std::unique_ptr<TaskNetwork> network_;
 };
 
 // Why a start failed, kept apart from the message so that the start probe

@@ -20,7 +20,7 @@ namespace {
 
 }  // namespace
 
-MaskSources::MaskSources(const std::string& parent) {
+MaskSources::MaskSources(const std::string& parent, uint32_t resolver) {
     std::string pattern = parent + "/oms-landlock-XXXXXX";
     if (!mkdtemp(pattern.data())) fail(parent + "/oms-landlock-*");
     base_ = pattern;
@@ -36,8 +36,10 @@ MaskSources::MaskSources(const std::string& parent) {
     resolv_path_ = base_ + "/resolv.conf";
     int resolv_fd = open(resolv_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0444);
     if (resolv_fd < 0) fail(resolv_path_);
-    const size_t size = strlen(kSandboxResolvConf);
-    if (write(resolv_fd, kSandboxResolvConf, size) != static_cast<ssize_t>(size)) fail(resolv_path_);
+    char text[sizeof kSandboxResolvConf + 16];
+    if (!dns_responder::resolv_conf_naming(resolver, text, sizeof text)) fail(resolv_path_);
+    const size_t size = strlen(text);
+    if (write(resolv_fd, text, size) != static_cast<ssize_t>(size)) fail(resolv_path_);
     fstat(resolv_fd, &st);
     resolv_id_ = Identity{st.st_dev, st.st_ino};
     close(resolv_fd);

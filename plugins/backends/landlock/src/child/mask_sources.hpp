@@ -7,13 +7,17 @@
 // without following symlinks and checks device and inode against the ones
 // recorded here before mounting.
 #pragma once
+#include <stdint.h>
+
 #include <string>
 
 namespace oms::landlock {
 
 class MaskSources {
 public:
-    explicit MaskSources(const std::string& parent);  // throws oms::sdk::Error on failure
+    // The resolv.conf names `resolver` (host byte order; TaskNetwork).
+    // Throws oms::sdk::Error on failure.
+    explicit MaskSources(const std::string& parent, uint32_t resolver = 0x7f000001);
     ~MaskSources();  // unlinks them; mounts made from them keep the inodes
     MaskSources(const MaskSources&) = delete;
     MaskSources& operator=(const MaskSources&) = delete;

@@ -112,19 +112,22 @@ void render_landlock(std::vector<std::string>& out, const Plan& plan, const Kern
 
 void render_network(std::vector<std::string>& out, const Plan& plan) {
     if (plan.own_network) {
-        out.push_back("network namespace: private, only lo (127.0.0.1, ::1)");
+        out.push_back("network namespace: the task's, only lo (127.0.0.1, ::1): shared with the task's other runs "
+                      "with the same relayed ports while any of them runs, a new one otherwise");
         for (uint16_t p : plan.connect_ports)
             out.push_back("  relay 127.0.0.1:" + std::to_string(p) + " -> host 127.0.0.1:" + std::to_string(p));
         for (uint16_t p : plan.publish_ports)
             out.push_back("  published: host 127.0.0.1:" + std::to_string(p) + " -> 127.0.0.1:" + std::to_string(p) +
                           " (while the run lives)");
         out.push_back(plan.publish_ports.empty()
-                          ? "  listen/connect: any other port on this lo (reachable from inside only)"
-                          : "  listen/connect: any other port on this lo (reachable from inside only, but the "
-                            "published ones)");
+                          ? "  listen/connect: any other port on this lo (reachable from the task's runs only)"
+                          : "  listen/connect: any other port on this lo (reachable from the task's runs only, but "
+                            "the published ones)");
         out.push_back(plan.resolv_conf.empty()
                           ? "  dns: no resolv.conf to cover (names resolve through /etc/hosts only; others fail)"
-                          : "  dns: " + plan.resolv_conf + " covered; 127.0.0.1:53 answers every name \"no such host\"");
+                          : "  dns: " + plan.resolv_conf +
+                                " covered; the run's own resolver (127.0.0.1:53, or an address of its own in a "
+                                "task's shared network) answers every name \"no such host\"");
     } else if (!plan.namespaces) {
         out.push_back("network namespace: the host's (rung 3); Landlock limits TCP connects to the ports above, on "
                       "any host; no unix socket can be opened (seccomp), no UDP");

@@ -1,5 +1,6 @@
 #include "off_loopback_watch.hpp"
 
+#include "asked_ports.hpp"
 #include "refusal_reports.hpp"
 
 #include <oms/connect_watch.hpp>
@@ -31,7 +32,11 @@ void answer_one() {
     connect_watch::Call call;
     const connect_watch::Answer answer = connect_watch::answer(listener, call);
     if (answer == connect_watch::Answer::finished) stop_watching();
-    if (answer != connect_watch::Answer::call || !call.off_loopback) return;
+    if (answer != connect_watch::Answer::call) return;
+    if (!call.off_loopback) {
+        if (call.family) asked_ports::remember(call.port);
+        return;
+    }
     refusal_reports::report(call.family, call.address, call.family == AF_INET ? 4 : 16, call.port, "route",
                             kConnectRule);
 }
@@ -60,6 +65,7 @@ void take_listener() {
     close(channel[1]);
     channel[1] = -1;
     listener = connect_watch::receive_listener(channel[0]);
+    if (listener >= 0) asked_ports::start_filtering();
     close(channel[0]);
     channel[0] = -1;
 }

@@ -1,5 +1,7 @@
 #include "refused_connect_watch.hpp"
 
+#include "asked_ports.hpp"
+
 #include "child_spec.hpp"
 #include "child_steps.hpp"
 #include "packet_filter.hpp"
@@ -119,6 +121,7 @@ void report_reset(int family, const uint8_t* address, size_t address_size, const
     if (sequence != 0 || !(flags & 0x10) || !(flags & 0x04)) return;  // not the answer to a SYN
     const uint16_t port = static_cast<uint16_t>((tcp[0] << 8) | tcp[1]);
     if (to_relay && is_published(port)) return;
+    if (!asked_ports::may_be_ours(port)) return;  // another run's of the task's network
     report(family, address, address_size, port, rule_for(port));
 }
 

@@ -1,0 +1,139 @@
+// One loopback per task (task_network.hpp): the runs of one worktree share a
+// network namespace while any of them runs. A server one run has listening
+// is reached by the task's next run; another task's run and the host do not
+// reach it; it ends with its run. A joined run answers its own lookups and
+// reports only its own refusals; it keeps the relayed host ports after the
+// run whose network it joined has ended; and no command can share a port
+// with the relays (SO_REUSEPORT).
+#include "file_wait.hpp"
+#include "host_listeners.hpp"
+#include "landlock_sandbox.hpp"
+#include "loopback_port.hpp"
+#include "test_support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+using namespace oms::test;
+
+namespace {
+
+// A server answering "PORT-ok" on the sandbox's 127.0.0.1:PORT until the
+// file `done` appears in the worktree; `up` once it listens.
+std::string serve_until_done(uint16_t port) {
+    return "python3 -c 'import socket, os, time\ns = socket.socket()\ns.bind((\"127.0.0.1\", " +
+           std::to_string(port) +
+           "))\ns.listen()\ns.settimeout(0.1)\nopen(\"up\", \"w\").close()\n"
+           "while not os.path.exists(\"done\"):\n    try:\n        c, _ = s.accept()\n    except socket.timeout:\n"
+           "        continue\n    c.sendall(b\"" +
+           std::to_string(port) + "-ok\\n\")\n    c.close()'";
+}
+
+// Prints what 127.0.0.1:PORT answers inside the sandbox, or "refused".
+std::string ask(uint16_t port) {
+    return "python3 -c 'import socket\ntry:\n    c = socket.create_connection((\"127.0.0.1\", " + std::to_string(port) +
+           "), 5)\n    print(\"answer=\" + c.recv(64).decode().strip())\nexcept ConnectionRefusedError:\n"
+           "    print(\"answer=refused\")'";
+}
+
+std::string wait_until_done() { return "i=0; while [ ! -e done ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done"; }
+
+}  // namespace
+
+TEST_CASE("task network: the task's next run reaches a server its first run has listening; another task and the "
+          "host do not, and the server ends with its run",
+          "[landlock][network][task-network]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World task, other_task;
+    const uint16_t port = unused_loopback_port();
+    RunOutcome server;
+    std::thread first([&] { server = run_in_oms(task, serve_until_done(port)); });
+    const bool up = file_appears(task.work + "/up", std::chrono::seconds(20));
+    const RunOutcome next = run_in_oms(task, ask(port));
+    const RunOutcome stranger = run_in_oms(other_task, ask(port));
+    const std::string host = host_loopback_exchange(port, "");
+    write_file(task.work + "/done", "");
+    first.join();
+    const RunOutcome after = run_in_oms(task, ask(port));
+    INFO(server.err << next.out << next.err << stranger.out << stranger.err << after.out << after.err);
+    REQUIRE(up);
+    CHECK(server.exit_code == 0);
+    CHECK(lines_starting(next.out, "answer=") == std::vector<std::string>{"answer=" + std::to_string(port) + "-ok"});
+    CHECK(next.err.find("oms: network:") == std::string::npos);
+    CHECK(lines_starting(stranger.out, "answer=") == std::vector<std::string>{"answer=refused"});
+    CHECK(host == "refused");
+    // Nothing of a run outlives it: its server is gone with it.
+    CHECK(lines_starting(after.out, "answer=") == std::vector<std::string>{"answer=refused"});
+    CHECK(after.err.find("oms: network: 1 connection refused: 127.0.0.1:" + std::to_string(port)) !=
+          std::string::npos);
+}
+
+TEST_CASE("task network: a joined run answers its own lookups, reports only its own refusals, and cannot share "
+          "a port",
+          "[landlock][network][task-network]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World task;
+    const ClosedLoopbackPort closed;  // nothing listens on it, in the sandbox either
+    RunOutcome first;
+    std::thread holder([&] {
+        first = run_in_oms(task, "grep nameserver /etc/resolv.conf; touch up; " + wait_until_done());
+    });
+    REQUIRE(file_appears(task.work + "/up", std::chrono::seconds(20)));
+    const std::string refused_port = std::to_string(closed.port());
+    const RunOutcome joined = run_in_oms(
+        task, "grep nameserver /etc/resolv.conf; getent hosts joined-lookup.example; echo lookup=$?; " +
+                  ask(closed.port()) +
+                  "; python3 -c 'import socket\ns = socket.socket()\ntry:\n    s.setsockopt(socket.SOL_SOCKET, "
+                  "socket.SO_REUSEPORT, 1)\n    print(\"share=allowed\")\nexcept PermissionError:\n"
+                  "    print(\"share=refused\")'");
+    write_file(task.work + "/done", "");
+    holder.join();
+    INFO(first.out << first.err << joined.out << joined.err);
+    CHECK(first.exit_code == 0);
+    CHECK(lines_starting(first.out, "nameserver") == std::vector<std::string>{"nameserver 127.0.0.1"});
+    // Joined: its resolver has an address of its own on the shared loopback.
+    const auto nameserver = lines_starting(joined.out, "nameserver 127.");
+    REQUIRE(nameserver.size() == 1);
+    CHECK(nameserver[0] != "nameserver 127.0.0.1");
+    CHECK(lines_starting(joined.out, "lookup=2").size() == 1);
+    CHECK(lines_starting(joined.out, "answer=refused").size() == 1);
+    CHECK(lines_starting(joined.out, "share=refused").size() == 1);
+    // Its refusals are its own, named in its run, never in the first run's.
+    CHECK(joined.err.find("joined-lookup.example") != std::string::npos);
+    CHECK(joined.err.find("127.0.0.1:" + refused_port) != std::string::npos);
+    CHECK(first.err.find("oms: network:") == std::string::npos);
+}
+
+TEST_CASE("task network: a joined run keeps the relayed host port after the run it joined has ended",
+          "[landlock][network][task-network]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    HostListeners host;
+    const uint16_t service = host.listen_any_port();  // "hello-PORT" to each connection
+    World task;
+    std::ofstream(task.root / "xdg-config/oms/config.toml", std::ios::app)
+        << "[plugin.network]\nhost_ports = [" << service << "]\n";
+    RunOutcome first, second;
+    std::thread maker([&] { first = run_in_oms(task, "touch up-first; " + wait_until_done()); });
+    REQUIRE(file_appears(task.work + "/up-first", std::chrono::seconds(20)));
+    std::thread joiner([&] {
+        second = run_in_oms(task, "grep -c 'nameserver 127.0.0.1$' /etc/resolv.conf; touch up-second; "
+                                  "while [ ! -e first-ended ]; do sleep 0.1; done; " + ask(service));
+    });
+    const bool second_up = file_appears(task.work + "/up-second", std::chrono::seconds(20));
+    write_file(task.work + "/done", "");
+    maker.join();
+    write_file(task.work + "/first-ended", "");
+    joiner.join();
+    INFO(first.err << second.out << second.err);
+    REQUIRE(second_up);
+    CHECK(first.exit_code == 0);
+    CHECK(lines_starting(second.out, "0").size() == 1);  // it joined: its resolver is not 127.0.0.1
+    CHECK(lines_starting(second.out, "answer=") ==
+          std::vector<std::string>{"answer=hello-" + std::to_string(service)});
+}
