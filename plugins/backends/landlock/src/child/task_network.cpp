@@ -12,6 +12,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <string>
 
 namespace oms::landlock {
 
@@ -52,6 +53,14 @@ unsigned long long start_time_of(pid_t pid) {
 unsigned long long network_inode_of(const std::string& process) {
     struct stat st;
     return stat(("/proc/" + process + "/ns/net").c_str(), &st) == 0 ? st.st_ino : 0;
+}
+
+// A member file is a link whose text names its init; "" for anything else.
+std::string link_text(const std::string& file) {
+    char text[64];
+    const ssize_t length = readlink(file.c_str(), text, sizeof text);
+    return length > 0 && static_cast<size_t>(length) < sizeof text ? std::string(text, static_cast<size_t>(length))
+                                                                    : std::string();
 }
 
 int open_pidfd(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
@@ -102,7 +111,7 @@ bool TaskNetwork::join_first_live_member() {
         if (!all_digits(entry->d_name)) continue;
         const std::string file = folder_ + "/" + entry->d_name;
         unsigned long long start = 0, network = 0;
-        std::ifstream(file) >> start >> network;
+        std::istringstream(link_text(file)) >> start >> network;
         const pid_t pid = static_cast<pid_t>(atol(entry->d_name));
         const int pidfd = open_pidfd(pid);  // first: the checks below are then of this process
         if (pidfd >= 0 && start != 0 && start_time_of(pid) == start && network != own_network &&
@@ -123,10 +132,11 @@ void TaskNetwork::enroll(pid_t init_pid) {
     const std::string pid = std::to_string(init_pid);
     const unsigned long long start = start_time_of(init_pid), network = network_inode_of(pid);
     if (start != 0 && network != 0 && network != network_inode_of("self")) {
-        const std::string file = folder_ + "/" + pid, partial = file + ".new";
-        std::ofstream(partial) << start << ' ' << network << '\n';
-        if (rename(partial.c_str(), file.c_str()) == 0) member_file_ = file;
-        else unlink(partial.c_str());
+        // A link's text: made whole in one call, and read in one.
+        const std::string file = folder_ + "/" + pid;
+        unlink(file.c_str());  // a member of that pid that ended without removing its file
+        if (symlink((std::to_string(start) + ' ' + std::to_string(network)).c_str(), file.c_str()) == 0)
+            member_file_ = file;
     }
     release_lock();
 }

@@ -7,8 +7,8 @@
 // nothing of a run outlives it. A run with no live run to join makes a new
 // namespace, as before.
 //
-// Each live run is a member file, STATE/landlock-net/KEY/PID, naming its
-// init (host pid, start time, network namespace inode). A new run opens a
+// Each live run is a member file, STATE/landlock-net/KEY/PID, a link whose
+// text names its init (host pid, start time, network namespace inode). A new run opens a
 // pidfd of a member's init, checks it is still that process in that
 // namespace (never the host's own), and enters its network through the
 // pidfd (setns), so a recycled pid or a member gone since is never joined.
