@@ -39,6 +39,16 @@ std::string ask(uint16_t port) {
            "    print(\"answer=refused\")'";
 }
 
+// Prints "nameserver=ADDRESS rcode=N": the run's resolver and the code it
+// answers a question about "foo" with (3: no such name), or "rcode=none".
+std::string ask_own_resolver() {
+    return "python3 -c 'import socket\nns = [l.split()[1] for l in open(\"/etc/resolv.conf\") if "
+           "l.startswith(\"nameserver\")][0]\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+           "s.settimeout(3)\ns.sendto(bytes.fromhex(\"12340100000100000000000003666f6f0000010001\"), (ns, 53))\n"
+           "try:\n    code = str(s.recv(512)[3] & 15)\nexcept OSError:\n    code = \"none\"\n"
+           "print(\"nameserver=\" + ns + \" rcode=\" + code)'";
+}
+
 std::string wait_until_done() { return "i=0; while [ ! -e done ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done"; }
 
 }  // namespace
@@ -136,4 +146,36 @@ TEST_CASE("task network: a joined run keeps the relayed host port after the run 
     CHECK(lines_starting(second.out, "0").size() == 1);  // it joined: its resolver is not 127.0.0.1
     CHECK(lines_starting(second.out, "answer=") ==
           std::vector<std::string>{"answer=hello-" + std::to_string(service)});
+}
+
+TEST_CASE("task network: two joined runs of one oms process get resolvers of their own", "[landlock][network][task-network]") {
+    require_landlock();
+    World task;
+    // Three runs of this one process (as oms's MCP server runs them): the
+    // first makes the network, the two others join it and are given the
+    // same address (it comes from the process's pid).
+    RunOutcome first, second, third;
+    std::thread maker([&] { first = run_in_plugin(task, ask_own_resolver() + "; touch up-first; " + wait_until_done()); });
+    REQUIRE(file_appears(task.work + "/up-first", std::chrono::seconds(20)));
+    std::thread joiner([&] {
+        second = run_in_plugin(task, ask_own_resolver() + "; touch up-second; " + wait_until_done());
+    });
+    REQUIRE(file_appears(task.work + "/up-second", std::chrono::seconds(20)));
+    third = run_in_plugin(task, ask_own_resolver());
+    write_file(task.work + "/done", "");
+    maker.join();
+    joiner.join();
+    INFO(first.spawn_error << first.out << first.err << second.spawn_error << second.out << second.err
+                           << third.spawn_error << third.out << third.err);
+    const auto one = lines_starting(first.out, "nameserver="), two = lines_starting(second.out, "nameserver="),
+               three = lines_starting(third.out, "nameserver=");
+    REQUIRE(one.size() == 1);
+    REQUIRE(two.size() == 1);
+    REQUIRE(three.size() == 1);
+    CHECK(one[0] == "nameserver=127.0.0.1 rcode=3");
+    // Each answered on its own address ("no such name"), none on another's.
+    CHECK(two[0].find(" rcode=3") != std::string::npos);
+    CHECK(three[0].find(" rcode=3") != std::string::npos);
+    CHECK(two[0] != one[0]);
+    CHECK(three[0] != two[0]);
 }

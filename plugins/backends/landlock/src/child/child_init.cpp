@@ -133,7 +133,7 @@ void run_as_init(const ChildSpec& spec) {
     // namespace's capabilities still held (port 53). CLOEXEC: the command
     // loses them at exec.
     if (spec.own_network) {
-        dns_responder::open(spec.resolver_address);
+        open_resolver(spec);
         dns_responder::report_to(spec.report_fd);
         refusal_reports::write_to(spec.report_fd);
         refused_connect_watch::open(spec);

@@ -24,6 +24,7 @@ void copy_granted_devices(const ChildSpec& spec);  // clones of the granted devi
 void mount_fresh_dev(const ChildSpec& spec);       // /dev with only those device files
 void mount_scratch_trees(const ChildSpec& spec);   // overlays thrown away with the run (else read-only)
 void setup_loopback(const ChildSpec& spec);        // lo up, relay listeners handed to the parent
+void open_resolver(const ChildSpec& spec);         // the run's DNS responder, before the command
 // Rung 3 (no PID namespace): every process the command leaves is reparented
 // to the init, which ends them all with the command (end_leftovers).
 void become_subreaper(const ChildSpec& spec);
