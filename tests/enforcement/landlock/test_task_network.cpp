@@ -1,10 +1,11 @@
 // One loopback per task (task_network.hpp): the runs of one worktree share a
-// network namespace while any of them runs. A server one run has listening
-// is reached by the task's next run; another task's run and the host do not
-// reach it; it ends with its run. A joined run answers its own lookups and
-// reports only its own refusals; it keeps the relayed host ports after the
-// run whose network it joined has ended; and no command can share a port
-// with the relays (SO_REUSEPORT).
+// network namespace while any of them runs, and a holder keeps it between
+// runs until it is idle or the task ends. A server one run has listening is
+// reached by the task's next run; another task's run and the host do not
+// reach it; it ends with its run, holder or not. A joined run answers its
+// own lookups and reports only its own refusals; it keeps the relayed host
+// ports after the run whose network it joined has ended; and no command can
+// share a port with the relays (SO_REUSEPORT).
 #include "file_wait.hpp"
 #include "host_listeners.hpp"
 #include "landlock_sandbox.hpp"
@@ -16,6 +17,8 @@
 #include <chrono>
 #include <fstream>
 #include <thread>
+
+#include <dirent.h>
 
 using namespace oms::test;
 
@@ -47,6 +50,29 @@ std::string ask_own_resolver() {
            "s.settimeout(3)\ns.sendto(bytes.fromhex(\"12340100000100000000000003666f6f0000010001\"), (ns, 53))\n"
            "try:\n    code = str(s.recv(512)[3] & 15)\nexcept OSError:\n    code = \"none\"\n"
            "print(\"nameserver=\" + ns + \" rcode=\" + code)'";
+}
+
+// The resolver a run is given: 127.0.0.1 when it made the task's network,
+// another address when it joined one.
+std::string resolver_of(World& task) {
+    const RunOutcome r = run_in_oms(task, "grep nameserver /etc/resolv.conf");
+    const auto lines = lines_starting(r.out, "nameserver ");
+    return lines.size() == 1 ? lines[0].substr(11) : "?" + r.out + r.err;
+}
+
+// How many holders keep a network of this world's tasks.
+size_t holders_of(const World& task) {
+    size_t count = 0;
+    DIR* processes = opendir("/proc");
+    while (const dirent* entry = processes ? readdir(processes) : nullptr) {
+        std::ifstream in(std::string("/proc/") + entry->d_name + "/cmdline");
+        std::string command((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (command.find("oms-landlock-net-holder") != std::string::npos &&
+            command.find(task.root.path()) != std::string::npos)
+            ++count;
+    }
+    if (processes) closedir(processes);
+    return count;
 }
 
 std::string wait_until_done() { return "i=0; while [ ! -e done ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done"; }
@@ -178,4 +204,41 @@ TEST_CASE("task network: two joined runs of one oms process get resolvers of the
     CHECK(three[0].find(" rcode=3") != std::string::npos);
     CHECK(two[0] != one[0]);
     CHECK(three[0] != two[0]);
+}
+
+TEST_CASE("task network: a holder keeps the loopback between the task's runs until the task ends or it is idle; "
+          "no server outlives its run",
+          "[landlock][network][task-network]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World task;
+    std::ofstream(task.root / "xdg-config/oms/config.toml", std::ios::app)
+        << "[plugin.landlock]\ntask_network_idle = 3\n";
+    CHECK(resolver_of(task) == "127.0.0.1");  // the first run makes the network
+    CHECK(holders_of(task) == 1);
+    // Its run has ended: the next one still joins the network, kept by the holder.
+    const std::string joined = resolver_of(task);
+    CHECK(joined != "127.0.0.1");
+    CHECK(joined.rfind("127.", 0) == 0);
+    // A server left behind by a run (the shell ends, the server goes on)
+    // dies with that run all the same: the next run is refused.
+    const uint16_t port = unused_loopback_port();
+    const RunOutcome leaves = run_in_oms(task, "python3 -m http.server " + std::to_string(port) +
+                                                   " --bind 127.0.0.1 >/dev/null 2>&1 & sleep 1; echo left");
+    const RunOutcome after = run_in_oms(task, ask(port));
+    INFO(leaves.out << leaves.err << after.out << after.err);
+    CHECK(lines_starting(leaves.out, "left").size() == 1);
+    CHECK(lines_starting(after.out, "answer=") == std::vector<std::string>{"answer=refused"});
+    // `oms task end`: the holder leaves, and the next run makes a new network.
+    const auto ended = run_process({oms_binary(), "task", "end", "--worktree", task.work},
+                                   {oms_world_env(task), std::nullopt, task.work, 60});
+    INFO(ended.out << ended.err);
+    for (int i = 0; i < 30 && holders_of(task) > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK(holders_of(task) == 0);
+    CHECK(resolver_of(task) == "127.0.0.1");
+    // Idle: three seconds with no run of the task, and the holder leaves too.
+    CHECK(holders_of(task) == 1);
+    for (int i = 0; i < 80 && holders_of(task) > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK(holders_of(task) == 0);
+    CHECK(resolver_of(task) == "127.0.0.1");
 }

@@ -5,6 +5,7 @@
 #include "keypair_notices.hpp"
 #include "landlock_only_plan.hpp"
 #include "launcher.hpp"
+#include "task_network.hpp"
 #include "mask_sources.hpp"
 #include "fresh_dev_plan.hpp"
 #include "plan_render.hpp"
@@ -37,7 +38,12 @@ const oms_config_key kKeys[] = {
      "report connects refused off the sandbox's loopback (default true): each connect then waits for the run's "
      "init (a seccomp user notification); false: no such filter, for a command that needs seccomp user "
      "notification itself (the kernel allows one listener per process)"},
+    {sizeof(oms_config_key), "task_network_idle", OMS_CONFIG_INTEGER, 0,
+     "seconds a task's loopback is kept after its last run ended, so that its next runs share it (default "
+     "600); 0: each time no run of the task is running, the next one starts a new loopback"},
 };
+
+constexpr long kTaskNetworkIdleSeconds = 600;
 
 std::string joined(const std::vector<std::string>& items) {
     std::string out;
@@ -56,6 +62,10 @@ std::string too_deep_notice(const std::vector<std::string>& folders) {
 }  // namespace
 
 const oms_config_key* LandlockBackend::config_keys() { return kKeys; }
+
+void LandlockBackend::end_task(const oms::sdk::Context& context, const oms::sdk::Report&) {
+    end_task_networks(std::string(context.state_dir()), std::string(context.worktree()));
+}
 size_t LandlockBackend::config_key_count() { return sizeof kKeys / sizeof kKeys[0]; }
 
 LandlockBackend::LandlockBackend(oms::sdk::Host host) : BackendPlugin(host) {
@@ -65,6 +75,10 @@ LandlockBackend::LandlockBackend(oms::sdk::Host host) : BackendPlugin(host) {
     for (auto& path : this->host().strings("hide")) options_.extra_hidden.push_back(path);
     options_.scan_keeper = this->host().boolean("scan_keeper").value_or(true);
     options_.report_connects = this->host().boolean("report_connects").value_or(true);
+    task_network_idle_ = static_cast<long>(this->host().integer("task_network_idle").value_or(kTaskNetworkIdleSeconds));
+    if (task_network_idle_ < 0)
+        throw Error(OMS_ERR_INVALID, "[plugin.landlock] task_network_idle: " + std::to_string(task_network_idle_) +
+                                         " is not a number of seconds (0 or more)");
     seccomp_ = build_seccomp_program(false, false);
     seccomp_own_network_ = build_seccomp_program(true, options_.report_connects);
     rung3_filter_ = build_rung3_filter();
@@ -216,7 +230,8 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
     // Lives until the child has exec'd (its mounts are made by then).
     // Locked from here until the child has its network: see task_network.hpp.
     auto network = plan.own_network && plan.namespaces
-                       ? std::make_unique<TaskNetwork>(state_dir, std::string(context.worktree()), plan.connect_ports)
+                       ? std::make_unique<TaskNetwork>(state_dir, std::string(context.worktree()), plan.connect_ports,
+                                                       task_network_idle_)
                        : nullptr;
     MaskSources masks(run_folder.known() ? run_folder.own : "/tmp",
                       network ? network->resolver_address() : TaskNetwork::kOwnResolver);

@@ -41,6 +41,8 @@ public:
                 const oms::sdk::Report& report) override;
     std::unique_ptr<oms::sdk::Run> spawn(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
                                          oms_stdio stdio) override;
+    // `oms task end`: the holders of the worktree's networks leave.
+    void end_task(const oms::sdk::Context& context, const oms::sdk::Report& report) override;
     // verify_network promises the check a loopback of its own: only a rung
     // with a network namespace (rungs 1 and 2) keeps that promise.
     void check_verify() const override;
@@ -53,6 +55,7 @@ private:
         return plan.own_network ? seccomp_own_network_ : seccomp_;
     }
     PlanOptions options_;
+    long task_network_idle_ = 0;  // [plugin.landlock] task_network_idle (task_network.hpp)
     SeccompProgram rung3_filter_;  // rung 3's second filter (rung3_filter.hpp)
     std::optional<StartVerdict> start_verdict_;  // the rung a confined start reaches here (start_probe.hpp)
     const StartVerdict& start_verdict();

@@ -1,6 +1,7 @@
 #include "keeper_client.hpp"
 
-#include <dlfcn.h>
+#include "detached_program.hpp"
+
 #include <stdlib.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -50,15 +51,7 @@ void stop_foreign_keeper(pid_t pid) {
 
 }  // namespace
 
-std::string keeper_program_beside_plugin() {
-    Dl_info info{};
-    if (dladdr(reinterpret_cast<void*>(&keeper_program_beside_plugin), &info) == 0 || !info.dli_fname) return "";
-    std::string path = info.dli_fname;
-    const size_t slash = path.rfind('/');
-    if (slash == std::string::npos) return "";
-    path = path.substr(0, slash + 1) + kKeeperProgram;
-    return access(path.c_str(), X_OK) == 0 ? path : "";
-}
+std::string keeper_program_beside_plugin() { return helper_program_beside_plugin(kKeeperProgram); }
 
 int KeeperClient::connect_to_keeper() const {
     const std::string path = folder_ + "/" + kKeeperSocketName;
@@ -89,52 +82,11 @@ int KeeperClient::connect_to_keeper() const {
     return fd;
 }
 
-// Detached twice over (its own session, and its parent gone at once), so
-// that it outlives this launch and is nobody's child to wait for; nothing
-// of the launcher's is inherited but the executable's own choice of rights.
+// Detached (detached_program.hpp): it outlives this launch.
 void KeeperClient::start_keeper() {
     if (started_ || program_.empty()) return;
     started_ = true;
-    prepare_environment();
-    const pid_t middle = fork();
-    if (middle < 0) return;
-    if (middle == 0) {
-        setsid();
-        if (fork() == 0) {
-            // oms blocks the signals it forwards to its command: an exec keeps
-            // the mask (and what is ignored), and a keeper deaf to SIGTERM
-            // would outlive every attempt to stop it.
-            sigset_t none;
-            sigemptyset(&none);
-            sigprocmask(SIG_SETMASK, &none, nullptr);
-            for (int signal_number = 1; signal_number < NSIG; ++signal_number) signal(signal_number, SIG_DFL);
-            // Nothing of the launcher's place kept busy (a worktree on a
-            // mount could not be unmounted while the keeper lives).
-            if (chdir("/") != 0) _exit(1);
-            const int null = open("/dev/null", O_RDWR);
-            for (int fd = 0; fd < 3; ++fd) dup2(null, fd);
-            closefrom(3);
-            const char* argv[] = {program_.c_str(), folder_.c_str(), idle_.c_str(), nullptr};
-            execve(program_.c_str(), const_cast<char* const*>(argv), const_cast<char* const*>(environment_.data()));
-        }
-        _exit(0);
-    }
-    int status = 0;
-    while (waitpid(middle, &status, 0) < 0 && errno == EINTR) {
-    }
-}
-
-// Nothing of the launcher's environment but what a sanitized build's
-// reports need (where they go, and that a finding fails): made before the
-// fork, which may only call async-signal-safe functions in a threaded
-// process.
-void KeeperClient::prepare_environment() {
-    environment_text_ = {"PATH=/usr/bin:/bin"};
-    for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"})
-        if (const char* value = getenv(name)) environment_text_.push_back(std::string(name) + "=" + value);
-    environment_.clear();
-    for (const auto& entry : environment_text_) environment_.push_back(entry.c_str());
-    environment_.push_back(nullptr);
+    start_detached({program_, folder_, idle_});
 }
 
 std::optional<KeeperAnswer> KeeperClient::exchange(KeeperRequest& request, bool may_start) {

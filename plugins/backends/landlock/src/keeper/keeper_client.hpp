@@ -56,15 +56,12 @@ private:
     std::string idle_;
     size_t worth_asking_from_;
     bool started_ = false;  // one start per launch at most
-    std::vector<std::string> environment_text_;
-    std::vector<const char*> environment_;
 
     // The connected socket; -1 when no keeper of this user answers; -2 when
     // the one answering is another build's (it is asked to stop).
     int connect_to_keeper() const;
     std::optional<KeeperAnswer> exchange(KeeperRequest& request, bool may_start);
     void start_keeper();
-    void prepare_environment();
 };
 
 // The keeper's executable beside the plugin holding this code, when it is there.

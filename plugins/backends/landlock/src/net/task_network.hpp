@@ -1,0 +1,74 @@
+// One loopback per task: the runs of one worktree with the same relayed
+// ports share a network namespace, so a server one run has listening
+// (`oms run -- npm run dev &`) is reached by the task's next runs, as in the
+// docker backend's warm container. A server lives as long as the run that
+// started it (its PID namespace): nothing of a run outlives it. The
+// network lives as long as a member does: the runs in it, and the holder
+// (net_holder_main.cpp) that the run which made it starts, which keeps it
+// between runs until none has been alive for the idle time
+// ([plugin.landlock] task_network_idle), or until `oms task end`.
+//
+// Each member is a link, STATE/landlock-net/KEY/PID (task_members.hpp). A
+// new run opens a pidfd of a member, checks it is still that process in
+// that network (never the host's own), and enters the network through the
+// pidfd (setns), so a recycled pid or a member gone since is never joined.
+// The key's lock is held from the look until the new run is a member: two
+// runs starting together make one network, not two.
+//
+// Each run answers its own lookups on an address of its own (127.0.0.1 for
+// the run that made the network, 127.64+.x.y from its oms pid for the
+// others, named in its resolv.conf), so every refusal is its own run's.
+#pragma once
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace oms::landlock {
+
+class TaskNetwork {
+public:
+    static constexpr uint32_t kOwnResolver = 0x7f000001;  // 127.0.0.1
+
+    // Finds a live member for a run of `worktree` whose relayed ports are
+    // `relay_ports`, under `state_dir`, and locks the key until enroll() or
+    // the end. With no state folder, or no member alive, the run makes its
+    // own network; a holder then keeps it `idle_seconds` (0: none).
+    TaskNetwork(const std::string& state_dir, const std::string& worktree, const std::vector<uint16_t>& relay_ports,
+                long idle_seconds);
+    ~TaskNetwork();
+    TaskNetwork(const TaskNetwork&) = delete;
+    TaskNetwork& operator=(const TaskNetwork&) = delete;
+
+    // A pidfd of the member whose network the run enters, or -1: a new one.
+    int join_pidfd() const { return join_pidfd_; }
+    // Where the run's resolver answers (host byte order).
+    uint32_t resolver_address() const { return resolver_; }
+    // Once the run's init has its network: records it as a member for the
+    // runs after it, starts the holder when the run made the network, and
+    // lets the next runs look.
+    void enroll(pid_t init_pid);
+
+private:
+    bool join_first_live_member();
+    void start_holder(pid_t init_pid) const;
+    void release_lock();
+
+    std::string folder_;       // STATE/landlock-net/KEY ("": not shared)
+    std::string member_file_;  // this run's, once enrolled
+    long idle_seconds_ = 0;
+    int lock_fd_ = -1;
+    int join_pidfd_ = -1;
+    uint32_t resolver_ = kOwnResolver;
+};
+
+// The run's resolver address when it joins a network: from `pid`, away from
+// 127.0.0.0/16.
+uint32_t joined_resolver_address(pid_t pid);
+
+// `oms task end`: the holders of the worktree's networks leave (their links
+// are removed; each sees it within a second). Runs still going keep theirs.
+void end_task_networks(const std::string& state_dir, const std::string& worktree);
+
+}  // namespace oms::landlock
