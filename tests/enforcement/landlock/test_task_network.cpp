@@ -19,6 +19,12 @@
 #include <thread>
 
 #include <dirent.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sstream>
 
 using namespace oms::test;
 
@@ -241,4 +247,123 @@ TEST_CASE("task network: a holder keeps the loopback between the task's runs unt
     for (int i = 0; i < 80 && holders_of(task) > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     CHECK(holders_of(task) == 0);
     CHECK(resolver_of(task) == "127.0.0.1");
+}
+
+TEST_CASE("task network: a command holding port 53 on the task's loopback never answers a later run's lookups",
+          "[landlock][network][task-network]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World task;
+    REQUIRE(resolver_of(task) == "127.0.0.1");  // the network is made, and kept by its holder
+    // The command answers every question with 127.0.0.1 wherever it can
+    // listen on port 53 (root's commands can; an ordinary user's cannot).
+    RunOutcome attacker;
+    std::thread hostile([&] {
+        attacker = run_in_oms(task, "python3 -c 'import socket, os, time\ns = socket.socket(socket.AF_INET, "
+                                    "socket.SOCK_DGRAM)\ntry:\n    s.bind((\"0.0.0.0\", 53))\n    print(\"bound\", "
+                                    "flush=True)\nexcept OSError as e:\n    print(\"refused\", e.errno, flush=True)\n"
+                                    "open(\"up\", \"w\").close()\ns.settimeout(0.2)\nasked = 0\n"
+                                    "while not os.path.exists(\"done\"):\n    try:\n        q, a = s.recvfrom(512)\n"
+                                    "    except OSError:\n        continue\n    asked += 1\n"
+                                    "    s.sendto(q[:2] + b\"\\x81\\x80\" + q[4:6] + b\"\\x00\\x01\\x00\\x00\\x00\\x00\" "
+                                    "+ q[12:] + b\"\\xc0\\x0c\\x00\\x01\\x00\\x01\\x00\\x00\\x00\\x3c\\x00\\x04\\x7f\\x00\\x00\\x01\", a)\n"
+                                    "print(\"asked\", asked)'");
+    });
+    REQUIRE(file_appears(task.work + "/up", std::chrono::seconds(20)));
+    const RunOutcome victim = run_in_oms(task, "getent hosts github.com; echo rc=$?");
+    write_file(task.work + "/done", "");
+    hostile.join();
+    INFO(attacker.out << attacker.err << victim.out << victim.err);
+    CHECK(lines_starting(victim.out, "rc=2").size() == 1);  // "no such host", from its own resolver
+    CHECK(victim.out.find("github.com") == std::string::npos);
+    CHECK(lines_starting(attacker.out, "asked 0").size() == 1);
+    // An ordinary user's command may not bind port 53 (EACCES); root's may,
+    // but not on every address while a run answers on one (EADDRINUSE), and
+    // never on the next run's, drawn at random; a run whose address is
+    // taken all the same gets a loopback of its own.
+    if (!lines_starting(attacker.out, "bound").empty())
+        CHECK(victim.err.find("the task's loopback is not shared with this run") != std::string::npos);
+    else
+        CHECK((lines_starting(attacker.out, "refused 13").size() == 1 ||
+               lines_starting(attacker.out, "refused 98").size() == 1));
+}
+
+TEST_CASE("task network: a command cannot take a relayed port on ::1, where other runs' localhost goes",
+          "[landlock][network][task-network]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    HostListeners host;
+    const uint16_t service = host.listen_any_port();
+    const uint16_t other = unused_loopback_port();
+    World task;
+    std::ofstream(task.root / "xdg-config/oms/config.toml", std::ios::app)
+        << "[plugin.network]\nhost_ports = [" << service << "]\n";
+    const std::string bind_v6 = "python3 -c 'import socket, sys\nfor port in sys.argv[1:]:\n"
+                                "    s = socket.socket(socket.AF_INET6)\n"
+                                "    s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)\n    try:\n"
+                                "        s.bind((\"::1\", int(port)))\n        print(\"bound\", port)\n"
+                                "    except OSError as e:\n        print(\"refused\", port, e.errno)' ";
+    const RunOutcome r = run_in_oms(task, bind_v6 + std::to_string(service) + " " + std::to_string(other));
+    INFO(r.out << r.err);
+    const bool ipv6 = r.out.find("refused " + std::to_string(other) + " 99") == std::string::npos;  // EADDRNOTAVAIL: no ::1
+    if (ipv6) {
+        CHECK(lines_starting(r.out, "refused " + std::to_string(service) + " 98").size() == 1);  // EADDRINUSE
+        CHECK(lines_starting(r.out, "bound " + std::to_string(other)).size() == 1);             // the control
+    }
+}
+
+TEST_CASE("task network: a member link naming a process that is no oms run is never joined",
+          "[landlock][network][task-network]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World task;
+    REQUIRE(resolver_of(task) == "127.0.0.1");  // makes the key's folder
+    const auto ended = run_process({oms_binary(), "task", "end", "--worktree", task.work},
+                                   {oms_world_env(task), std::nullopt, task.work, 60});
+    for (int i = 0; i < 30 && holders_of(task) > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    REQUIRE(holders_of(task) == 0);
+    // A process of the user's in a network of its own, serving a port.
+    const uint16_t port = unused_loopback_port();
+    const std::string served = task.root / "foreign-up";
+    const std::string forged_folder = [&] {
+        DIR* keys = opendir((task.root / "xdg-state/oms/landlock-net").c_str());
+        std::string found;
+        while (const dirent* e = keys ? readdir(keys) : nullptr)
+            if (e->d_name[0] != '.') found = task.root / ("xdg-state/oms/landlock-net/" + std::string(e->d_name));
+        if (keys) closedir(keys);
+        return found;
+    }();
+    REQUIRE(!forged_folder.empty());
+    const std::string program = "import socket\ns = socket.socket()\ns.bind((\"127.0.0.1\", " + std::to_string(port) +
+                                "))\ns.listen()\nopen(\"" + served + "\", \"w\").close()\ns.settimeout(15)\n"
+                                "try:\n    c, _ = s.accept()\n    c.sendall(b\"foreign-ok\\n\")\nexcept OSError:\n    pass";
+    // unshare execs python3 in its own process: this pid is the server's.
+    const pid_t pid = fork();
+    if (pid == 0) {
+        execlp("unshare", "unshare", geteuid() == 0 ? "-n" : "-rn", "python3", "-c", program.c_str(), nullptr);
+        _exit(127);
+    }
+    REQUIRE(pid > 0);
+    const bool up = file_appears(served, std::chrono::seconds(20));
+    if (!up) {
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+    }
+    REQUIRE(up);
+    std::ifstream stat_file("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat_text((std::istreambuf_iterator<char>(stat_file)), std::istreambuf_iterator<char>());
+    std::istringstream fields(stat_text.substr(stat_text.rfind(')') + 2));
+    std::string field, start;
+    for (int i = 3; i < 22 && fields >> field;) ++i;
+    fields >> start;
+    struct stat network;
+    REQUIRE(stat(("/proc/" + std::to_string(pid) + "/ns/net").c_str(), &network) == 0);
+    REQUIRE(symlink((start + " " + std::to_string(network.st_ino)).c_str(),
+                    (forged_folder + "/" + std::to_string(pid)).c_str()) == 0);
+    const RunOutcome r = run_in_oms(task, "grep nameserver /etc/resolv.conf; " + ask(port));
+    kill(pid, SIGTERM);  // the foreign server, answered or not
+    waitpid(pid, nullptr, 0);
+    INFO(r.out << r.err);
+    CHECK(lines_starting(r.out, "nameserver 127.0.0.1").size() == 1);  // a network of its own
+    CHECK(lines_starting(r.out, "answer=") == std::vector<std::string>{"answer=refused"});
 }

@@ -6,6 +6,7 @@
 #include "landlock_only_plan.hpp"
 #include "launcher.hpp"
 #include "task_network.hpp"
+#include "child_steps.hpp"
 #include "mask_sources.hpp"
 #include "fresh_dev_plan.hpp"
 #include "plan_render.hpp"
@@ -190,6 +191,23 @@ void LandlockBackend::check_enforceable(const oms::sdk::Context& context) {
     host().log(OMS_LOG_WARN, "best effort: running without " + joined(gaps));
 }
 
+// The child for `plan`, in the task's network when `network` has a member to
+// join. The mask sources live until the child has exec'd (its mounts are
+// made by then).
+std::unique_ptr<ConfinedRun> LandlockBackend::launch_confined(const Plan& plan, const std::string& mask_folder,
+                                                              oms_stdio stdio, const TaskNetwork* network) {
+    const uint32_t resolver = network ? network->resolver_address() : TaskNetwork::kOwnResolver;
+    MaskSources masks(mask_folder, resolver);
+    ChildSpec spec = make_child_spec(plan, features_, seccomp_for(plan), masks);
+    spec.join_pidfd = network ? network->join_pidfd() : -1;
+    spec.resolver_address = resolver;
+    if (!plan.namespaces) spec.extra_seccomp = &rung3_filter_;
+    spec.stdio[0] = stdio.in;
+    spec.stdio[1] = stdio.out;
+    spec.stdio[2] = stdio.err;
+    return launch(spec);
+}
+
 std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& context,
                                                       const oms::sdk::Policy& policy, oms_stdio stdio) {
     check_enforceable(context);
@@ -227,31 +245,29 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
                                                                  std::string(context.private_home()), plan.scratch_trees))
         host().log(OMS_LOG_WARN, line);
     const auto run_folder = sdk::run_folder_of(context.private_home(), context.temp_dir());
-    // Lives until the child has exec'd (its mounts are made by then).
+    const std::string mask_folder = run_folder.known() ? run_folder.own : "/tmp";
     // Locked from here until the child has its network: see task_network.hpp.
     auto network = plan.own_network && plan.namespaces
                        ? std::make_unique<TaskNetwork>(state_dir, std::string(context.worktree()), plan.connect_ports,
                                                        task_network_idle_)
                        : nullptr;
-    MaskSources masks(run_folder.known() ? run_folder.own : "/tmp",
-                      network ? network->resolver_address() : TaskNetwork::kOwnResolver);
-    ChildSpec spec = make_child_spec(plan, features_, seccomp_for(plan), masks);
-    if (network) {
-        spec.join_pidfd = network->join_pidfd();
-        spec.resolver_address = network->resolver_address();
-    }
-    if (!plan.namespaces) spec.extra_seccomp = &rung3_filter_;
-    spec.stdio[0] = stdio.in;
-    spec.stdio[1] = stdio.out;
-    spec.stdio[2] = stdio.err;
     std::unique_ptr<ConfinedRun> run;
     try {
-        run = launch(spec);
-        if (network) run->keep_member(std::move(network));
-    } catch (const LaunchFailure&) {
-        forget_cached_verdict();  // the next probe starts again instead of trusting it
-        throw;
+        run = launch_confined(plan, mask_folder, stdio, network.get());
+    } catch (const LaunchFailure& failure) {
+        // A command of the task holds the resolver's address on the task's
+        // loopback (root's commands may bind port 53): this run gets a
+        // loopback of its own instead, never an answer from that command.
+        if (!network || network->join_pidfd() < 0 || failure.step() != kResolverStep) {
+            forget_cached_verdict();  // the next probe starts again instead of trusting it
+            throw;
+        }
+        host().log(OMS_LOG_WARN, "landlock: the task's loopback is not shared with this run: its resolver's address "
+                                 "is taken there (by a command of the task); this run has a loopback of its own");
+        network.reset();
+        run = launch_confined(plan, mask_folder, stdio, nullptr);
     }
+    if (network) run->keep_member(std::move(network));
     host().log(OMS_LOG_DEBUG, launch_phase_mark("command-started"));  // the child set up, the command exec'd
     return run;
 }

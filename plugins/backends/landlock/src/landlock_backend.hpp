@@ -8,9 +8,13 @@
 
 #include <oms/sdk.hpp>
 
+#include <memory>
 #include <optional>
 
 namespace oms::landlock {
+
+class ConfinedRun;
+class TaskNetwork;
 
 class LandlockBackend : public oms::sdk::BackendPlugin {
 public:
@@ -54,6 +58,8 @@ private:
     const SeccompProgram& seccomp_for(const Plan& plan) const {
         return plan.own_network ? seccomp_own_network_ : seccomp_;
     }
+    std::unique_ptr<ConfinedRun> launch_confined(const Plan& plan, const std::string& mask_folder, oms_stdio stdio,
+                                                 const TaskNetwork* network);
     PlanOptions options_;
     long task_network_idle_ = 0;  // [plugin.landlock] task_network_idle (task_network.hpp)
     SeccompProgram rung3_filter_;  // rung 3's second filter (rung3_filter.hpp)

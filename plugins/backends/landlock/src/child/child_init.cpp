@@ -40,6 +40,7 @@ constexpr bool kSanitized = false;
 #endif
 
 const int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
+constexpr int kMaxHolds = 64;  // relayed ports: one message's descriptors (descriptor_passing.hpp)
 
 volatile pid_t command_pid = 0;
 
@@ -151,9 +152,15 @@ void run_as_init(const ChildSpec& spec) {
     const int listener = off_loopback_watch::descriptor();
     const bool reporting = watched.v4 >= 0 || watched.v6 >= 0 || watched.unreachable_v4 >= 0 ||
                            watched.unreachable_v6 >= 0 || dns.udp >= 0 || listener >= 0;
-    int keep[] = {dns.udp, dns.tcp, watched.v4, watched.v6, watched.unreachable_v4, watched.unreachable_v6,
-                  listener, reporting ? spec.report_fd : -1, published_sockets::descriptor()};
-    close_all_but(keep, static_cast<int>(sizeof keep / sizeof keep[0]));
+    const int own[] = {dns.udp, dns.tcp, watched.v4, watched.v6, watched.unreachable_v4, watched.unreachable_v6,
+                       listener, reporting ? spec.report_fd : -1, published_sockets::descriptor()};
+    const int* holds = nullptr;
+    const int hold_count = relayed_ipv6_holds(&holds);
+    int keep[sizeof own / sizeof own[0] + kMaxHolds];
+    int kept = 0;
+    for (int fd : own) keep[kept++] = fd;
+    for (int i = 0; i < hold_count && i < kMaxHolds; ++i) keep[kept++] = holds[i];
+    close_all_but(keep, kept);
     struct sigaction action {};
     action.sa_sigaction = forward;
     action.sa_flags = SA_SIGINFO;

@@ -45,6 +45,34 @@ int listen_on_loopback(const ChildSpec& spec, uint16_t port, bool listen_now) {
     return fd;
 }
 
+int ipv6_holds[kMaxRelayPorts];
+size_t ipv6_hold_count = 0;
+
+// [::1]:PORT of each relayed port, bound and never listening: the relay
+// carries 127.0.0.1 only, and a command's server on [::1]:PORT (or [::]:PORT
+// with IPV6_V6ONLY) would otherwise take the task's other runs' connects to
+// `localhost` there (clients that try ::1 first), meant for the host's
+// service. Bound without SO_REUSEADDR, with SO_REUSEPORT (each run of the
+// task binds it; commands may not set it), so every other bind conflicts; a
+// connect there is refused. Where the namespace has no ::1 there is nothing
+// to take.
+void hold_ipv6_loopback(uint16_t port) {
+    const int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return;
+    int one = 1;
+    sockaddr_in6 address{};
+    address.sin6_family = AF_INET6;
+    address.sin6_port = htons(port);
+    address.sin6_addr = in6addr_loopback;
+    if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one) != 0 ||
+        setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) != 0 ||
+        bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+        close(fd);
+        return;
+    }
+    ipv6_holds[ipv6_hold_count++] = fd;
+}
+
 // The listeners live in the sandbox's network namespace but are served by
 // the parent, which stays in the host's: send them over and forget them.
 void hand_over(const ChildSpec& spec, const int* fds, size_t count) {
@@ -65,6 +93,12 @@ void setup_loopback(const ChildSpec& spec) {
         fds[i] = listen_on_loopback(spec, spec.relay_ports[i], spec.relay_listen.empty() || spec.relay_listen[i]);
     hand_over(spec, fds, count);
     for (size_t i = 0; i < count; ++i) close(fds[i]);
+    for (size_t i = 0; i < count; ++i) hold_ipv6_loopback(spec.relay_ports[i]);
+}
+
+int relayed_ipv6_holds(const int** fds) {
+    *fds = ipv6_holds;
+    return static_cast<int>(ipv6_hold_count);
 }
 
 }  // namespace oms::landlock

@@ -97,7 +97,6 @@ ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, cons
     if (!plan.resolv_conf.empty()) {
         spec.resolv_conf_target = plan.resolv_conf.c_str();
         spec.resolv_conf_source = masks.resolv_conf().c_str();
-        spec.resolv_conf_writer = masks.resolv_conf_writer();
         spec.resolv_conf_id[0] = masks.resolv_conf_identity().device;
         spec.resolv_conf_id[1] = masks.resolv_conf_identity().inode;
     }

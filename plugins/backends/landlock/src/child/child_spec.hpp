@@ -59,7 +59,6 @@ struct ChildSpec {
     const char* empty_file = nullptr;    // source of hide_files mounts
     const char* resolv_conf_source = nullptr;  // the sandbox's resolv.conf (MaskSources)
     const char* resolv_conf_target = nullptr;  // the host's file it covers, or null
-    int resolv_conf_writer = -1;  // the source, open for writing: the address it names may change (child_resolver.cpp)
     // {st_dev, st_ino} they had when created: checked before mounting.
     unsigned long long empty_folder_id[2] = {0, 0};
     unsigned long long empty_file_id[2] = {0, 0};

@@ -24,7 +24,14 @@ void copy_granted_devices(const ChildSpec& spec);  // clones of the granted devi
 void mount_fresh_dev(const ChildSpec& spec);       // /dev with only those device files
 void mount_scratch_trees(const ChildSpec& spec);   // overlays thrown away with the run (else read-only)
 void setup_loopback(const ChildSpec& spec);        // lo up, relay listeners handed to the parent
+// The [::1] sockets setup_loopback holds on the relayed ports, which the
+// init keeps for the run: their count, and `fds` set to them.
+int relayed_ipv6_holds(const int** fds);
 void open_resolver(const ChildSpec& spec);         // the run's DNS responder, before the command
+// The step a joined run fails at when its resolver's address is taken on the
+// task's loopback: the launcher then starts it with a loopback of its own.
+inline constexpr char kResolverStep[] =
+    "answer name lookups on its own address of the task's loopback (something there holds it)";
 // Rung 3 (no PID namespace): every process the command leaves is reparented
 // to the init, which ends them all with the command (end_leftovers).
 void become_subreaper(const ChildSpec& spec);

@@ -42,14 +42,13 @@ MaskSources::MaskSources(const std::string& parent, uint32_t resolver) {
     if (write(resolv_fd, text, size) != static_cast<ssize_t>(size)) fail(resolv_path_);
     fstat(resolv_fd, &st);
     resolv_id_ = Identity{st.st_dev, st.st_ino};
-    resolv_writer_ = resolv_fd;
+    close(resolv_fd);
     if (mkdir(folder_path_.c_str(), 0555) != 0) fail(folder_path_);
     if (lstat(folder_path_.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) fail(folder_path_);
     folder_id_ = Identity{st.st_dev, st.st_ino};
 }
 
 MaskSources::~MaskSources() {
-    close(resolv_writer_);
     unlink(file_path_.c_str());
     unlink(resolv_path_.c_str());
     rmdir(folder_path_.c_str());

@@ -24,8 +24,6 @@ public:
     const std::string& folder() const { return folder_path_; }
     const std::string& file() const { return file_path_; }
     const std::string& resolv_conf() const { return resolv_path_; }
-    // The resolv.conf as created, open for writing (close-on-exec).
-    int resolv_conf_writer() const { return resolv_writer_; }
     // Identity of what was created: {st_dev, st_ino}.
     struct Identity {
         unsigned long long device = 0, inode = 0;
@@ -37,7 +35,6 @@ public:
 private:
     std::string base_, folder_path_, file_path_, resolv_path_;
     Identity folder_id_, file_id_, resolv_id_;
-    int resolv_writer_ = -1;
 };
 
 }  // namespace oms::landlock

@@ -1,7 +1,8 @@
 // oms-landlock-net-holder FOLDER IDLE-SECONDS: keeps a task's network
 // (task_network.hpp) between its runs. It enters the network given as
 // descriptor 3 (after the user namespace that owns it, descriptor 4, for an
-// ordinary user), gives up every capability, becomes a member itself, and
+// ordinary user), gives up every capability, becomes a member itself (and
+// says so on descriptor 5), and
 // leaves once no other member has been alive for IDLE-SECONDS, when its
 // link is removed (`oms task end`), or at SIGTERM. It holds no socket and
 // starts nothing: the task's next runs only enter the network through it.
@@ -35,7 +36,7 @@ long now_seconds() {
     return now.tv_sec;
 }
 
-constexpr int kNetwork = 3, kUserNamespace = 4;
+constexpr int kNetwork = 3, kUserNamespace = 4, kReady = 5;
 
 // The task's network, and first the user namespace that owns it when given.
 bool enter() {
@@ -98,6 +99,10 @@ int main(int argc, char** argv) {
     const std::string own = std::to_string(getpid());
     const std::string own_link = members::enroll(folder, getpid());
     if (own_link.empty()) return 1;
+    // The run that started it waits for this before its own link goes.
+    ssize_t told = write(kReady, "", 1);
+    (void)told;
+    close(kReady);
     long last_busy = now_seconds();
     for (;;) {
         const timespec second{1, 0};

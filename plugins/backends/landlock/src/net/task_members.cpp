@@ -22,6 +22,17 @@ std::string link_text(const std::string& file) {
                                                                     : std::string();
 }
 
+bool runs_one_of(const std::string& process, const std::vector<std::string>& programs) {
+    if (programs.empty()) return true;
+    struct stat running, program;
+    if (stat(("/proc/" + process + "/exe").c_str(), &running) != 0) return false;
+    for (const std::string& path : programs)
+        if (!path.empty() && stat(path.c_str(), &program) == 0 && program.st_dev == running.st_dev &&
+            program.st_ino == running.st_ino)
+            return true;
+    return false;
+}
+
 int open_pidfd(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
 
 }  // namespace
@@ -51,14 +62,15 @@ bool is_member_name(const char* name) {
     return true;
 }
 
-int open_live_member(const std::string& folder, const char* name, unsigned long long refused_network) {
+int open_live_member(const std::string& folder, const char* name, unsigned long long refused_network,
+                     const std::vector<std::string>& programs) {
     const std::string file = folder + "/" + name;
     unsigned long long start = 0, network = 0;
     std::istringstream(link_text(file)) >> start >> network;
     const pid_t pid = static_cast<pid_t>(atol(name));
     const int pidfd = open_pidfd(pid);  // first: the checks below are then of this process
     if (pidfd >= 0 && start != 0 && start_time_of(pid) == start && network != refused_network &&
-        network_inode_of(name) == network)
+        network_inode_of(name) == network && runs_one_of(name, programs))
         return pidfd;
     if (pidfd >= 0) close(pidfd);
     // Gone, or another process now: never to be joined again. A member that

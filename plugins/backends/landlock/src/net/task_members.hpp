@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include <string>
+#include <vector>
 
 namespace oms::landlock::task_members {
 
@@ -21,10 +22,12 @@ unsigned long long network_inode_of(const std::string& process);
 bool is_member_name(const char* name);
 
 // A pidfd (close-on-exec) of member `name` of `folder` when it is still the
-// process its link names, in that network, and that network is not
-// `refused_network` (oms's own: never join the host's; 0: none); -1
-// otherwise, and then a member link that names a gone process is removed.
-int open_live_member(const std::string& folder, const char* name, unsigned long long refused_network);
+// process its link names, in that network, that network is not
+// `refused_network` (oms's own: never join the host's; 0: none), and it
+// runs one of `programs` (paths compared by device and inode; none: any);
+// -1 otherwise, and then a member link that names a gone process is removed.
+int open_live_member(const std::string& folder, const char* name, unsigned long long refused_network,
+                     const std::vector<std::string>& programs = {});
 
 // Makes `pid` (now in the network it will be joined to) a member of
 // `folder`; its link's path, or "" when it could not be made.

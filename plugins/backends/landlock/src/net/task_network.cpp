@@ -6,9 +6,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +21,7 @@ namespace {
 namespace members = task_members;
 
 constexpr char kHolderProgram[] = "oms-landlock-net-holder";
+constexpr int kHolderStartMilliseconds = 1000;  // its exec, setns and link: about a millisecond
 
 // FNV-1a: a name, not a secret (the folder is the user's own).
 std::string hash_of(const std::string& text) {
@@ -51,15 +54,19 @@ unsigned long long namespace_inode(int fd) {
     return fstat(fd, &st) == 0 ? st.st_ino : 0;
 }
 
+// What a member runs: oms (a run's init is a copy of it) or the holder.
+std::vector<std::string> member_programs() { return {"/proc/self/exe", helper_program_beside_plugin(kHolderProgram)}; }
+
 int open_namespace(pid_t pid, const char* kind) {
     return open(("/proc/" + std::to_string(pid) + "/ns/" + kind).c_str(), O_RDONLY | O_CLOEXEC);
 }
 
 }  // namespace
 
-uint32_t joined_resolver_address(pid_t pid) {
-    const uint32_t p = static_cast<uint32_t>(pid) & 0x3fffff;  // pid_max is at most 2^22
-    return (127u << 24) | ((64u + (p >> 16)) << 16) | (p & 0xffff);
+uint32_t joined_resolver_address() {
+    uint32_t random = 0;
+    if (getrandom(&random, sizeof random, 0) != static_cast<ssize_t>(sizeof random)) random = static_cast<uint32_t>(getpid());
+    return (127u << 24) | (64u << 16) | (random & 0x3fffff);  // 127.64.0.0/10
 }
 
 TaskNetwork::TaskNetwork(const std::string& state_dir, const std::string& worktree,
@@ -76,10 +83,11 @@ TaskNetwork::TaskNetwork(const std::string& state_dir, const std::string& worktr
             return;
         }
     folder_ = folder;
-    if (join_first_live_member()) resolver_ = joined_resolver_address(getpid());
+    if (join_first_live_member()) resolver_ = joined_resolver_address();
 }
 
 TaskNetwork::~TaskNetwork() {
+    wait_for_holder();
     if (!member_file_.empty()) unlink(member_file_.c_str());
     if (join_pidfd_ >= 0) close(join_pidfd_);
     release_lock();
@@ -91,7 +99,7 @@ bool TaskNetwork::join_first_live_member() {
     const unsigned long long own_network = members::network_inode_of("self");
     while (const dirent* entry = readdir(listing)) {
         if (!members::is_member_name(entry->d_name)) continue;
-        join_pidfd_ = members::open_live_member(folder_, entry->d_name, own_network);
+        join_pidfd_ = members::open_live_member(folder_, entry->d_name, own_network, member_programs());
         if (join_pidfd_ >= 0) break;
     }
     closedir(listing);
@@ -108,7 +116,7 @@ void TaskNetwork::enroll(pid_t init_pid) {
 // The network (and the user namespace that owns it, when it is not ours)
 // opened from the init just enrolled: the holder enters them from these
 // descriptors, whether the run has ended by then or not.
-void TaskNetwork::start_holder(pid_t init_pid) const {
+void TaskNetwork::start_holder(pid_t init_pid) {
     const std::string program = helper_program_beside_plugin(kHolderProgram);
     if (program.empty()) return;
     const int network = open_namespace(init_pid, "net");
@@ -116,13 +124,29 @@ void TaskNetwork::start_holder(pid_t init_pid) const {
     const int own_user = open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC);
     // Checked after the opens: the pid still names the member enrolled (its
     // start time), so what was opened is its, not a recycled pid's.
-    const int member = members::open_live_member(folder_, std::to_string(init_pid).c_str(), 0);
+    const int member = members::open_live_member(folder_, std::to_string(init_pid).c_str(), 0, member_programs());
+    int ready[2] = {-1, -1};
     if (member >= 0 && network >= 0 && user >= 0 && own_user >= 0 &&
-        namespace_inode(network) == members::network_inode_of(std::to_string(init_pid)))
+        namespace_inode(network) == members::network_inode_of(std::to_string(init_pid)) &&
+        pipe2(ready, O_CLOEXEC) == 0) {
         start_detached({program, folder_, std::to_string(idle_seconds_)},
-                       {network, namespace_inode(user) == namespace_inode(own_user) ? -1 : user});
-    for (int fd : {member, network, user, own_user})
+                       {network, namespace_inode(user) == namespace_inode(own_user) ? -1 : user, ready[1]});
+        holder_ready_ = ready[0];
+    }
+    for (int fd : {member, network, user, own_user, ready[1]})
         if (fd >= 0) close(fd);
+}
+
+// Before this run's link goes: the task's next run must find the holder
+// there already, or it would make a network of its own. It is long since
+// when the command ran more than a few milliseconds.
+void TaskNetwork::wait_for_holder() {
+    if (holder_ready_ < 0) return;
+    pollfd ready{holder_ready_, POLLIN, 0};
+    while (poll(&ready, 1, kHolderStartMilliseconds) < 0 && errno == EINTR) {
+    }
+    close(holder_ready_);
+    holder_ready_ = -1;
 }
 
 void TaskNetwork::release_lock() {

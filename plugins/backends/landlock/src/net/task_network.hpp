@@ -10,14 +10,15 @@
 //
 // Each member is a link, STATE/landlock-net/KEY/PID (task_members.hpp). A
 // new run opens a pidfd of a member, checks it is still that process in
-// that network (never the host's own), and enters the network through the
-// pidfd (setns), so a recycled pid or a member gone since is never joined.
+// that network (never the host's own), running oms or the holder, and
+// enters the network through the pidfd (setns), so a recycled pid, a member
+// gone since or a process that is no member is never joined.
 // The key's lock is held from the look until the new run is a member: two
 // runs starting together make one network, not two.
 //
 // Each run answers its own lookups on an address of its own (127.0.0.1 for
-// the run that made the network, 127.64+.x.y from its oms pid for the
-// others, named in its resolv.conf), so every refusal is its own run's.
+// the run that made the network, one picked at random in 127.64.0.0/10 for
+// the others, named in its resolv.conf).
 #pragma once
 #include <stdint.h>
 #include <sys/types.h>
@@ -52,7 +53,8 @@ public:
 
 private:
     bool join_first_live_member();
-    void start_holder(pid_t init_pid) const;
+    void start_holder(pid_t init_pid);
+    void wait_for_holder();
     void release_lock();
 
     std::string folder_;       // STATE/landlock-net/KEY ("": not shared)
@@ -60,12 +62,13 @@ private:
     long idle_seconds_ = 0;
     int lock_fd_ = -1;
     int join_pidfd_ = -1;
+    int holder_ready_ = -1;  // a pipe the holder writes once it is a member
     uint32_t resolver_ = kOwnResolver;
 };
 
-// The run's resolver address when it joins a network: from `pid`, away from
-// 127.0.0.0/16.
-uint32_t joined_resolver_address(pid_t pid);
+// The run's resolver address when it joins a network: at random in
+// 127.64.0.0/10, so no command of the task can hold it in advance.
+uint32_t joined_resolver_address();
 
 // `oms task end`: the holders of the worktree's networks leave (their links
 // are removed; each sees it within a second). Runs still going keep theirs.
