@@ -17,6 +17,23 @@ namespace oms::test {
 
 namespace {
 
+// Small inputs only: tests write a line or two. A child that ends before it
+// reads them (`sh -c 'exit 7'`) makes the write fail with EPIPE; the
+// SIGPIPE that comes with it, sent to this thread, is blocked and taken
+// here, or it would end the whole test program.
+void write_input(int fd, const std::string& text) {
+    sigset_t pipe_signal, previous;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, &previous);
+    ssize_t ignored = write(fd, text.data(), text.size());
+    (void)ignored;
+    const timespec no_wait{0, 0};
+    while (sigtimedwait(&pipe_signal, nullptr, &no_wait) > 0) {
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+}
+
 std::vector<char*> c_list(const std::vector<std::string>& items) {
     std::vector<char*> out;
     for (auto& s : items) out.push_back(const_cast<char*>(s.c_str()));
@@ -77,11 +94,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     close(out_pipe[1]);
     close(err_pipe[1]);
     close(in_pipe[0]);
-    if (options.stdin_text) {
-        // Small inputs only: tests write a line or two.
-        ssize_t ignored = write(in_pipe[1], options.stdin_text->data(), options.stdin_text->size());
-        (void)ignored;
-    }
+    if (options.stdin_text) write_input(in_pipe[1], *options.stdin_text);
     close(in_pipe[1]);
     ProcessResult result;
     bool finished = drain(out_pipe[0], err_pipe[0], result.out, result.err, options.timeout_seconds);

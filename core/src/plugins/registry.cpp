@@ -1,5 +1,6 @@
 #include "oms/core/registry.hpp"
 
+#include "oms/core/config_error_location.hpp"
 #include "oms/core/error.hpp"
 
 #include <algorithm>
@@ -48,6 +49,10 @@ void Registry::instantiate(const Config& config) {
         try {
             instances_[record.id] = std::make_unique<PluginInstance>(record, config);
         } catch (const UserError& e) {
+            // A value of the user's config the plugin refuses is a config
+            // error at its file and line: oms stops, and never passes to
+            // another backend (auto would pick an unconfined one).
+            throw_if_config_error(config, record.id, e.what());
             record.reject(e.what());
         }
     }

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <set>
 #include <sstream>
 
 using namespace oms::test;
@@ -366,4 +367,81 @@ TEST_CASE("task network: a member link naming a process that is no oms run is ne
     INFO(r.out << r.err);
     CHECK(lines_starting(r.out, "nameserver 127.0.0.1").size() == 1);  // a network of its own
     CHECK(lines_starting(r.out, "answer=") == std::vector<std::string>{"answer=refused"});
+}
+
+TEST_CASE("task network: a negative task_network_idle is a config error at its line, and nothing runs",
+          "[landlock][network][task-network]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World task;
+    std::ofstream(task.root / "xdg-config/oms/config.toml", std::ios::app)
+        << "[plugin.landlock]\ntask_network_idle = -5\n";
+    const auto r = run_process({oms_binary(), "run", "--worktree", task.work, "--", "touch", "ran"},
+                               {oms_world_env(task), std::nullopt, task.work, 60});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 78);
+    CHECK(r.err.find("config error: " + (task.root / "xdg-config/oms/config.toml") + ":") != std::string::npos);
+    CHECK(r.err.find("[plugin.landlock] task_network_idle: -5 is not a number of seconds") != std::string::npos);
+    CHECK_FALSE(exists(task.work + "/ran"));
+    // The control: 0 is a setting, and the run goes on.
+    const std::string config = read_file(task.root / "xdg-config/oms/config.toml");
+    write_file(task.root / "xdg-config/oms/config.toml",
+               config.substr(0, config.find("task_network_idle = -5")) + "task_network_idle = 0\n");
+    const auto fine = run_process({oms_binary(), "run", "--worktree", task.work, "--", "touch", "ran"},
+                                  {oms_world_env(task), std::nullopt, task.work, 60});
+    INFO(fine.err);
+    CHECK(fine.exit_code == 0);
+    CHECK(exists(task.work + "/ran"));
+    CHECK(holders_of(task) == 0);  // 0: no holder
+}
+
+TEST_CASE("task network: runs started together share one network and one holder; a command's lock on the key "
+          "holds up no run; a descriptor of the caller's never reaches the holder",
+          "[landlock][network][task-network]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World task;
+    std::vector<RunOutcome> runs(4);
+    std::vector<std::thread> starts;
+    for (auto& run : runs) starts.emplace_back([&] { run = run_in_oms(task, "readlink /proc/self/ns/net"); });
+    for (auto& start : starts) start.join();
+    std::set<std::string> networks;
+    for (const auto& run : runs) {
+        INFO(run.out << run.err);
+        CHECK(run.exit_code == 0);
+        networks.insert(run.out);
+    }
+    CHECK(networks.size() == 1);
+    CHECK(holders_of(task) == 1);
+    // A command that can read the key's lock file (root's commands read other
+    // users' state folders) takes every lock a read-only descriptor can.
+    const std::string locker =
+        "python3 -c 'import fcntl, glob, os, time\nfor path in glob.glob(\"" + (task.root / "xdg-state") +
+        "/oms/landlock-net/*/.lock\"):\n    fd = os.open(path, os.O_RDONLY)\n    fcntl.flock(fd, fcntl.LOCK_EX)\n"
+        "    try:\n        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n        print(\"write-lock taken\")\n"
+        "    except OSError as e:\n        print(\"write-lock refused\", e.errno)\nopen(\"locked\", \"w\").close()\n"
+        "while not os.path.exists(\"done\"):\n    time.sleep(0.1)'";
+    RunOutcome holding;
+    std::thread lock_holder([&] { holding = run_in_oms(task, locker); });
+    REQUIRE(file_appears(task.work + "/locked", std::chrono::seconds(20)));
+    const auto before = std::chrono::steady_clock::now();
+    const std::string joined = resolver_of(task);
+    const auto took = std::chrono::steady_clock::now() - before;
+    write_file(task.work + "/done", "");
+    lock_holder.join();
+    INFO(holding.out << holding.err << joined);
+    CHECK(lines_starting(holding.out, "write-lock refused").size() == 1);
+    CHECK(took < std::chrono::seconds(2));  // not held up by it
+    CHECK(joined != "127.0.0.1");           // and joined as before
+    // The caller's descriptor 4 (root's holder gets no user namespace there).
+    const auto ended = run_process({oms_binary(), "task", "end", "--worktree", task.work},
+                                   {oms_world_env(task), std::nullopt, task.work, 60});
+    for (int i = 0; i < 30 && holders_of(task) > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    REQUIRE(holders_of(task) == 0);
+    const auto with_four = run_process({"/bin/sh", "-c", "exec 4</etc/hostname; exec \"$0\" run --worktree \"$1\" -- sleep 0.1",
+                                        oms_binary(), task.work},
+                                       {oms_world_env(task), std::nullopt, task.work, 60});
+    INFO(with_four.out << with_four.err);
+    CHECK(with_four.exit_code == 0);
+    CHECK(holders_of(task) == 1);
 }

@@ -95,6 +95,13 @@ void LandlockBackend::probe(const oms::sdk::Report& report) {
     report.detail(rung_line(start.rung, start.above));
     report.detail(guarantees_line(start.rung));
     for (const auto& line : rung_details(start.rung)) report.detail(line);
+    if (start.rung != 3)
+        report.detail(task_network_idle_ > 0
+                          ? "task network: a task's runs share one loopback, kept " +
+                                std::to_string(task_network_idle_) +
+                                " s after its last run ([plugin.landlock] task_network_idle; oms task end ends it)"
+                          : "task network: a task's runs share one loopback while one of them runs "
+                            "([plugin.landlock] task_network_idle = 0: not kept between runs)");
     report.detail("start check: a confined `true` started here on this rung (checked once per boot, kernel, user, "
                   "oms build and the confinement around oms; " + start_probe_cache_file() + ")");
     report.detail(denial_report_status(features_.abi));

@@ -56,8 +56,10 @@ void start_detached(const std::vector<std::string>& argv, const std::vector<int>
                 if ((moved[i] = passed[i] < 0 ? -1 : fcntl(passed[i], F_DUPFD, 16)) < 0 && passed[i] >= 0) _exit(1);
             const int null = open("/dev/null", O_RDWR);
             for (int fd = 0; fd < 3; ++fd) dup2(null, fd);
+            // A -1 slot is closed: never a descriptor of the caller's there.
             for (size_t i = 0; i < count; ++i)
                 if (moved[i] >= 0) dup2(moved[i], 3 + static_cast<int>(i));
+                else close(3 + static_cast<int>(i));
             closefrom(3 + static_cast<int>(count));
             execve(arguments[0], const_cast<char* const*>(arguments.data()),
                    const_cast<char* const*>(environment.data()));

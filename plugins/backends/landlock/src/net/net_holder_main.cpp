@@ -14,7 +14,6 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -54,14 +53,24 @@ bool drop_capabilities() {
     return syscall(SYS_capset, &header, none) == 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0;
 }
 
+// Only runs keep the network busy, not another holder of it (two holders of
+// one key would keep each other for ever: there is one, see main).
 bool another_member_alive(const std::string& folder, const std::string& own) {
+    char self[4096];
+    const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+    const std::string own_program = length > 0 ? std::string(self, static_cast<size_t>(length)) : "";
     DIR* listing = opendir(folder.c_str());
     if (!listing) return false;
     bool alive = false;
     while (const dirent* entry = readdir(listing)) {
         if (!members::is_member_name(entry->d_name) || own == entry->d_name) continue;
         const int pidfd = members::open_live_member(folder, entry->d_name, 0);
-        if (pidfd >= 0) {
+        struct stat member, holder;
+        const bool is_holder = pidfd >= 0 && stat(("/proc/" + std::string(entry->d_name) + "/exe").c_str(), &member) == 0 &&
+                               stat(own_program.c_str(), &holder) == 0 && member.st_dev == holder.st_dev &&
+                               member.st_ino == holder.st_ino;
+        if (pidfd >= 0 && is_holder) close(pidfd);
+        else if (pidfd >= 0) {
             close(pidfd);
             alive = true;
             break;
@@ -75,7 +84,7 @@ bool another_member_alive(const std::string& folder, const std::string& own) {
 // when the network loses its holder.
 bool leave_if_still_idle(const std::string& folder, const std::string& own_link, const std::string& own) {
     const int lock = open(members::lock_file(folder).c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-    if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    if (lock < 0 || !members::lock_for_writing(lock, 0)) {
         if (lock >= 0) close(lock);
         return false;
     }
@@ -91,7 +100,11 @@ int main(int argc, char** argv) {
     if (argc != 3) return 2;
     const std::string folder = argv[1];
     const long idle_seconds = atol(argv[2]);
-    if (idle_seconds <= 0 || !enter() || !drop_capabilities()) return 1;
+    // Descriptors 3 and 4 first (enter() takes them), then one holder per
+    // key, for its life: a second one leaves at once.
+    if (idle_seconds <= 0 || !enter()) return 1;
+    const int holding = open(members::holder_lock_file(folder).c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (holding < 0 || !members::lock_for_writing(holding, 0) || !drop_capabilities()) return 1;
     struct sigaction on_stop {};
     on_stop.sa_handler = stop;
     sigaction(SIGTERM, &on_stop, nullptr);

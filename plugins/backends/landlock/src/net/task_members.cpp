@@ -1,6 +1,8 @@
 #include "task_members.hpp"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <time.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -91,5 +93,20 @@ std::string enroll(const std::string& folder, pid_t pid) {
 }
 
 std::string lock_file(const std::string& folder) { return folder + "/.lock"; }
+
+std::string holder_lock_file(const std::string& folder) { return folder + "/.holder"; }
+
+bool lock_for_writing(int fd, int milliseconds) {
+    struct flock whole {};
+    whole.l_type = F_WRLCK;
+    whole.l_whence = SEEK_SET;
+    constexpr int kStepMilliseconds = 2;
+    for (int waited = 0;; waited += kStepMilliseconds) {
+        if (fcntl(fd, F_OFD_SETLK, &whole) == 0) return true;
+        if ((errno != EAGAIN && errno != EACCES && errno != EINTR) || waited >= milliseconds) return false;
+        const timespec step{0, kStepMilliseconds * 1000000L};
+        nanosleep(&step, nullptr);
+    }
+}
 
 }  // namespace oms::landlock::task_members

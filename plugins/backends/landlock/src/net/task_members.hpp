@@ -36,5 +36,12 @@ std::string enroll(const std::string& folder, pid_t pid);
 // The key's lock file, which runs hold from their look until they are
 // members, and the holder while it decides to leave.
 std::string lock_file(const std::string& folder);
+// The file a holder keeps locked for its life: one holder per network key.
+std::string holder_lock_file(const std::string& folder);
+
+// An open file description's write lock on `fd` (opened for writing:
+// commands cannot lock it, a read-only descriptor takes no write lock),
+// tried every few milliseconds for at most `milliseconds` (0: once).
+bool lock_for_writing(int fd, int milliseconds);
 
 }  // namespace oms::landlock::task_members

@@ -9,7 +9,6 @@
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,6 +21,8 @@ namespace members = task_members;
 
 constexpr char kHolderProgram[] = "oms-landlock-net-holder";
 constexpr int kHolderStartMilliseconds = 1000;  // its exec, setns and link: about a millisecond
+constexpr int kLockWaitMilliseconds = 2000;
+constexpr int kMaxHolders = 64;  // a user's, over all tasks: each is a process and a network
 
 // FNV-1a: a name, not a secret (the folder is the user's own).
 std::string hash_of(const std::string& text) {
@@ -76,18 +77,18 @@ TaskNetwork::TaskNetwork(const std::string& state_dir, const std::string& worktr
     const std::string folder = networks_folder(state_dir) + "/" + key_of(worktree, relay_ports);
     if (!make_private_folder(folder)) return;
     lock_fd_ = open(members::lock_file(folder).c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (lock_fd_ < 0) return;
-    while (flock(lock_fd_, LOCK_EX) != 0)
-        if (errno != EINTR) {
-            release_lock();
-            return;
-        }
+    // Held by another run for a moment (its look and its start); longer,
+    // and this run does not wait: a network of its own.
+    if (lock_fd_ < 0 || !members::lock_for_writing(lock_fd_, kLockWaitMilliseconds)) {
+        release_lock();
+        return;
+    }
     folder_ = folder;
     if (join_first_live_member()) resolver_ = joined_resolver_address();
 }
 
 TaskNetwork::~TaskNetwork() {
-    wait_for_holder();
+    wait_for_holder();  // a run that ended before enroll()
     if (!member_file_.empty()) unlink(member_file_.c_str());
     if (join_pidfd_ >= 0) close(join_pidfd_);
     release_lock();
@@ -106,11 +107,40 @@ bool TaskNetwork::join_first_live_member() {
     return join_pidfd_ >= 0;
 }
 
+// The lock is held until the holder is a member too: a run that looks next
+// finds it even when this run's command has ended already.
 void TaskNetwork::enroll(pid_t init_pid) {
     if (folder_.empty()) return;
     member_file_ = members::enroll(folder_, init_pid);
-    if (!member_file_.empty() && join_pidfd_ < 0 && idle_seconds_ > 0) start_holder(init_pid);
+    if (!member_file_.empty() && join_pidfd_ < 0 && idle_seconds_ > 0 && holders_below_limit())
+        start_holder(init_pid);
+    wait_for_holder();
     release_lock();
+}
+
+// Each holder is a process and a network of the user's: past kMaxHolders,
+// a task's network lives only while its runs do.
+bool TaskNetwork::holders_below_limit() const {
+    const std::string base = folder_.substr(0, folder_.rfind('/'));
+    const std::string holder = helper_program_beside_plugin(kHolderProgram);
+    int holders = 0;
+    DIR* networks = opendir(base.c_str());
+    while (const dirent* network = networks ? readdir(networks) : nullptr) {
+        if (network->d_name[0] == '.') continue;
+        const std::string folder = base + "/" + network->d_name;
+        DIR* listing = opendir(folder.c_str());
+        while (const dirent* entry = listing ? readdir(listing) : nullptr) {
+            if (!members::is_member_name(entry->d_name)) continue;
+            const int pidfd = members::open_live_member(folder, entry->d_name, 0, {holder});
+            if (pidfd >= 0) {
+                close(pidfd);
+                ++holders;
+            }
+        }
+        if (listing) closedir(listing);
+    }
+    if (networks) closedir(networks);
+    return holders < kMaxHolders;
 }
 
 // The network (and the user namespace that owns it, when it is not ours)
@@ -137,9 +167,7 @@ void TaskNetwork::start_holder(pid_t init_pid) {
         if (fd >= 0) close(fd);
 }
 
-// Before this run's link goes: the task's next run must find the holder
-// there already, or it would make a network of its own. It is long since
-// when the command ran more than a few milliseconds.
+// The holder says it is a member, or ends, within a millisecond or two.
 void TaskNetwork::wait_for_holder() {
     if (holder_ready_ < 0) return;
     pollfd ready{holder_ready_, POLLIN, 0};

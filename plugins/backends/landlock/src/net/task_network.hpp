@@ -13,8 +13,11 @@
 // that network (never the host's own), running oms or the holder, and
 // enters the network through the pidfd (setns), so a recycled pid, a member
 // gone since or a process that is no member is never joined.
-// The key's lock is held from the look until the new run is a member: two
-// runs starting together make one network, not two.
+// The key's lock (an open file description's write lock on a file no
+// command can open for writing) is held from the look until the new run,
+// and a holder it starts, are members: two runs starting together make one
+// network, not two. A lock held more than 2 s is not waited for: the run
+// gets a network of its own.
 //
 // Each run answers its own lookups on an address of its own (127.0.0.1 for
 // the run that made the network, one picked at random in 127.64.0.0/10 for
@@ -55,6 +58,7 @@ private:
     bool join_first_live_member();
     void start_holder(pid_t init_pid);
     void wait_for_holder();
+    bool holders_below_limit() const;
     void release_lock();
 
     std::string folder_;       // STATE/landlock-net/KEY ("": not shared)
