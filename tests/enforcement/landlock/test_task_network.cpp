@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <set>
 #include <sstream>
 
@@ -444,4 +445,30 @@ TEST_CASE("task network: runs started together share one network and one holder;
     INFO(with_four.out << with_four.err);
     CHECK(with_four.exit_code == 0);
     CHECK(holders_of(task) == 1);
+}
+
+TEST_CASE("task network: at most 64 holders keep a user's networks", "[landlock][network][task-network]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World task;  // one state folder: one user's
+    for (int i = 0; i < 66; ++i) {
+        const std::string worktree = task.work + "/t" + std::to_string(i);
+        std::filesystem::create_directories(worktree);
+        const auto r = run_process({oms_binary(), "run", "--worktree", worktree, "--", "sleep", "0.05"},
+                                   {oms_world_env(task), std::nullopt, worktree, 60});
+        INFO(r.err);
+        REQUIRE(r.exit_code == 0);
+    }
+    CHECK(holders_of(task) == 64);
+    // The control: a task's runs still share their loopback while they run.
+    const std::string last = task.work + "/t65";
+    const auto joined = run_process({"/bin/sh", "-c",
+                                     "\"$0\" run --worktree \"$1\" -- sh -c 'touch up; sleep 1' & "
+                                     "while [ ! -e \"$1/up\" ]; do sleep 0.05; done; "
+                                     "\"$0\" run --worktree \"$1\" -- grep nameserver /etc/resolv.conf; wait",
+                                     oms_binary(), last},
+                                    {oms_world_env(task), std::nullopt, last, 60});
+    INFO(joined.out << joined.err);
+    CHECK(lines_starting(joined.out, "nameserver 127.").size() == 1);
+    CHECK(lines_starting(joined.out, "nameserver 127.0.0.1").empty());
 }
