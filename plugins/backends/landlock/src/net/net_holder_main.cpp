@@ -56,25 +56,17 @@ bool drop_capabilities() {
 // Only runs keep the network busy, not another holder of it (two holders of
 // one key would keep each other for ever: there is one, see main).
 bool another_member_alive(const std::string& folder, const std::string& own) {
-    char self[4096];
-    const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
-    const std::string own_program = length > 0 ? std::string(self, static_cast<size_t>(length)) : "";
     DIR* listing = opendir(folder.c_str());
     if (!listing) return false;
     bool alive = false;
     while (const dirent* entry = readdir(listing)) {
         if (!members::is_member_name(entry->d_name) || own == entry->d_name) continue;
         const int pidfd = members::open_live_member(folder, entry->d_name, 0);
-        struct stat member, holder;
-        const bool is_holder = pidfd >= 0 && stat(("/proc/" + std::string(entry->d_name) + "/exe").c_str(), &member) == 0 &&
-                               stat(own_program.c_str(), &holder) == 0 && member.st_dev == holder.st_dev &&
-                               member.st_ino == holder.st_ino;
-        if (pidfd >= 0 && is_holder) close(pidfd);
-        else if (pidfd >= 0) {
-            close(pidfd);
-            alive = true;
-            break;
-        }
+        if (pidfd < 0) continue;
+        close(pidfd);
+        if (members::runs_one_of(entry->d_name, {"/proc/self/exe"})) continue;  // a holder
+        alive = true;
+        break;
     }
     closedir(listing);
     return alive;

@@ -24,17 +24,6 @@ std::string link_text(const std::string& file) {
                                                                     : std::string();
 }
 
-bool runs_one_of(const std::string& process, const std::vector<std::string>& programs) {
-    if (programs.empty()) return true;
-    struct stat running, program;
-    if (stat(("/proc/" + process + "/exe").c_str(), &running) != 0) return false;
-    for (const std::string& path : programs)
-        if (!path.empty() && stat(path.c_str(), &program) == 0 && program.st_dev == running.st_dev &&
-            program.st_ino == running.st_ino)
-            return true;
-    return false;
-}
-
 int open_pidfd(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
 
 }  // namespace
@@ -55,6 +44,17 @@ unsigned long long start_time_of(pid_t pid) {
 unsigned long long network_inode_of(const std::string& process) {
     struct stat st;
     return stat(("/proc/" + process + "/ns/net").c_str(), &st) == 0 ? st.st_ino : 0;
+}
+
+bool runs_one_of(const std::string& process, const std::vector<std::string>& programs) {
+    if (programs.empty()) return true;
+    struct stat running, program;
+    if (stat(("/proc/" + process + "/exe").c_str(), &running) != 0) return false;
+    for (const std::string& path : programs)
+        if (!path.empty() && stat(path.c_str(), &program) == 0 && program.st_dev == running.st_dev &&
+            program.st_ino == running.st_ino)
+            return true;
+    return false;
 }
 
 bool is_member_name(const char* name) {

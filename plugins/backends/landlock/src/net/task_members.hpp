@@ -29,6 +29,10 @@ bool is_member_name(const char* name);
 int open_live_member(const std::string& folder, const char* name, unsigned long long refused_network,
                      const std::vector<std::string>& programs = {});
 
+// Whether `process` ("self" or a pid) runs one of `programs` (paths
+// compared by device and inode; none: any).
+bool runs_one_of(const std::string& process, const std::vector<std::string>& programs);
+
 // Makes `pid` (now in the network it will be joined to) a member of
 // `folder`; its link's path, or "" when it could not be made.
 std::string enroll(const std::string& folder, pid_t pid);

@@ -88,7 +88,6 @@ TaskNetwork::TaskNetwork(const std::string& state_dir, const std::string& worktr
 }
 
 TaskNetwork::~TaskNetwork() {
-    wait_for_holder();  // a run that ended before enroll()
     if (!member_file_.empty()) unlink(member_file_.c_str());
     if (join_pidfd_ >= 0) close(join_pidfd_);
     release_lock();
