@@ -98,6 +98,16 @@ void close_all_but(int* keep, int count) {
 
 void wake(int) {}  // SIGCHLD only has to interrupt ppoll
 
+// The refusals already queued when the command ended: a refused connect's
+// reset reaches the watch before the connect returns, but a command that
+// ends at once (curl, then the shell) can end before the loop came round to
+// read it.
+void report_queued_refusals() {
+    pollfd fds[16];
+    const int count = refused_connect_watch::watch(fds, 0, 16);
+    if (count > 0 && poll(fds, static_cast<nfds_t>(count), 0) > 0) refused_connect_watch::serve(fds, count);
+}
+
 // Reaps every child that ended; exits with the command's status once it
 // has. Without a PID namespace (rung 3) nothing ends the others with this
 // process: it ends them first.
@@ -106,6 +116,7 @@ void reap(pid_t command, bool namespaces) {
         int status = 0;
         pid_t done = waitpid(-1, &status, WNOHANG);
         if (done == command) {
+            report_queued_refusals();
             if (!namespaces) end_leftovers();
             _exit(exit_code(status));
         }
