@@ -23,7 +23,9 @@ _Static_assert(offsetof(oms_rule, origin) == 32, "oms_rule.origin");
 _Static_assert(sizeof(oms_policy) == 40, "oms_policy");
 _Static_assert(sizeof(oms_policy_sink) == 24, "oms_policy_sink");
 _Static_assert(sizeof(oms_policy_api) == 16, "oms_policy_api");
-_Static_assert(sizeof(oms_report_sink) == 24, "oms_report_sink");
+/* ABI 1.6 appends audience after emit (32: padded to 8). */
+_Static_assert(offsetof(oms_report_sink, audience) == 24, "oms_report_sink.audience");
+_Static_assert(sizeof(oms_report_sink) == 32, "oms_report_sink");
 _Static_assert(sizeof(oms_stdio) == 12, "oms_stdio"); /* frozen for all of 1.x: passed by value */
 _Static_assert(offsetof(oms_backend_api, probe) == 24, "oms_backend_api.probe");
 _Static_assert(offsetof(oms_backend_api, release) == 64, "oms_backend_api.release");

@@ -131,7 +131,9 @@ static void collect_line(void* data, oms_report_kind kind, oms_str text) {
     static_cast<ReportCollector*>(data)->lines.emplace_back(kind, std::string(text.data, text.size));
 }
 
-ReportCollector::ReportCollector() { sink_ = oms_report_sink{sizeof(oms_report_sink), this, &collect_line}; }
+ReportCollector::ReportCollector(oms_report_audience audience) {
+    sink_ = oms_report_sink{sizeof(oms_report_sink), this, &collect_line, audience};
+}
 
 std::vector<std::string> ReportCollector::of(oms_report_kind kind) const {
     std::vector<std::string> out;

@@ -84,7 +84,8 @@ private:
 // A report sink that keeps every line, by kind.
 class ReportCollector {
 public:
-    ReportCollector();
+    // `audience`: who the plugin is told reads the report (ABI 1.6).
+    explicit ReportCollector(oms_report_audience audience = OMS_REPORT_FOR_PERSON);
     std::vector<std::pair<oms_report_kind, std::string>> lines;
     std::vector<std::string> of(oms_report_kind kind) const;
     std::string text() const;  // every TEXT line joined with '\n'

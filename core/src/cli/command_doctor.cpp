@@ -76,7 +76,7 @@ DoctorView gather(const Session& session, const std::optional<std::string>& sand
     auto reports = probe_all_backends(session.registry());
     for (auto& [id, report] : reports) apply_required_guarantees(session.config(), report);
     try {
-        BackendChoice choice = choose_backend(session.registry(), session.config(), sandbox);
+        BackendChoice choice = choose_backend(session.registry(), session.config(), sandbox, OMS_REPORT_FOR_PERSON);
         view.backend = choice.record->id;
         view.chosen_by = choice.chosen_by;
         view.report = choice.report;
@@ -163,7 +163,9 @@ int command_doctor(const Args& args) {
     DoctorView view = gather(session, sandbox);
     std::vector<CanaryResult> canaries;
     bool probe = vm.count("probe") && view.problem.empty();
-    if (probe) canaries = run_canaries(session, choose_backend(session.registry(), session.config(), sandbox));
+    if (probe)
+        canaries =
+            run_canaries(session, choose_backend(session.registry(), session.config(), sandbox, OMS_REPORT_FOR_PERSON));
     if (vm.count("json")) {
         print_json(view, probe ? &canaries : nullptr);
     } else {

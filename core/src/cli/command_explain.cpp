@@ -364,7 +364,7 @@ int command_explain(const Args& args) {
     finish_run_options(options);
 
     Session session(options.worktree);
-    BackendChoice backend = choose_backend(session.registry(), session.config(), options.sandbox);
+    BackendChoice backend = choose_backend(session.registry(), session.config(), options.sandbox, OMS_REPORT_FOR_HOST);
     RunDir run_dir;
     RunContext context(make_run_inputs(session, options, run_dir));
     Policy policy;

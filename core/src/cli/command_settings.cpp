@@ -14,7 +14,7 @@ int command_settings(const Args& args) {
     auto options = parse_common_options(args, "usage: oms settings [options]\n\noptions");
     if (!options) return 0;
     Session session(options->worktree);
-    BackendChoice backend = choose_backend(session.registry(), session.config(), options->sandbox);
+    BackendChoice backend = choose_backend(session.registry(), session.config(), options->sandbox, OMS_REPORT_FOR_HOST);
     std::string line = backend.report.usable ? backend.report.settings : "Unavailable: " + backend.report.reason;
     if (options->json) {
         JsonWriter writer;

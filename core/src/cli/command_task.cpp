@@ -37,7 +37,7 @@ int command_task(const Args& args) {
         const oms_backend_api* api = record->backend();
         if (api->struct_size <= offsetof(oms_backend_api, end_task) || !api->end_task) continue;
         BackendReport report;
-        oms_report_sink sink = report_sink_into(report);
+        oms_report_sink sink = report_sink_into(report, OMS_REPORT_FOR_PERSON);
         char message[1024] = {0};
         oms_error error{message, sizeof message};
         if (api->end_task(session.registry().instance(record->id)->handle(), context.view(), &sink, &error) != OMS_OK) {

@@ -161,7 +161,7 @@ void end_snapshot_task(Session& session, const BackendChoice& backend, RunContex
     const oms_backend_api* api = backend.record->backend();
     if (api->struct_size <= offsetof(oms_backend_api, end_task) || !api->end_task) return;
     BackendReport report;
-    oms_report_sink sink = report_sink_into(report);
+    oms_report_sink sink = report_sink_into(report, OMS_REPORT_FOR_PERSON);
     char message[1024] = {0};
     oms_error error{message, sizeof message};
     if (api->end_task(session.registry().instance(backend.record->id)->handle(), context.view(), &sink, &error) !=
@@ -291,7 +291,8 @@ int command_verify(const Args& all_args) {
     refuse_changed_worktree(options.run.worktree, session.paths().worktree);
     const VerifySettings settings =
         read_verify_settings(session.config(), options.surfnet_cmd, options.surfnet_port, options.inputs);
-    BackendChoice backend = choose_backend(session.registry(), session.config(), options.run.sandbox);
+    BackendChoice backend =
+        choose_backend(session.registry(), session.config(), options.run.sandbox, OMS_REPORT_FOR_HOST);
     const VerifyPlan plan = verify_plan_of(*backend.record, *backend.instance, settings.port);
     require_verify_network(plan, backend.instance->handle(), backend.record->id);
     refuse_unless_isolated(options, backend, plan.network, check);

@@ -31,7 +31,8 @@ std::string known_backends(const Registry& registry) {
     return ids.empty() ? "no backend plugin is loaded (see `oms doctor`)" : "the backends here: " + ids;
 }
 
-BackendChoice named(const Registry& registry, const Config& config, const std::string& id, const std::string& by) {
+BackendChoice named(const Registry& registry, const Config& config, const std::string& id, const std::string& by,
+                    oms_report_audience audience) {
     const PluginRecord* record = registry.find(id);
     PluginInstance* instance = record ? registry.instance(id) : nullptr;
     if (!record || !instance) {
@@ -43,20 +44,20 @@ BackendChoice named(const Registry& registry, const Config& config, const std::s
     if (!record->is_backend())
         throw UserError(kExitUnavailable, "'" + id + "' (chosen by " + by + ") is a policy plugin, not a backend; " +
                                               known_backends(registry));
-    BackendChoice choice{record, instance, probe_backend(*record, *instance), by};
+    BackendChoice choice{record, instance, probe_backend(*record, *instance, audience), by};
     apply_required_guarantees(config, choice.report);
     return choice;
 }
 
 }  // namespace
 
-oms_report_sink report_sink_into(BackendReport& report) {
-    return oms_report_sink{sizeof(oms_report_sink), &report, &collect};
+oms_report_sink report_sink_into(BackendReport& report, oms_report_audience audience) {
+    return oms_report_sink{sizeof(oms_report_sink), &report, &collect, audience};
 }
 
-BackendReport probe_backend(const PluginRecord& record, const PluginInstance& instance) {
+BackendReport probe_backend(const PluginRecord& record, const PluginInstance& instance, oms_report_audience audience) {
     BackendReport report;
-    oms_report_sink sink = report_sink_into(report);
+    oms_report_sink sink = report_sink_into(report, audience);
     char message[1024] = {0};
     oms_error error{message, sizeof message};
     oms_status status = OMS_ERR_INTERNAL;
@@ -78,12 +79,14 @@ bool serves_current_platform(const PluginRecord& record) {
     return false;
 }
 
-BackendChoice choose_backend(const Registry& registry, const Config& config, const std::optional<std::string>& flag) {
-    if (flag && !flag->empty() && *flag != "auto") return named(registry, config, *flag, "--sandbox");
-    if (auto env = env_value("OMS_SANDBOX"); env && *env != "auto") return named(registry, config, *env, "OMS_SANDBOX");
+BackendChoice choose_backend(const Registry& registry, const Config& config, const std::optional<std::string>& flag,
+                             oms_report_audience audience) {
+    if (flag && !flag->empty() && *flag != "auto") return named(registry, config, *flag, "--sandbox", audience);
+    if (auto env = env_value("OMS_SANDBOX"); env && *env != "auto")
+        return named(registry, config, *env, "OMS_SANDBOX", audience);
     if (auto configured = config.text("sandbox", "backend"); configured && *configured != "auto") {
         const ConfigValue* value = config.get("sandbox", "backend");
-        return named(registry, config, *configured, "config (" + value->where + ")");
+        return named(registry, config, *configured, "config (" + value->where + ")", audience);
     }
     // Strongest first, and stop at the first that can run: probing costs
     // (the docker probe talks to its daemon), so weaker ones are not asked.
@@ -96,7 +99,7 @@ BackendChoice choose_backend(const Registry& registry, const Config& config, con
     BackendChoice best;
     for (const PluginRecord* record : candidates) {
         PluginInstance* instance = registry.instance(record->id);
-        BackendReport report = probe_backend(*record, *instance);
+        BackendReport report = probe_backend(*record, *instance, audience);
         apply_required_guarantees(config, report);  // a backend lacking one is passed over
         if (!report.usable) continue;
         best = BackendChoice{record, instance, std::move(report), "auto"};
@@ -110,7 +113,7 @@ BackendChoice choose_backend(const Registry& registry, const Config& config, con
 
 BackendReport render_policy(const BackendChoice& backend, const RunContext& context, Policy& policy) {
     BackendReport report;
-    oms_report_sink sink = report_sink_into(report);
+    oms_report_sink sink = report_sink_into(report, OMS_REPORT_FOR_PERSON);
     char message[1024] = {0};
     oms_error error{message, sizeof message};
     oms_status status =

@@ -42,7 +42,7 @@ std::string one_line(std::string text) {
 std::map<std::string, BackendReport> probe_all_backends(const Registry& registry) {
     std::map<std::string, BackendReport> reports;
     for (const PluginRecord* record : registry.loaded(OMS_KIND_BACKEND))
-        reports[record->id] = probe_backend(*record, *registry.instance(record->id));
+        reports[record->id] = probe_backend(*record, *registry.instance(record->id), OMS_REPORT_FOR_PERSON);
     return reports;
 }
 

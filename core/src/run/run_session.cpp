@@ -16,7 +16,8 @@ RunSession open_on(const RunOptions& options) {
     RunSession opened;
     opened.session = std::make_unique<Session>(options.worktree);
     refuse_changed_worktree(options.worktree, opened.session->paths().worktree);
-    opened.backend = choose_backend(opened.session->registry(), opened.session->config(), options.sandbox);
+    opened.backend =
+        choose_backend(opened.session->registry(), opened.session->config(), options.sandbox, OMS_REPORT_FOR_HOST);
     return opened;
 }
 

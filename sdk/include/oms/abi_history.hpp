@@ -61,6 +61,9 @@ inline constexpr Addition kAdditions[] = {
      "to the host)",
      "port {value} not published: the backend '{backend}' does not publish ports (NET_PUBLISH_LOOPBACK, plugin ABI "
      "1.5)"},
+    {6, "field oms_report_sink.audience", 0, 0, 0, 0,
+     "absent: a person reads the report (OMS_REPORT_FOR_PERSON); a backend then writes every line, as it did "
+     "before 1.6"},
 };
 
 // The rule kinds minor `minor` defines: 1.0's and every one added up to it.

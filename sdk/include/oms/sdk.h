@@ -61,7 +61,7 @@ extern "C" {
 /* Minor ABI version of this header: a plugin targeting a newer minor than the
  * host is rejected. A plugin compiled with this header may target an older
  * minor (OMS_TARGET_ABI_MINOR in oms/sdk.hpp) and then loads on that host. */
-#define OMS_ABI_MINOR 5
+#define OMS_ABI_MINOR 6
 
 /* The one symbol every plugin exports (see oms_plugin_entry_fn at the end). */
 #define OMS_PLUGIN_ENTRY_SYMBOL "oms_plugin_entry"
@@ -316,11 +316,25 @@ typedef uint32_t oms_report_kind;
 #define OMS_REPORT_WARN_ONCE 5 /* a warning the host prints once per state folder */
 #define OMS_REPORT_TEXT 6     /* rendered output (profile, argv, ruleset) */
 
+/* Who reads a report (oms_report_sink.audience). */
+typedef uint32_t oms_report_audience;
+#define OMS_REPORT_FOR_PERSON 0 /* a person reads every line (doctor, plugins);
+                                   also what an absent audience field means */
+#define OMS_REPORT_FOR_HOST 1   /* the host alone reads it, to choose a backend and start a
+                                   command (run, verify) or answer for one (explain, settings):
+                                   it reads the status, SUMMARY, SETTINGS, the "guarantees:"
+                                   DETAIL line, MISSING and WARN_ONCE lines and drops every other
+                                   DETAIL line unread, so a backend may leave out the facts that
+                                   take time to find and that only a person reads */
+
 /* Where a plugin writes report lines; the host copies each one. */
 typedef struct oms_report_sink {
     uint32_t struct_size; /* sizeof(oms_report_sink) */
     void* host_data;      /* pass back as the first argument */
     void (*emit)(void* host_data, oms_report_kind kind, oms_str text);
+    /* Added in ABI 1.6: OMS_REPORT_FOR_*. Absent (struct_size too small):
+     * OMS_REPORT_FOR_PERSON. */
+    oms_report_audience audience;
 } oms_report_sink;
 
 /* ---------------------------------------------------------------- backend */

@@ -252,6 +252,14 @@ public:
     void missing(std::string_view t) const { emit(OMS_REPORT_MISSING, t); }
     void warn_once(std::string_view t) const { emit(OMS_REPORT_WARN_ONCE, t); }
     void text(std::string_view t) const { emit(OMS_REPORT_TEXT, t); }
+    // The host alone reads this report (ABI 1.6: before a run, for example):
+    // DETAIL lines other than "guarantees:" go unread, so a fact that takes
+    // time to find and only a person reads may be left out. False from a
+    // host older than 1.6 (a person may read every line).
+    bool host_only() const {
+        const bool present = raw_->struct_size >= offsetof(oms_report_sink, audience) + sizeof(raw_->audience);
+        return present && raw_->audience == OMS_REPORT_FOR_HOST;
+    }
 
 private:
     const oms_report_sink* raw_;

@@ -69,7 +69,7 @@ LoadedBackend::~LoadedBackend() {
 
 oms_status LoadedBackend::probe(std::vector<ReportLine>& lines, std::string& reason) const {
     if (!api_->probe) return OMS_OK;
-    oms_report_sink sink{sizeof(oms_report_sink), &lines, collect};
+    oms_report_sink sink{sizeof(oms_report_sink), &lines, collect, OMS_REPORT_FOR_PERSON};
     char buffer[1024] = "";
     oms_error error{buffer, sizeof buffer};
     oms_status status = api_->probe(instance_, &sink, &error);
@@ -83,7 +83,7 @@ oms_status LoadedBackend::render(const oms_run_context* context, const oms_polic
         reason = "the backend has no render";
         return OMS_ERR_UNSUPPORTED;
     }
-    oms_report_sink sink{sizeof(oms_report_sink), &lines, collect};
+    oms_report_sink sink{sizeof(oms_report_sink), &lines, collect, OMS_REPORT_FOR_PERSON};
     char buffer[1024] = "";
     oms_error error{buffer, sizeof buffer};
     oms_status status = api_->render(instance_, context, policy, &sink, &error);
@@ -94,7 +94,7 @@ oms_status LoadedBackend::render(const oms_run_context* context, const oms_polic
 oms_status LoadedBackend::end_task(const oms_run_context* context, std::string& reason) const {
     if (!api_->end_task) return OMS_OK;
     std::vector<ReportLine> ignored;
-    oms_report_sink sink{sizeof(oms_report_sink), &ignored, collect};
+    oms_report_sink sink{sizeof(oms_report_sink), &ignored, collect, OMS_REPORT_FOR_PERSON};
     char buffer[1024] = "";
     oms_error error{buffer, sizeof buffer};
     oms_status status = api_->end_task(instance_, context, &sink, &error);

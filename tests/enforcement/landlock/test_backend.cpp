@@ -34,6 +34,31 @@ TEST_CASE("doctor: one summary line, nothing missing on this kernel", "[landlock
     CHECK(report.of(OMS_REPORT_MISSING).empty());
 }
 
+// Asking the kernel's audit whether it records denials costs root a kernel
+// thread; only a person reads the answer, so a probe before a run skips it.
+TEST_CASE("probe: the audit question is asked for a person only; the guarantees are told to the host too",
+          "[landlock][backend]") {
+    require_landlock();
+    FakeHost host;
+    LandlockPlugin plugin(host);
+    REQUIRE(plugin.create_error.empty());
+    auto details = [&](oms_report_audience audience) {
+        ReportCollector report(audience);
+        ErrorBuffer error;
+        REQUIRE(plugin.api().probe(plugin.instance(), report.sink(), error.get()) == OMS_OK);
+        CHECK(report.of(OMS_REPORT_SUMMARY).size() == 1);
+        std::string joined;
+        for (const auto& line : report.of(OMS_REPORT_DETAIL)) joined += line + "\n";
+        return joined;
+    };
+    const std::string for_person = details(OMS_REPORT_FOR_PERSON), for_host = details(OMS_REPORT_FOR_HOST);
+    INFO(for_person << "--\n" << for_host);
+    CHECK(has(for_person, "denial reports: "));
+    CHECK_FALSE(has(for_host, "denial reports: "));
+    CHECK(has(for_person, "guarantees: "));
+    CHECK(has(for_host, "guarantees: "));
+}
+
 TEST_CASE("an older ABI is reported and refused unless best effort", "[landlock][backend]") {
     require_landlock();
     FakeHost host;

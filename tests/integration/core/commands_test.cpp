@@ -10,7 +10,7 @@ TEST_CASE("--version and --help on every command") {
     OmsEnv env;
     ProcessResult version = env.oms({"--version"});
     CHECK(version.exit_code == 0);
-    CHECK_THAT(version.out, Catch::StartsWith("oms ") && Catch::Contains("plugin ABI 1.5"));
+    CHECK_THAT(version.out, Catch::StartsWith("oms ") && Catch::Contains("plugin ABI 1.6"));
     for (const char* command : {"run", "doctor", "policy", "plugins", "settings", "task"}) {
         ProcessResult help = env.oms({command, "--help"});
         INFO(command << ": " << help.err);

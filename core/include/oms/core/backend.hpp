@@ -19,7 +19,10 @@ struct BackendReport {
     std::vector<std::string> details, missing, warn_once, text;
 };
 
-BackendReport probe_backend(const PluginRecord& record, const PluginInstance& instance);
+// `audience`: OMS_REPORT_FOR_HOST when the report only serves to start a
+// command (its other DETAIL lines are not read), OMS_REPORT_FOR_PERSON when
+// someone reads it.
+BackendReport probe_backend(const PluginRecord& record, const PluginInstance& instance, oms_report_audience audience);
 
 struct BackendChoice {
     const PluginRecord* record = nullptr;
@@ -31,7 +34,8 @@ struct BackendChoice {
 // Throws UserError when a named backend does not exist or failed to load, or
 // when no backend at all can run (auto). A named backend that exists but
 // probes as unusable is returned with report.usable == false.
-BackendChoice choose_backend(const Registry& registry, const Config& config, const std::optional<std::string>& flag);
+BackendChoice choose_backend(const Registry& registry, const Config& config, const std::optional<std::string>& flag,
+                             oms_report_audience audience);
 
 // Does this backend say it serves the platform oms runs on?
 bool serves_current_platform(const PluginRecord& record);
@@ -42,6 +46,6 @@ bool serves_current_platform(const PluginRecord& record);
 BackendReport render_policy(const BackendChoice& backend, const RunContext& context, Policy& policy);
 
 // Collects report lines from a plugin into a BackendReport.
-oms_report_sink report_sink_into(BackendReport& report);
+oms_report_sink report_sink_into(BackendReport& report, oms_report_audience audience);
 
 }  // namespace oms::core
