@@ -1,6 +1,7 @@
 #include "oms/core/variable_relevance.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace oms::core {
 
@@ -58,8 +59,14 @@ VariableRelevance relevance_of(const std::string& name) {
 }
 
 void order_by_relevance(std::vector<std::string>& names) {
-    std::stable_sort(names.begin(), names.end(),
-                     [](const std::string& a, const std::string& b) { return relevance_of(a) < relevance_of(b); });
+    // Each name's relevance once: a user's environment has hundreds of names,
+    // and the sort would otherwise weigh each of them against every list
+    // above at every comparison.
+    std::vector<std::pair<VariableRelevance, std::string>> ranked;
+    ranked.reserve(names.size());
+    for (auto& name : names) ranked.emplace_back(relevance_of(name), std::move(name));
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (size_t i = 0; i < names.size(); ++i) names[i] = std::move(ranked[i].second);
 }
 
 }  // namespace oms::core

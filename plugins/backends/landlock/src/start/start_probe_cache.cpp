@@ -7,8 +7,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace oms::landlock {
@@ -22,11 +22,28 @@ constexpr const char* kAbove = "above ";
 bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
 std::string after(const std::string& text, const char* prefix) { return text.substr(std::string(prefix).size()); }
 
+std::string read_all(int fd) {
+    std::string out;
+    char buffer[4096];
+    ssize_t n;
+    while ((n = read(fd, buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<size_t>(n));
+    return n < 0 ? std::string() : out;
+}
+
+// With read(2), not a stream: this runs at every start, and the first
+// stream a process opens costs it the locale's set-up.
+std::string file_text(const char* path) {
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return std::string();
+    std::string text = read_all(fd);
+    close(fd);
+    return text;
+}
+
 std::string first_line(const char* path) {
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    return line;
+    std::string text = file_text(path);
+    text.resize(std::min(text.size(), text.find('\n')));
+    return text;
 }
 
 std::string link_text(const char* path) {
@@ -38,7 +55,7 @@ std::string link_text(const char* path) {
 // The lines of /proc/self/status that say what confines oms itself: a
 // seccomp filter around it (a container's, a wrapper's) changes the verdict.
 std::string own_confinement() {
-    std::ifstream in("/proc/self/status");
+    std::istringstream in(file_text("/proc/self/status"));
     std::string line, out;
     while (std::getline(in, line))
         if (line.rfind("Seccomp", 0) == 0 || line.rfind("NoNewPrivs", 0) == 0 || line.rfind("CapEff", 0) == 0)
@@ -60,14 +77,6 @@ std::string build_identity() {
 std::string kernel_release() {
     struct utsname name {};
     return uname(&name) == 0 ? std::string(name.release) + " " + name.version : "unknown";
-}
-
-std::string read_all(int fd) {
-    std::string out;
-    char buffer[4096];
-    ssize_t n;
-    while ((n = read(fd, buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<size_t>(n));
-    return n < 0 ? std::string() : out;
 }
 
 // "verdict started rung 3\nabove <why not rung 1>\n" (rung 2 alike), or "verdict refused <line>\n".
