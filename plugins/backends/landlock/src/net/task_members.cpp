@@ -8,9 +8,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <fstream>
-#include <iterator>
 #include <sstream>
+
+#include <oms/text_file.hpp>
 
 namespace oms::landlock::task_members {
 
@@ -29,8 +29,10 @@ int open_pidfd(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid,
 }  // namespace
 
 unsigned long long start_time_of(pid_t pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // A read, not a stream: a process that ends between the open and the
+    // read fails the read (ESRCH), which a stream throws as an exception
+    // (it failed another run's start while runs came and went).
+    const std::string text = sdk::read_text_file("/proc/" + std::to_string(pid) + "/stat").value_or("");
     const size_t name_end = text.rfind(')');
     if (name_end == std::string::npos || name_end + 2 > text.size()) return 0;
     std::istringstream fields(text.substr(name_end + 2));  // from field 3, the state

@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include <oms/text_file.hpp>
+
 namespace oms::landlock {
 
 namespace {
@@ -22,23 +24,9 @@ constexpr const char* kAbove = "above ";
 bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
 std::string after(const std::string& text, const char* prefix) { return text.substr(std::string(prefix).size()); }
 
-std::string read_all(int fd) {
-    std::string out;
-    char buffer[4096];
-    ssize_t n;
-    while ((n = read(fd, buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<size_t>(n));
-    return n < 0 ? std::string() : out;
-}
-
 // With read(2), not a stream: this runs at every start, and the first
 // stream a process opens costs it the locale's set-up.
-std::string file_text(const char* path) {
-    const int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return std::string();
-    std::string text = read_all(fd);
-    close(fd);
-    return text;
-}
+std::string file_text(const char* path) { return sdk::read_text_file(path).value_or(""); }
 
 std::string first_line(const char* path) {
     std::string text = file_text(path);
@@ -122,7 +110,7 @@ std::optional<StartVerdict> read_cached_verdict(const std::string& file, const s
     if (fd < 0) return std::nullopt;
     struct stat st {};
     const bool ours = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid();
-    const std::string text = ours ? read_all(fd) : std::string();
+    const std::string text = ours ? sdk::read_text_fd(fd).value_or("") : std::string();
     close(fd);
     if (text.compare(0, key.size(), key) != 0) return std::nullopt;
     return parse_verdict(text.substr(key.size()));
