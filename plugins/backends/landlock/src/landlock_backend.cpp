@@ -205,7 +205,7 @@ void LandlockBackend::check_enforceable(const oms::sdk::Context& context) {
 // join. The mask sources live until the child has exec'd (its mounts are
 // made by then).
 std::unique_ptr<ConfinedRun> LandlockBackend::launch_confined(const Plan& plan, const std::string& mask_folder,
-                                                              oms_stdio stdio, const TaskNetwork* network) {
+                                                              oms_stdio stdio, TaskNetwork* network) {
     const uint32_t resolver = network ? network->resolver_address() : TaskNetwork::kOwnResolver;
     MaskSources masks(mask_folder, resolver);
     ChildSpec spec = make_child_spec(plan, features_, seccomp_for(plan), masks);
@@ -215,7 +215,9 @@ std::unique_ptr<ConfinedRun> LandlockBackend::launch_confined(const Plan& plan, 
     spec.stdio[0] = stdio.in;
     spec.stdio[1] = stdio.out;
     spec.stdio[2] = stdio.err;
-    return launch(spec);
+    if (!network) return launch(spec);
+    spec.tell_network_entered = true;
+    return launch(spec, [network](pid_t init) { network->enroll(init); });
 }
 
 std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& context,
@@ -256,30 +258,53 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
         host().log(OMS_LOG_WARN, line);
     const auto run_folder = sdk::run_folder_of(context.private_home(), context.temp_dir());
     const std::string mask_folder = run_folder.known() ? run_folder.own : "/tmp";
-    // Locked from here until the child has its network: see task_network.hpp.
-    auto network = plan.own_network && plan.namespaces
-                       ? std::make_unique<TaskNetwork>(state_dir, std::string(context.worktree()), plan.connect_ports,
-                                                       task_network_idle_)
-                       : nullptr;
-    std::unique_ptr<ConfinedRun> run;
-    try {
-        run = launch_confined(plan, mask_folder, stdio, network.get());
-    } catch (const LaunchFailure& failure) {
-        // A command of the task holds the resolver's address on the task's
-        // loopback (root's commands may bind port 53): this run gets a
-        // loopback of its own instead, never an answer from that command.
-        if (!network || network->join_pidfd() < 0 || failure.step() != kResolverStep) {
-            forget_cached_verdict();  // the next probe starts again instead of trusting it
-            throw;
-        }
-        host().log(OMS_LOG_WARN, "landlock: the task's loopback is not shared with this run: its resolver's address "
-                                 "is taken there (by a command of the task); this run has a loopback of its own");
-        network.reset();
-        run = launch_confined(plan, mask_folder, stdio, nullptr);
-    }
-    if (network) run->keep_member(std::move(network));
+    auto run = launch_in_task_network(plan, mask_folder, stdio, state_dir, std::string(context.worktree()));
     host().log(OMS_LOG_DEBUG, launch_phase_mark("command-started"));  // the child set up, the command exec'd
     return run;
+}
+
+// The child in its task's network (task_network.hpp) when the plan has a
+// network of its own: a run of the task that joins one whose member has
+// ended since the look looks again, three times at most, then makes a
+// network of its own.
+std::unique_ptr<ConfinedRun> LandlockBackend::launch_in_task_network(const Plan& plan, const std::string& mask_folder,
+                                                                     oms_stdio stdio, const std::string& state_dir,
+                                                                     const std::string& worktree) {
+    constexpr int kLooks = 3;
+    auto look = [&](int looks) {
+        return plan.own_network && plan.namespaces && looks <= kLooks
+                   ? std::make_unique<TaskNetwork>(state_dir, worktree, plan.connect_ports, task_network_idle_)
+                   : nullptr;
+    };
+    int looks = 1;
+    std::unique_ptr<TaskNetwork> network = look(looks);
+    for (;;) {
+        try {
+            auto run = launch_confined(plan, mask_folder, stdio, network.get());
+            if (network) run->keep_member(std::move(network));
+            return run;
+        } catch (const LaunchFailure& failure) {
+            const bool joined = network && network->join_pidfd() >= 0;
+            if (joined && failure.step() == kJoinStep) {
+                host().log(OMS_LOG_DEBUG, "landlock: the run whose network this run joins has ended: looking again");
+                network.reset();
+                network = look(++looks);
+                continue;
+            }
+            // A command of the task holds the resolver's address on the
+            // task's loopback (root's commands may bind port 53): this run
+            // gets a loopback of its own instead, never an answer from that
+            // command.
+            if (!joined || failure.step() != kResolverStep) {
+                forget_cached_verdict();  // the next probe starts again instead of trusting it
+                throw;
+            }
+            host().log(OMS_LOG_WARN, "landlock: the task's loopback is not shared with this run: its resolver's "
+                                     "address is taken there (by a command of the task); this run has a loopback of "
+                                     "its own");
+            network.reset();
+        }
+    }
 }
 
 }  // namespace oms::landlock

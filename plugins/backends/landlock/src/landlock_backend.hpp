@@ -59,7 +59,10 @@ private:
         return plan.own_network ? seccomp_own_network_ : seccomp_;
     }
     std::unique_ptr<ConfinedRun> launch_confined(const Plan& plan, const std::string& mask_folder, oms_stdio stdio,
-                                                 const TaskNetwork* network);
+                                                 TaskNetwork* network);
+    std::unique_ptr<ConfinedRun> launch_in_task_network(const Plan& plan, const std::string& mask_folder,
+                                                        oms_stdio stdio, const std::string& state_dir,
+                                                        const std::string& worktree);
     PlanOptions options_;
     long task_network_idle_ = 0;  // [plugin.landlock] task_network_idle (task_network.hpp)
     SeccompProgram rung3_filter_;  // rung 3's second filter (rung3_filter.hpp)

@@ -1,4 +1,5 @@
 #include "child_steps.hpp"
+#include "descriptor_passing.hpp"
 #include "off_loopback_watch.hpp"
 #include "openat2.hpp"
 
@@ -8,6 +9,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -96,6 +98,8 @@ void run_child(const ChildSpec& spec) {
     install_stdio(spec);
     if (spec.namespaces) {
         enter_namespaces(spec);
+        if (spec.tell_network_entered && send_with_descriptors(spec.channel_fd, kNetworkEnteredTag, nullptr, 0, MSG_NOSIGNAL) != 1)
+            child_fail(spec, "tell oms it is in its network");
         apply_mounts(spec);
         setup_loopback(spec);
     } else {

@@ -39,10 +39,12 @@ void map_user_namespace(const ChildSpec& spec) {
 
 // The task's network when a live run of the task has one (task_network.hpp):
 // entered through its init's pidfd, so a run gone meanwhile is never
-// mistaken for another process; then this run makes a network of its own.
+// mistaken for another process. False: this run makes a network of its own.
 bool enter_task_network(const ChildSpec& spec) {
     if (spec.network_entered) return true;
-    return spec.join_pidfd >= 0 && setns(spec.join_pidfd, CLONE_NEWNET) == 0;
+    if (spec.join_pidfd < 0) return false;
+    if (setns(spec.join_pidfd, CLONE_NEWNET) != 0) child_fail(spec, kJoinStep);
+    return true;
 }
 
 }  // namespace

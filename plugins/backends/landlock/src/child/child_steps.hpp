@@ -32,6 +32,9 @@ void open_resolver(const ChildSpec& spec);         // the run's DNS responder, b
 // task's loopback: the launcher then starts it with a loopback of its own.
 inline constexpr char kResolverStep[] =
     "answer name lookups on its own address of the task's loopback (something there holds it)";
+// The step a joining run fails at when the member whose network it enters
+// ended since the look: the launcher looks again (task_network.hpp).
+inline constexpr char kJoinStep[] = "enter the task's network (the run it joined has ended)";
 // Rung 3 (no PID namespace): every process the command leaves is reparented
 // to the init, which ends them all with the command (end_leftovers).
 void become_subreaper(const ChildSpec& spec);

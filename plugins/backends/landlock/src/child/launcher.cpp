@@ -1,5 +1,6 @@
 #include "launcher.hpp"
 
+#include "child_steps.hpp"
 #include "descriptor_passing.hpp"
 #include "host_listener_check.hpp"
 #include "scoped_fd.hpp"
@@ -133,13 +134,11 @@ pid_t start_child_in_task_user_namespace(ChildSpec& spec) {
     return child;
 }
 
-// The child, in the task's network when the run joins one (task_network.hpp).
+// The child, in the task's network when the run joins one (task_network.hpp);
+// 0 when the member to join has ended since the look.
 pid_t start_sandbox(ChildSpec& spec) {
-    if (spec.join_pidfd >= 0 && spec.need_user_namespace && spec.namespaces) {
-        const pid_t pid = start_child_in_task_user_namespace(spec);
-        if (pid != 0) return pid;
-        spec.join_pidfd = -1;  // the member ended meanwhile: a network of its own
-    }
+    if (spec.join_pidfd >= 0 && spec.need_user_namespace && spec.namespaces)
+        return start_child_in_task_user_namespace(spec);
     return start_child(spec);
 }
 
@@ -177,12 +176,9 @@ int ConfinedRun::wait() {
     return code;
 }
 
-void ConfinedRun::keep_member(std::unique_ptr<TaskNetwork> network) {
-    network->enroll(pid_);
-    network_ = std::move(network);
-}
+void ConfinedRun::keep_member(std::unique_ptr<TaskNetwork> network) { network_ = std::move(network); }
 
-std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
+std::unique_ptr<ConfinedRun> launch(ChildSpec& spec, const std::function<void(pid_t)>& network_entered) {
     int error_pipe[2];
     if (pipe2(error_pipe, O_CLOEXEC) != 0) throw Error(OMS_ERR_FAILED, "landlock: pipe failed");
     ScopedFd error_read(error_pipe[0]), error_write(error_pipe[1]);
@@ -201,6 +197,10 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
     oms::published::Listeners published = oms::published::listen_for_published(spec.publish_ports, "landlock");
 
     pid_t pid = start_sandbox(spec);
+    if (pid == 0) {
+        published.close_all();
+        throw LaunchFailure(std::string("landlock: the sandbox could not ") + kJoinStep, kJoinStep, ESRCH);
+    }
     if (pid < 0) {
         const int error = errno;
         published.close_all();
@@ -209,6 +209,12 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec) {
 
     error_write.reset();
     channel_child.reset();
+    // No message: the child failed before its network; its report follows.
+    if (spec.tell_network_entered && network_entered) {
+        char tag = 0;
+        if (receive_with_descriptors(channel_parent.get(), tag, nullptr, 0, 0) >= 0 && tag == kNetworkEnteredTag)
+            network_entered(pid);
+    }
     ChildFailure failure{};
     if (read_failure(error_read.get(), failure)) {
         wait_status(pid);

@@ -8,6 +8,7 @@
 
 #include <oms/sdk.hpp>
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -22,7 +23,7 @@ public:
     ~ConfinedRun() override;
     void signal(int signal_number) override;
     int wait() override;
-    // Makes the run a member of its task's network (task_network.hpp) until
+    // Keeps the run a member of its task's network (task_network.hpp) until
     // it ends.
     void keep_member(std::unique_ptr<TaskNetwork> network);
 
@@ -50,7 +51,10 @@ private:
 };
 
 // Throws LaunchFailure when the child could not be started, confine itself
-// or exec; the command has then not run at all.
-std::unique_ptr<ConfinedRun> launch(ChildSpec& spec);
+// or exec; the command has then not run at all. With
+// spec.tell_network_entered, `network_entered` is called with the child's
+// pid once the child is in its network, while it goes on with its set-up.
+std::unique_ptr<ConfinedRun> launch(ChildSpec& spec,
+                                    const std::function<void(pid_t)>& network_entered = nullptr);
 
 }  // namespace oms::landlock

@@ -84,7 +84,12 @@ TaskNetwork::TaskNetwork(const std::string& state_dir, const std::string& worktr
         return;
     }
     folder_ = folder;
-    if (join_first_live_member()) resolver_ = joined_resolver_address();
+    if (!join_first_live_member()) return;
+    resolver_ = joined_resolver_address();
+    // A run that joins makes no network: the next runs may look at once. If
+    // the member ends before this run enters its network, the run looks
+    // again (LandlockBackend::launch_in_task_network).
+    release_lock();
 }
 
 TaskNetwork::~TaskNetwork() {

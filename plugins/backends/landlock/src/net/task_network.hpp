@@ -14,10 +14,14 @@
 // enters the network through the pidfd (setns), so a recycled pid, a member
 // gone since or a process that is no member is never joined.
 // The key's lock (an open file description's write lock on a file no
-// command can open for writing) is held from the look until the new run,
-// and a holder it starts, are members: two runs starting together make one
-// network, not two. A lock held more than 2 s is not waited for: the run
-// gets a network of its own.
+// command can open for writing) is held for the look; by a run that makes
+// the network, until its init is in it and a member, with the holder it
+// starts: two runs starting together make one network, not two. The run's
+// mounts and exec come after (ChildSpec::tell_network_entered), so the
+// task's next runs do not wait for them. A run that joins lets go after the
+// look; when its member ends before it enters the network, it looks again.
+// A lock held more than 2 s is not waited for: the run gets a network of
+// its own.
 //
 // Each run answers its own lookups on an address of its own (127.0.0.1 for
 // the run that made the network, one picked at random in 127.64.0.0/10 for
@@ -36,9 +40,10 @@ public:
     static constexpr uint32_t kOwnResolver = 0x7f000001;  // 127.0.0.1
 
     // Finds a live member for a run of `worktree` whose relayed ports are
-    // `relay_ports`, under `state_dir`, and locks the key until enroll() or
-    // the end. With no state folder, or no member alive, the run makes its
-    // own network; a holder then keeps it `idle_seconds` (0: none).
+    // `relay_ports`, under `state_dir`; with none, keeps the key locked
+    // until enroll() or the end. With no state folder, or no member alive,
+    // the run makes its own network; a holder then keeps it `idle_seconds`
+    // (0: none).
     TaskNetwork(const std::string& state_dir, const std::string& worktree, const std::vector<uint16_t>& relay_ports,
                 long idle_seconds);
     ~TaskNetwork();

@@ -15,6 +15,9 @@ constexpr size_t kMaxPassedDescriptors = 64;
 
 // The tag of the init's message with its loopback listeners.
 constexpr char kListenersTag = 'L';
+// The tag of the child's first message when ChildSpec::tell_network_entered:
+// it is in the network it runs in (the task's, or a new one of its own).
+constexpr char kNetworkEnteredTag = 'N';
 
 // Sends `tag` with fds[0..count) (count at most kMaxPassedDescriptors; none
 // is fine). Retries on EINTR. Returns sendmsg's result: 1 when sent.
