@@ -36,7 +36,13 @@
 #                   below /tmp or /var/tmp: those are write roots of every
 #                   run, and oms keeps no scan cache in a write root.
 #   BASELINE_BUILD=DIR  also time that build's oms in the three settings in
-#                   the same call: a before/after measure under one load
+#                   the same call: a before/after measure under one load.
+#                   The two builds share the user's scan keeper (one per
+#                   user, in /tmp/oms-runs-UID): where their keepers differ,
+#                   one build's runs walk the trees that the other's keeper
+#                   would vouch for, so the 50,000-file line then measures
+#                   the keeper, not the launch (its "keypair search" line
+#                   says "0 roots answered"); time such builds in two calls
 # Needs bwrap (and bash 5 for EPOCHREALTIME). Prints the medians and the ratios; exits 1 when
 # a target is missed: home within 1.25x of empty and 2.5x of bwrap, tree
 # within 2.5x of bwrap, no setting slower than 0.8x firejail.
@@ -124,6 +130,10 @@ done
 # What the keypair search of each setting does now, as oms says at debug level.
 for s in "${settings[@]}"; do
   echo "$s: $(env OMS_LOG=debug ${line[$s]} 2>&1 | sed -n 's/.*\[landlock\] keypair search: //p')"
+  if [ -n "${BASELINE_BUILD:-}" ]; then
+    echo "$s, baseline build: $(env OMS_LOG=debug ${line[${s}_before]} 2>&1 |
+      sed -n 's/.*\[landlock\] keypair search: //p')"
+  fi
 done
 
 # Two lines split oms's own cost: the binary alone, and loading every

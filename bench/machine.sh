@@ -7,6 +7,11 @@
 #                              journal searches past each recently freed
 #                              inode for a new one (about 1.5 ms a run here,
 #                              against tmpfs), journalled ext4 and tmpfs do not
+#   /tmp's discard option      mounted with `discard` and no journal, ext4
+#                              trims a removed file's or folder's blocks in
+#                              the call that frees them and waits for the
+#                              disk (a journal defers it to its commit): a
+#                              run's folders and small files each wait so
 
 kernel_hz() {
   local config="/boot/config-$(uname -r)"
@@ -15,15 +20,17 @@ kernel_hz() {
   else echo unknown; fi
 }
 
-# "ext4 (journal)", "ext4 (no journal)", "tmpfs", ...
+# "ext4 (journal)", "ext4 (no journal, discard)", "tmpfs", ...
 temp_file_system() {
-  local type source
-  read -r type source < <(findmnt -n -o FSTYPE,SOURCE --target /tmp 2>/dev/null) || { echo unknown; return; }
+  local type source options discard=""
+  read -r type source options < <(findmnt -n -o FSTYPE,SOURCE,OPTIONS --target /tmp 2>/dev/null) ||
+    { echo unknown; return; }
+  case ",$options," in *,discard,*) discard=", discard" ;; esac
   case "$type" in
     ext3 | ext4)
-      if ls /proc/fs/jbd2 2>/dev/null | grep -q "^$(basename "$source")-"; then echo "$type (journal)"
-      else echo "$type (no journal)"; fi ;;
-    *) echo "$type" ;;
+      if ls /proc/fs/jbd2 2>/dev/null | grep -q "^$(basename "$source")-"; then echo "$type (journal$discard)"
+      else echo "$type (no journal$discard)"; fi ;;
+    *) echo "$type${discard:+ (discard)}" ;;
   esac
 }
 
