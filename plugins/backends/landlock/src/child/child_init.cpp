@@ -144,8 +144,7 @@ void run_as_init(const ChildSpec& spec) {
     // Before the command starts, so its first lookup is answered; with the
     // namespace's capabilities still held (port 53). CLOEXEC: the command
     // loses them at exec.
-    if (spec.own_network) {
-        open_resolver(spec);
+    if (spec.own_network) {  // the resolver is open since the network was entered (child_main.cpp)
         dns_responder::report_to(spec.report_fd);
         refusal_reports::write_to(spec.report_fd);
         refused_connect_watch::open(spec);

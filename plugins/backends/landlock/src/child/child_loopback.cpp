@@ -16,17 +16,6 @@ namespace {
 
 constexpr size_t kMaxRelayPorts = kMaxPassedDescriptors;
 
-void bring_loopback_up(const ChildSpec& spec) {
-    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) child_fail(spec, "open a socket to configure lo");
-    ifreq request{};
-    strncpy(request.ifr_name, "lo", IFNAMSIZ - 1);
-    if (ioctl(fd, SIOCGIFFLAGS, &request) != 0) child_fail(spec, "read the flags of lo");
-    request.ifr_flags |= IFF_UP;
-    if (ioctl(fd, SIOCSIFFLAGS, &request) != 0) child_fail(spec, "bring lo up");
-    close(fd);
-}
-
 int listen_on_loopback(const ChildSpec& spec, uint16_t port, bool listen_now) {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) child_fail(spec, "open a relay socket");
@@ -82,9 +71,19 @@ void hand_over(const ChildSpec& spec, const int* fds, size_t count) {
 
 }  // namespace
 
+void bring_loopback_up(const ChildSpec& spec) {
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) child_fail(spec, "open a socket to configure lo");
+    ifreq request{};
+    strncpy(request.ifr_name, "lo", IFNAMSIZ - 1);
+    if (ioctl(fd, SIOCGIFFLAGS, &request) != 0) child_fail(spec, "read the flags of lo");
+    request.ifr_flags |= IFF_UP;
+    if (ioctl(fd, SIOCSIFFLAGS, &request) != 0) child_fail(spec, "bring lo up");
+    close(fd);
+}
+
 void setup_loopback(const ChildSpec& spec) {
     if (!spec.own_network) return;
-    bring_loopback_up(spec);
     size_t count = spec.relay_ports.size();
     if (count == 0) return;
     if (count > kMaxRelayPorts) child_fail(spec, "relay: too many loopback ports", nullptr, E2BIG);

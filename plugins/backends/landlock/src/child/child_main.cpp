@@ -98,7 +98,15 @@ void run_child(const ChildSpec& spec) {
     install_stdio(spec);
     if (spec.namespaces) {
         enter_namespaces(spec);
-        if (spec.tell_network_entered && send_with_descriptors(spec.channel_fd, kNetworkEnteredTag, nullptr, 0, MSG_NOSIGNAL) != 1)
+        // Before the word to oms: once this run is a member, the task's next
+        // runs may join, and their commands must find this run's resolver
+        // address held (task_network.hpp).
+        if (spec.own_network) {
+            bring_loopback_up(spec);
+            open_resolver(spec);
+        }
+        if (spec.tell_network_entered &&
+            send_with_descriptors(spec.channel_fd, kNetworkEnteredTag, nullptr, 0, MSG_NOSIGNAL) != 1)
             child_fail(spec, "tell oms it is in its network");
         apply_mounts(spec);
         setup_loopback(spec);

@@ -76,9 +76,10 @@ struct ChildSpec {
     // Set in the joining helper's copy only (launcher.cpp): the user and
     // network namespaces are entered already, the id maps made.
     bool network_entered = false;
-    // Say so on channel_fd (kNetworkEnteredTag) once in the run's network,
-    // before the mounts: the run joins its task's members then, and the next
-    // runs of the task look without waiting for this one's exec.
+    // Say so on channel_fd (kNetworkEnteredTag) once in the run's network
+    // with the resolver open, before the mounts: the run joins its task's
+    // members then, and the next runs of the task look without waiting for
+    // this one's exec.
     bool tell_network_entered = false;
     uint32_t resolver_address = 0x7f000001;  // TaskNetwork::resolver_address
     bool need_user_namespace = false;  // not root: a user namespace grants the mount rights

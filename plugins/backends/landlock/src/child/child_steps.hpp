@@ -23,11 +23,12 @@ void mount_fresh_proc(const ChildSpec& spec);      // /proc of the new PID names
 void copy_granted_devices(const ChildSpec& spec);  // clones of the granted device files, before nodev
 void mount_fresh_dev(const ChildSpec& spec);       // /dev with only those device files
 void mount_scratch_trees(const ChildSpec& spec);   // overlays thrown away with the run (else read-only)
-void setup_loopback(const ChildSpec& spec);        // lo up, relay listeners handed to the parent
+void bring_loopback_up(const ChildSpec& spec);     // lo up, in a network of the run's own or its task's
+void setup_loopback(const ChildSpec& spec);        // relay listeners handed to the parent
 // The [::1] sockets setup_loopback holds on the relayed ports, which the
 // init keeps for the run: their count, and `fds` set to them.
 int relayed_ipv6_holds(const int** fds);
-void open_resolver(const ChildSpec& spec);         // the run's DNS responder, before the command
+void open_resolver(const ChildSpec& spec);  // the run's DNS responder, once lo is up
 // The step a joined run fails at when its resolver's address is taken on the
 // task's loopback: the launcher then starts it with a loopback of its own.
 inline constexpr char kResolverStep[] =

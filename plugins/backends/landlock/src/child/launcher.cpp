@@ -69,6 +69,19 @@ std::vector<int> receive_listeners(int channel, size_t expected) {
     return fds;
 }
 
+// The child's first message when ChildSpec::tell_network_entered: 1 for its
+// word that it is in its network, 0 when it ended without a word, -1 for
+// any other message.
+int wait_for_network_word(int channel) {
+    char tag = 0;
+    ssize_t got;
+    do {
+        got = receive_with_descriptors(channel, tag, nullptr, 0, 0);
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) return 0;
+    return tag == kNetworkEnteredTag ? 1 : -1;
+}
+
 int child_entry(void* spec) { run_child(*static_cast<const ChildSpec*>(spec)); }
 
 pid_t clone_on_own_stack(int (*entry)(void*), int flags, void* argument) {
@@ -93,8 +106,8 @@ pid_t start_child(ChildSpec& spec) {
 // The joining helper (a copy of oms, one thread): enters the task's user and
 // network namespaces through the member init's pidfd, then starts the child
 // as oms's own (CLONE_PARENT) in a new PID namespace of that user
-// namespace, writes its pid (0: the task's namespaces could not be entered)
-// and exits.
+// namespace, writes its pid (0: the task's namespaces could not be entered;
+// -1: no child) and exits.
 struct JoiningHelper {
     ChildSpec* spec;
     int pid_fd;  // where the child's pid goes
@@ -107,7 +120,7 @@ int joining_helper(void* data) {
     if (setns(spec.join_pidfd, CLONE_NEWUSER | CLONE_NEWNET) == 0) {
         spec.network_entered = true;  // this copy's, which the child inherits
         pid = clone_on_own_stack(child_entry, CLONE_PARENT | CLONE_NEWPID | SIGCHLD, &spec);
-        if (pid < 0) pid = 0;
+        if (pid < 0) pid = -1;  // not the member's end: the start fails as any other
     }
     ssize_t ignored = write(helper.pid_fd, &pid, sizeof pid);
     (void)ignored;
@@ -176,7 +189,10 @@ int ConfinedRun::wait() {
     return code;
 }
 
-void ConfinedRun::keep_member(std::unique_ptr<TaskNetwork> network) { network_ = std::move(network); }
+void ConfinedRun::keep_member(std::unique_ptr<TaskNetwork> network) {
+    network->enroll(pid_);  // once: a member already since the child's word
+    network_ = std::move(network);
+}
 
 std::unique_ptr<ConfinedRun> launch(ChildSpec& spec, const std::function<void(pid_t)>& network_entered) {
     int error_pipe[2];
@@ -209,11 +225,20 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec, const std::function<void(pi
 
     error_write.reset();
     channel_child.reset();
-    // No message: the child failed before its network; its report follows.
     if (spec.tell_network_entered && network_entered) {
-        char tag = 0;
-        if (receive_with_descriptors(channel_parent.get(), tag, nullptr, 0, 0) >= 0 && tag == kNetworkEnteredTag)
-            network_entered(pid);
+        try {
+            // Nothing at all: the child ended first, and its failure report follows.
+            const int said = wait_for_network_word(channel_parent.get());
+            if (said > 0) network_entered(pid);
+            if (said < 0)
+                throw Error(OMS_ERR_FAILED,
+                            "landlock: the sandbox's first message was not the word that it is in its network");
+        } catch (...) {
+            published.close_all();
+            kill(pid, SIGKILL);
+            wait_status(pid);
+            throw;
+        }
     }
     ChildFailure failure{};
     if (read_failure(error_read.get(), failure)) {

@@ -23,8 +23,8 @@ public:
     ~ConfinedRun() override;
     void signal(int signal_number) override;
     int wait() override;
-    // Keeps the run a member of its task's network (task_network.hpp) until
-    // it ends.
+    // Makes the run a member of its task's network (task_network.hpp), if
+    // it is not one yet, until it ends.
     void keep_member(std::unique_ptr<TaskNetwork> network);
 
 private:

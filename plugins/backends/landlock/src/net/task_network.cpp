@@ -84,12 +84,7 @@ TaskNetwork::TaskNetwork(const std::string& state_dir, const std::string& worktr
         return;
     }
     folder_ = folder;
-    if (!join_first_live_member()) return;
-    resolver_ = joined_resolver_address();
-    // A run that joins makes no network: the next runs may look at once. If
-    // the member ends before this run enters its network, the run looks
-    // again (LandlockBackend::launch_in_task_network).
-    release_lock();
+    if (join_first_live_member()) resolver_ = joined_resolver_address();
 }
 
 TaskNetwork::~TaskNetwork() {
@@ -114,7 +109,8 @@ bool TaskNetwork::join_first_live_member() {
 // The lock is held until the holder is a member too: a run that looks next
 // finds it even when this run's command has ended already.
 void TaskNetwork::enroll(pid_t init_pid) {
-    if (folder_.empty()) return;
+    if (folder_.empty() || enrolled_) return;
+    enrolled_ = true;
     member_file_ = members::enroll(folder_, init_pid);
     if (!member_file_.empty() && join_pidfd_ < 0 && idle_seconds_ > 0 && holders_below_limit())
         start_holder(init_pid);

@@ -14,14 +14,17 @@
 // enters the network through the pidfd (setns), so a recycled pid, a member
 // gone since or a process that is no member is never joined.
 // The key's lock (an open file description's write lock on a file no
-// command can open for writing) is held for the look; by a run that makes
-// the network, until its init is in it and a member, with the holder it
-// starts: two runs starting together make one network, not two. The run's
-// mounts and exec come after (ChildSpec::tell_network_entered), so the
-// task's next runs do not wait for them. A run that joins lets go after the
-// look; when its member ends before it enters the network, it looks again.
-// A lock held more than 2 s is not waited for: the run gets a network of
-// its own.
+// command can open for writing) is held from the look until the new run is
+// a member, with the holder it starts when it made the network: two runs
+// starting together make one network, not two, and a run that joins is a
+// member before a later run looks (the member it joined may end at any
+// time). A run is a member once its init is in the network and its
+// resolver holds its address there, before its mounts and exec
+// (ChildSpec::tell_network_entered): the task's next runs do not wait for
+// those, and no other run's command is in a new network before its
+// resolver holds 127.0.0.1:53. When the member a run chose ends before
+// the run enters its network, the run looks again. A lock held more than
+// 2 s is not waited for: the run gets a network of its own.
 //
 // Each run answers its own lookups on an address of its own (127.0.0.1 for
 // the run that made the network, one picked at random in 127.64.0.0/10 for
@@ -40,10 +43,9 @@ public:
     static constexpr uint32_t kOwnResolver = 0x7f000001;  // 127.0.0.1
 
     // Finds a live member for a run of `worktree` whose relayed ports are
-    // `relay_ports`, under `state_dir`; with none, keeps the key locked
-    // until enroll() or the end. With no state folder, or no member alive,
-    // the run makes its own network; a holder then keeps it `idle_seconds`
-    // (0: none).
+    // `relay_ports`, under `state_dir`, and locks the key until enroll() or
+    // the end. With no state folder, or no member alive, the run makes its
+    // own network; a holder then keeps it `idle_seconds` (0: none).
     TaskNetwork(const std::string& state_dir, const std::string& worktree, const std::vector<uint16_t>& relay_ports,
                 long idle_seconds);
     ~TaskNetwork();
@@ -56,7 +58,7 @@ public:
     uint32_t resolver_address() const { return resolver_; }
     // Once the run's init has its network: records it as a member for the
     // runs after it, starts the holder when the run made the network, and
-    // lets the next runs look.
+    // lets the next runs look. Once: a second call does nothing.
     void enroll(pid_t init_pid);
 
 private:
@@ -72,6 +74,7 @@ private:
     int lock_fd_ = -1;
     int join_pidfd_ = -1;
     int holder_ready_ = -1;  // a pipe the holder writes once it is a member
+    bool enrolled_ = false;
     uint32_t resolver_ = kOwnResolver;
 };
 
