@@ -13,6 +13,7 @@
 #include "test_support.hpp"
 
 #include <catch2/catch.hpp>
+#include <oms/text_file.hpp>
 
 #include <chrono>
 #include <fstream>
@@ -73,8 +74,10 @@ size_t holders_of(const World& task) {
     size_t count = 0;
     DIR* processes = opendir("/proc");
     while (const dirent* entry = processes ? readdir(processes) : nullptr) {
-        std::ifstream in(std::string("/proc/") + entry->d_name + "/cmdline");
-        std::string command((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        // read(2), not a stream: a process that ends between the open and
+        // the read fails the read (ESRCH), which a stream throws.
+        const std::string command =
+            oms::sdk::read_text_file(std::string("/proc/") + entry->d_name + "/cmdline").value_or("");
         if (command.find("oms-landlock-net-holder") != std::string::npos &&
             command.find(task.root.path()) != std::string::npos)
             ++count;
