@@ -416,8 +416,8 @@ int main(int argc, char** argv) {
     if (c == "create-setuid") return call("create-setuid", open(a, O_WRONLY | O_CREAT | O_EXCL, 04755));
     if (c == "exchange") return exchange_for(a, b, argc > 4 ? argv[4] : "", argc > 5 ? atoi(argv[5]) : 1);
     if (c == "setxattr") return call("setxattr", setxattr(a, "user.oms-test", "1", 1, 0));
-    if (c == "bind-tcp") {
-        int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (c == "bind-tcp" || c == "bind-udp") {
+        int fd = socket(AF_INET, c == "bind-tcp" ? SOCK_STREAM : SOCK_DGRAM, 0);
         sockaddr_in address{};
         address.sin_family = AF_INET;
         address.sin_port = htons(atoi(a));

@@ -503,3 +503,39 @@ TEST_CASE("task network: runs of a task whose members keep ending all start", "[
     CHECK(started == kLoops * kRuns);
     CHECK(holders_of(task) == 0);
 }
+
+// A run that makes the task's network is a member, so that the next runs
+// may join, only once its resolver holds 127.0.0.1:53: a root command of a
+// run started at the same moment never finds that address free. (With the
+// old order, the resolver opened after the mounts, this test still passed
+// here: both runs' mounts take as long, so the order held by timing alone.
+// What it checks whatever the order: the resolver of the run that made the
+// network holds the address, where a failed bind there goes unreported.)
+TEST_CASE("task network: no command of a task's run finds 127.0.0.1:53 free while the run that made the network "
+          "lives",
+          "[landlock][network][task-network]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    // A small program, not python: it binds within a millisecond of the exec.
+    const auto bind_53 = [](World& task) { return expand(task, "{probe} bind-udp 53; sleep 0.3"); };
+    for (int task_number = 0; task_number < 10; ++task_number) {
+        World task;
+        // No holder: the run that makes the network would otherwise wait for
+        // one while its child goes on, which hides the order.
+        write_file(task.root / "xdg-config/oms/config.toml", "[plugin.landlock]\ntask_network_idle = 0\n");
+        RunOutcome first, second;
+        std::thread one([&] { first = run_in_oms(task, bind_53(task)); });
+        std::thread two([&] { second = run_in_oms(task, bind_53(task)); });
+        one.join();
+        two.join();
+        for (const RunOutcome* run : {&first, &second}) {
+            INFO(run->out << run->err);
+            CHECK(run->exit_code == 0);
+            CHECK(lines_starting(run->out, "OK bind").empty());
+            // EADDRINUSE for root (the resolver holds it), EACCES for an
+            // ordinary user (no port below 1024).
+            CHECK((lines_starting(run->out, "DENIED bind EADDRINUSE").size() == 1 ||
+                   lines_starting(run->out, "DENIED bind EACCES").size() == 1));
+        }
+    }
+}
