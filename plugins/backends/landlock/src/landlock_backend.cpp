@@ -210,6 +210,7 @@ std::unique_ptr<ConfinedRun> LandlockBackend::launch_confined(const Plan& plan, 
     MaskSources masks(mask_folder, resolver);
     ChildSpec spec = make_child_spec(plan, features_, seccomp_for(plan), masks);
     spec.join_pidfd = network ? network->join_pidfd() : -1;
+    spec.task_lock_fd = network ? network->lock_descriptor() : -1;
     spec.resolver_address = resolver;
     if (!plan.namespaces) spec.extra_seccomp = &rung3_filter_;
     spec.stdio[0] = stdio.in;

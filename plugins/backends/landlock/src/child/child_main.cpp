@@ -86,6 +86,7 @@ bool parent_gone(const ChildSpec& spec) {
 }
 
 void run_child(const ChildSpec& spec) {
+    if (spec.task_lock_fd >= 0) close(spec.task_lock_fd);
     // The child, its command and everything they start die with oms
     // (SIGKILL when the thread that started it ends; the PID namespace then
     // takes the rest): the command is never left running unwatched, and the

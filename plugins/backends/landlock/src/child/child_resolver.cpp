@@ -21,9 +21,11 @@ constexpr uint32_t kOwnNetworkResolver = 0x7f000001;  // 127.0.0.1: a network of
 
 void open_resolver(const ChildSpec& spec) {
     if (dns_responder::open(spec.resolver_address)) return;
-    // In a network of its own the run's lookups fail at once without it
-    // ("connection refused"), as they always have.
-    if (spec.resolver_address != kOwnNetworkResolver) child_fail(spec, kResolverStep, nullptr, EADDRINUSE);
+    // In a network of its own, and of no task, the run's lookups fail at
+    // once without it ("connection refused"), as they always have. In a
+    // task's network the address would be free for another run's command.
+    if (spec.resolver_address != kOwnNetworkResolver || spec.tell_network_entered)
+        child_fail(spec, kResolverStep, nullptr, errno != 0 ? errno : EADDRINUSE);
 }
 
 }  // namespace oms::landlock

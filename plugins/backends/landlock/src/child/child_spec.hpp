@@ -73,6 +73,10 @@ struct ChildSpec {
     // TaskNetwork::join_pidfd: the init of a live run of the task whose
     // network this run enters (-1: a network of its own).
     int join_pidfd = -1;
+    // TaskNetwork's lock, closed first thing in the child: a lock of an open
+    // file description is held while any copy of the descriptor is open, so
+    // the child's copy would keep the key locked until its exec.
+    int task_lock_fd = -1;
     // Set in the joining helper's copy only (launcher.cpp): the user and
     // network namespaces are entered already, the id maps made.
     bool network_entered = false;

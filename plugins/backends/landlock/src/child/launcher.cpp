@@ -116,6 +116,9 @@ struct JoiningHelper {
 int joining_helper(void* data) {
     const auto& helper = *static_cast<JoiningHelper*>(data);
     ChildSpec& spec = *helper.spec;
+    // Not handed down: its copy would keep the key locked (ChildSpec::task_lock_fd).
+    if (spec.task_lock_fd >= 0) close(spec.task_lock_fd);
+    spec.task_lock_fd = -1;
     pid_t pid = 0;
     if (setns(spec.join_pidfd, CLONE_NEWUSER | CLONE_NEWNET) == 0) {
         spec.network_entered = true;  // this copy's, which the child inherits

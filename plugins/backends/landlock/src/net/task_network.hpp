@@ -54,6 +54,9 @@ public:
 
     // A pidfd of the member whose network the run enters, or -1: a new one.
     int join_pidfd() const { return join_pidfd_; }
+    // The key's lock while it is held, or -1: a child the run starts closes
+    // its copy first (ChildSpec::task_lock_fd).
+    int lock_descriptor() const { return lock_fd_; }
     // Where the run's resolver answers (host byte order).
     uint32_t resolver_address() const { return resolver_; }
     // Once the run's init has its network: records it as a member for the
