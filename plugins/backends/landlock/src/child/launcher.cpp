@@ -193,7 +193,10 @@ int ConfinedRun::wait() {
 }
 
 void ConfinedRun::keep_member(std::unique_ptr<TaskNetwork> network) {
-    network->enroll(pid_);  // once: a member already since the child's word
+    // A member since the child's word as a rule (enroll does nothing then);
+    // without the word, this enrolls what is left and lets the key's lock go,
+    // which must not wait for the run's end.
+    network->enroll(pid_);
     network_ = std::move(network);
 }
 
