@@ -1,5 +1,5 @@
-// The landlock backend's scan cache file (plugins/backends/landlock/src/
-// plan/scan_cache.cpp) as a start reads it: the summary, the folders' ids,
+// The keypair search's scan cache file (sdk/src/secret_search/
+// scan_cache.cpp) as a start reads it: the summary, the folders' ids,
 // then the records. Built with FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION, so
 // the checksums do not stop the fuzzer before the parse. Properties: no
 // crash; the summary's folder list has the size it claims; records that
@@ -7,13 +7,13 @@
 //
 // OMS_FUZZ_WRITE_SEEDS=<folder> makes the target write its seed caches
 // there (made by save_scan_cache) and exit: tests/fuzz/corpus/scan_cache.
-#include "scan_cache.hpp"
+#include <oms/scan_cache.hpp>
 
 #include "fuzz_support.hpp"
 
 #include <cstdlib>
 
-using namespace oms::landlock;
+using namespace oms::sdk;
 
 namespace {
 

@@ -5,6 +5,7 @@
 // a second name is reported with that name, though the walk looks at no
 // plain file whose name no rule wants (the other names come from a second
 // walk).
+#include <oms/sdk.hpp>
 #include <oms/secret_search.hpp>
 
 #include <catch2/catch.hpp>
@@ -56,7 +57,9 @@ TEST_CASE("secret search: collect_links lists every link and follows none") {
     CHECK(found.links == links);
     CHECK(found.files.empty());  // the key behind src/out was not reached through the link
     REQUIRE(found.keypair_links.size() == 1);  // the rule about keypair-named links still holds
-    CHECK(found.keypair_links[0].rfind(tree.root + "/work/src/prog-keypair.json (a link to ", 0) == 0);
+    CHECK(found.keypair_links[0].path == tree.root + "/work/src/prog-keypair.json");
+    CHECK(found.keypair_links[0].why.rfind("a link to ", 0) == 0);
+    CHECK(found.keypair_links[0].why.find(", a name no keypair rule hides") != std::string::npos);
 }
 
 TEST_CASE("secret search: collect_links walks without suffixes; without it no link is listed") {
@@ -94,9 +97,21 @@ TEST_CASE("secret search: a keypair-named link out of the roots is refused only 
     search.host_readable_outside = true;
     const auto host = oms::sdk::find_secrets(search);
     REQUIRE(host.keypair_links.size() == 2);
-    CHECK(host.keypair_links[1] ==
-          tree.root + "/work/src/wallet-keypair.json (a link out of the folders searched, to " +
-              fs::canonical(tree.root + "/elsewhere").string() + ")");
+    CHECK(host.keypair_links[1].path == tree.root + "/work/src/wallet-keypair.json");
+    CHECK(host.keypair_links[1].why == "a link to the folder " + fs::canonical(tree.root + "/elsewhere").string());
+    try {
+        oms::sdk::refuse_unhideable(host, "test");
+        FAIL("a keypair-named link was not refused");
+    } catch (const oms::sdk::Error& e) {
+        const std::string message = e.what();
+        CHECK(message.rfind("test: keypair names that a mask cannot hide alone: " + tree.root +
+                                "/work/src/prog-keypair.json (a link to ",
+                            0) == 0);
+        CHECK(message.find(", " + tree.root + "/work/src/wallet-keypair.json (a link to the folder ") !=
+              std::string::npos);
+        CHECK(message.find("; the command did not run. To run, remove the link and put the key itself") !=
+              std::string::npos);
+    }
 }
 
 TEST_CASE("secret search: fold_case matches a keypair name in capitals") {

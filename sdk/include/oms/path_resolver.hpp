@@ -170,4 +170,14 @@ private:
     }
 };
 
+// realpath(3) of `path`, or nullopt when it does not exist: through the
+// innermost PathResolverScope's resolver on this thread when there is one
+// (each folder looked up once for the scope's life), else libc's.
+inline std::optional<std::string> canonical_path(const std::string& path) {
+    if (PathResolver* resolver = PathResolverScope::active()) return resolver->real_path(path);
+    char buffer[PATH_MAX];
+    if (!realpath(path.c_str(), buffer)) return std::nullopt;
+    return std::string(buffer);
+}
+
 }  // namespace oms::sdk

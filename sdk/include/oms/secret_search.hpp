@@ -15,18 +15,34 @@
 //    was empty, before the key was copied into it) is listed in `linked`
 //    with the other names the walk met: a mask covers one name only, and
 //    the others may lie outside the walked trees.          (keypair-hard-link)
-//  - A matching link that leads to a folder, or to a file of the walked
-//    trees whose own path matches no suffix, is listed in `keypair_links`: a
-//    `cp` onto the link's name writes the target, which a mask on the link
-//    covers only while the link exists.                 (keypair-link-to-file)
+//  - A matching link that leads to a folder the command can read, or to a
+//    file it can read whose own path matches no suffix or lies outside the
+//    roots, is listed in `keypair_links`: a `cp` onto the link's name writes
+//    the target, which a mask on the link covers only while the link
+//    exists. What the command can read: the roots, and with
+//    `host_readable_outside` everything.
+//                                                    (keypair-link-to-file)
+//    These two rules are oms/keypair_targets.hpp's table, shared with a
+//    backend that walks on its own (judge_keypair_match).
 //  - A folder listed but gone when the walk came to open it (renamed, maybe,
 //    to a name the listing had passed) makes the walk start again; three
 //    walks in a row, and the search throws.              (keypair-rename-race)
 //  - A folder the walk cannot read is never skipped: the caller's own gets
-//    its owner's read and search rights back; another user's is skipped only
-//    when `skip_closed_folders_of_others` says the command cannot read it
-//    either; otherwise the search throws, naming it.
+//    its owner's read and search rights back; another user's that the
+//    caller may neither list nor write (it holds nothing the caller put
+//    there) is skipped only when `skip_closed_folders_of_others` says the
+//    command cannot read it either; otherwise the search throws, naming it.
 //  - Links are never followed on the way; `skip` paths are not entered.
+//  - A folder nested deeper than kMaxScanDepth (oms/keypair_walk.hpp) is not
+//    walked; it is listed in `folders` (hidden whole) instead.
+//  - A match gone between the walk and the look at what it is (moved,
+//    perhaps, where the walk had passed) makes the search start again; three
+//    times in a row, and it throws.
+//
+// The walk is the one every backend of the repository uses
+// (oms/keypair_walk.hpp: raw listings, two threads on a large tree, no link
+// followed); oms/keypair_walk_cached.hpp gives the same answer from a cache
+// of the last walk, for a backend that searches at every start.
 //
 // refuse_unhideable() turns `linked` and `keypair_links` into the one-line
 // refusal a backend throws from spawn: nothing runs while one exists.
@@ -36,6 +52,7 @@
 #define OMS_SECRET_SEARCH_HPP
 
 #include <oms/keypair_notice.hpp>
+#include <oms/keypair_targets.hpp>
 
 #include <cstddef>
 #include <string>
@@ -58,8 +75,9 @@ struct SecretSearch {
     std::vector<std::string> names;     // entry names to collect as well (".git" of WRITE_DENY_NAME)
     size_t entry_limit = 500000;        // entries looked at in all; past it `complete` is false
     // The command runs as the caller's uid and gid with no other group: a
-    // folder of another user the caller cannot read, the command cannot
-    // read either, so it is left unsearched instead of stopping the run.
+    // folder of another user the caller can neither list nor write, the
+    // command cannot read either, so it is left unsearched instead of
+    // stopping the run.
     bool skip_closed_folders_of_others = false;
     // Lists every link met below the roots in `links` as well, for a caller
     // with rules of its own about links (oms verify: a link to a writable
@@ -91,7 +109,7 @@ struct SecretFindings {
     std::vector<SeenKeypairMatch> seen;   // the same with the device and inode the walk saw
     std::vector<std::string> folders;     // matching folders, sorted (hide whole)
     std::vector<LinkedSecret> linked;     // matching files with more than one name, sorted by path
-    std::vector<std::string> keypair_links;  // "PATH (a link to TARGET, ...)": no mask hides these
+    std::vector<UnhideableKeypair> keypair_links;  // keypair-named links no mask hides alone, sorted by path
     std::vector<std::string> named;       // folders and files with a wanted name, sorted (links are not)
     std::vector<std::string> links;       // every link met, sorted, when collect_links (never followed)
     bool complete = true;                 // false when the entry limit was reached

@@ -13,12 +13,12 @@
 #include "isolation_support.hpp"
 #include "test_support.hpp"
 
-#include "secret_scan.hpp"
+#include <oms/keypair_walk.hpp>
 
 #include <sys/stat.h>
 
 using namespace oms::test;
-using oms::landlock::kMaxScanDepth;
+using oms::sdk::kMaxScanDepth;
 
 namespace {
 

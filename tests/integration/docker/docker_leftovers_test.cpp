@@ -107,7 +107,7 @@ TEST_CASE("docker escapes 8: a keypair restored into a hard link planted earlier
         Outcome strike = task.sh("cat notes.txt; echo done");
         CHECK(strike.out.find("SECRETKEY2") == std::string::npos);
         CHECK(strike.status != OMS_OK);
-        CHECK_THAT(strike.error, Catch::Contains(key + " (2 names, also " + task.worktree + "/notes.txt)"));
+        CHECK_THAT(strike.error, Catch::Contains(key + " (a file with 2 names, also " + task.worktree + "/notes.txt)"));
         // Control: once the key has one name again, the run goes ahead with it masked.
         REQUIRE(unlink((task.worktree + "/notes.txt").c_str()) == 0);
         Outcome after = task.sh("cat keys/new-keypair.json; echo done");

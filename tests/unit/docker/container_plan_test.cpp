@@ -583,7 +583,7 @@ TEST_CASE("scan: a keypair with another name (a hard link) stops the run, naming
     CHECK(found.linked[0].names == 2);
     CHECK(found.linked[0].other_names == Args{f.wt + "/notes.txt"});
     f.in.rules = {{OMS_RULE_READ_DENY_SUFFIX, "-keypair.json"}};
-    CHECK_THROWS_WITH(f.plan(), Catch::Contains(f.wt + "/target/deploy/prog-keypair.json (2 names, also " + f.wt +
+    CHECK_THROWS_WITH(f.plan(), Catch::Contains(f.wt + "/target/deploy/prog-keypair.json (a file with 2 names, also " + f.wt +
                                                 "/notes.txt)") &&
                                     Catch::Contains("the command did not run"));
     // Control: with the other name gone the keypair is masked and the run goes ahead.

@@ -14,6 +14,7 @@
 #include <cstring>
 
 using namespace oms::landlock;
+using namespace oms::sdk;
 
 namespace {
 

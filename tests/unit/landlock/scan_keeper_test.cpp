@@ -6,9 +6,9 @@
 #include "keeper_client.hpp"
 #include "keeper_protocol.hpp"
 #include "remembered_lists.hpp"
-#include "scan_cache.hpp"
-#include "scan_tree.hpp"
-#include "secret_scan.hpp"
+#include <oms/scan_cache.hpp>
+#include "keypair_walk_tree.hpp"
+#include <oms/keypair_walk.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -27,7 +27,8 @@
 #include <string>
 
 using namespace oms::landlock;
-using namespace oms::landlock::test;
+using namespace oms::sdk;
+using namespace oms::sdk::test;
 using Paths = std::vector<std::string>;
 
 namespace {

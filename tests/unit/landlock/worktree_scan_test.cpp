@@ -3,12 +3,12 @@
 // folder the command cannot write. A forged cache shows that it is really
 // read (it hides what it says is not there), and that nothing but oms's own
 // state folder is ever taken for one.
-#include "incremental_scan.hpp"
+#include <oms/keypair_walk_cached.hpp>
 #include "plugin_harness.hpp"
 #include "sandbox_plan.hpp"
-#include "scan_cache.hpp"
+#include <oms/scan_cache.hpp>
 #include "scan_cache_dir.hpp"
-#include "scan_tree.hpp"
+#include "keypair_walk_tree.hpp"
 #include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -19,7 +19,8 @@
 #include <string>
 
 using namespace oms::landlock;
-using namespace oms::landlock::test;
+using namespace oms::sdk;
+using namespace oms::sdk::test;
 
 namespace {
 

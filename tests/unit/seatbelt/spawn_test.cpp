@@ -313,8 +313,9 @@ TEST_CASE("a keypair with a second name, or a keypair name that is a link to a f
         REQUIRE(::link(keypair.c_str(), (session.layout.worktree + "/notes.txt").c_str()) == 0);
         auto started = session.start({"/bin/true"});
         CHECK(started.status == OMS_ERR_FAILED);
-        CHECK(started.error.find("seatbelt: secret files with more than one name") != std::string::npos);
-        CHECK(started.error.find(keypair) != std::string::npos);
+        CHECK(started.error.find("seatbelt: keypair names that a mask cannot hide alone: ") != std::string::npos);
+        CHECK(started.error.find(keypair + " (a file with 2 names, also " + session.layout.worktree + "/notes.txt)") !=
+              std::string::npos);
         no_launch(session);
     }
     SECTION("a keypair name that is a link to a harmless file") {
@@ -325,7 +326,7 @@ TEST_CASE("a keypair with a second name, or a keypair name that is a link to a f
         REQUIRE(::symlink("../../notes.txt", keypair.c_str()) == 0);
         auto started = session.start({"/bin/true"});
         CHECK(started.status == OMS_ERR_FAILED);
-        CHECK(started.error.find("seatbelt: keypair names that are links") != std::string::npos);
+        CHECK(started.error.find("seatbelt: keypair names that a mask cannot hide alone: ") != std::string::npos);
         CHECK(started.error.find(keypair + " (a link to ") != std::string::npos);
         no_launch(session);
     }
@@ -381,6 +382,6 @@ TEST_CASE("a second name planted where a worktree link leads stops the run", "[s
     REQUIRE(::symlink(away.c_str(), (session.layout.worktree + "/target/deploy").c_str()) == 0);
     auto started = session.start({"/bin/true"});
     CHECK(started.status == OMS_ERR_FAILED);
-    CHECK(started.error.find(away + "/prog-keypair.json (2 names") != std::string::npos);
+    CHECK(started.error.find(away + "/prog-keypair.json (a file with 2 names") != std::string::npos);
     CHECK_FALSE(fs::exists(session.profile_folder));
 }

@@ -1,6 +1,6 @@
 #include "denial_audit.hpp"
 
-#include "scoped_fd.hpp"
+#include <oms/scoped_fd.hpp>
 
 #include <cerrno>
 #include <cstdint>
@@ -19,7 +19,7 @@ enum class AuditState { unreadable, off, on };
 // AUDIT_GET over the audit netlink socket: refused without CAP_AUDIT_CONTROL
 // (every ordinary user, and root inside a user namespace).
 AuditState audit_state() {
-    ScopedFd fd(socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT));
+    sdk::ScopedFd fd(socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT));
     if (fd.get() < 0) return AuditState::unreadable;
     struct {
         nlmsghdr header;

@@ -12,7 +12,7 @@
 #include "plan_render.hpp"
 #include "policy_values.hpp"
 #include "scratch_home_links.hpp"
-#include "secret_scan.hpp"
+#include <oms/keypair_walk.hpp>
 #include "rung_report.hpp"
 #include "start_probe_cache.hpp"
 #include "rung3_filter.hpp"
@@ -56,7 +56,7 @@ std::string joined(const std::vector<std::string>& items) {
 // is hidden whole, so the run goes on, and the user learns what to delete.
 std::string too_deep_notice(const std::vector<std::string>& folders) {
     return "landlock: hidden whole (empty and read-only in this run), nested more than " +
-           std::to_string(kMaxScanDepth) + " folders deep, too deep to search for keypair files: " +
+           std::to_string(sdk::kMaxScanDepth) + " folders deep, too deep to search for keypair files: " +
            joined(folders) + " (delete it if nothing needs it)";
 }
 

@@ -14,9 +14,6 @@ bool listed(const std::vector<std::string>& list, const std::string& path) {
     return std::find(list.begin(), list.end(), path) != list.end();
 }
 
-// "PATH (a link to ...)": the path the line is about.
-std::string link_path(const std::string& line) { return line.substr(0, line.rfind(" (a link to")); }
-
 }  // namespace
 
 std::string refuse_unhideable_keypairs(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
@@ -62,7 +59,7 @@ std::string refuse_unhideable_keypairs(const oms::sdk::Context& context, const o
                        found.linked.end());
     found.keypair_links.erase(
         std::remove_if(found.keypair_links.begin(), found.keypair_links.end(),
-                       [&](const std::string& line) { return listed(exempt, link_path(line)); }),
+                       [&](const oms::sdk::UnhideableKeypair& link) { return listed(exempt, link.path); }),
         found.keypair_links.end());
     oms::sdk::refuse_unhideable(found, "seatbelt");
     return note;

@@ -6,7 +6,7 @@
 // no name in /dev, and one elsewhere does not open.
 #include "child_steps.hpp"
 #include "mount_uapi.hpp"
-#include "openat2.hpp"
+#include <oms/openat2.hpp>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,7 +39,7 @@ void copy_granted_devices(const ChildSpec& spec) {
     for (size_t i = 0; i < spec.fresh_dev_keeps.size(); ++i) {
         const char* path = spec.fresh_dev_keeps[i];
         spec.dev_fds[i] = -1;
-        const int at = open_no_links(path);
+        const int at = sdk::open_no_links(path);
         if (at < 0) {
             if (errno == ENOENT) continue;
             child_fail(spec, "open the device file", path);

@@ -1,7 +1,7 @@
 #include "child_steps.hpp"
 
 #include "landlock_uapi.hpp"
-#include "openat2.hpp"
+#include <oms/openat2.hpp>
 
 #include <errno.h>
 #include <stddef.h>
@@ -27,7 +27,7 @@ size_t attr_size(int abi) {
 // write rule land there. So no component may be a link: the command does
 // not run.
 int open_for_rule(const char* path) {
-    int fd = open_no_links(path);
+    int fd = sdk::open_no_links(path);
     if (fd < 0 && errno == ENOSYS) fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);  // before Linux 5.6
     return fd;
 }

@@ -1,7 +1,7 @@
 #include "child_steps.hpp"
 #include "descriptor_passing.hpp"
 #include "off_loopback_watch.hpp"
-#include "openat2.hpp"
+#include <oms/openat2.hpp>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -124,7 +124,7 @@ void enter_working_dir(const ChildSpec& spec) {
     // No link on the way to the worktree either: one there now was swapped
     // in since the core checked the path (a nested worktree exchanged for a
     // link by a command of the task around it).
-    const int worktree = open_no_links(spec.worktree);
+    const int worktree = sdk::open_no_links(spec.worktree);
     if (worktree < 0)
         child_fail(spec, errno == ELOOP ? "enter the worktree (a link appeared in its path)" : "enter the worktree",
                    spec.worktree);
@@ -132,7 +132,7 @@ void enter_working_dir(const ChildSpec& spec) {
     close(worktree);
     if (!in_worktree) child_fail(spec, "enter the worktree", spec.worktree);
     if (strcmp(spec.working_dir_below, ".") == 0) return;
-    const int below = open_resolved(AT_FDCWD, spec.working_dir_below, O_PATH | O_DIRECTORY | O_CLOEXEC,
+    const int below = sdk::open_resolved(AT_FDCWD, spec.working_dir_below, O_PATH | O_DIRECTORY | O_CLOEXEC,
                                     RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
     if (below < 0) child_fail(spec, "enter the working folder inside the worktree", spec.working_dir_below);
     const bool entered = fchdir(below) == 0;

@@ -1,6 +1,6 @@
 #include "child_steps.hpp"
 #include "mount_uapi.hpp"
-#include "openat2.hpp"
+#include <oms/openat2.hpp>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@ namespace oms::landlock {
 
 // Opens a mount path with no link in it, or ends the child saying why.
 int open_mount_path(const ChildSpec& spec, const char* path) {
-    int fd = open_no_links(path);
+    int fd = sdk::open_no_links(path);
     if (fd < 0) child_fail(spec, errno == ELOOP ? "bind-mount onto (a link appeared in its path)" : "bind-mount onto", path);
     return fd;
 }

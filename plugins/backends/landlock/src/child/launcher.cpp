@@ -3,7 +3,7 @@
 #include "child_steps.hpp"
 #include "descriptor_passing.hpp"
 #include "host_listener_check.hpp"
-#include "scoped_fd.hpp"
+#include <oms/scoped_fd.hpp>
 
 #include <oms/published_listeners.hpp>
 #include <oms/refusal_log.hpp>
@@ -203,15 +203,15 @@ void ConfinedRun::keep_member(std::unique_ptr<TaskNetwork> network) {
 std::unique_ptr<ConfinedRun> launch(ChildSpec& spec, const std::function<void(pid_t)>& network_entered) {
     int error_pipe[2];
     if (pipe2(error_pipe, O_CLOEXEC) != 0) throw Error(OMS_ERR_FAILED, "landlock: pipe failed");
-    ScopedFd error_read(error_pipe[0]), error_write(error_pipe[1]);
+    sdk::ScopedFd error_read(error_pipe[0]), error_write(error_pipe[1]);
     int channel[2] = {-1, -1};
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, channel) != 0)
         throw Error(OMS_ERR_FAILED, "landlock: socketpair failed");
-    ScopedFd channel_parent(channel[0]), channel_child(channel[1]);
+    sdk::ScopedFd channel_parent(channel[0]), channel_child(channel[1]);
     spec.error_fd = error_write.get();
     spec.channel_fd = channel_child.get();
     // Opened here, by oms: the init inherits it, the command never does (CLOEXEC).
-    ScopedFd report(spec.own_network ? oms::refusal_log::open_for_append(spec.refusal_log) : -1);
+    sdk::ScopedFd report(spec.own_network ? oms::refusal_log::open_for_append(spec.refusal_log) : -1);
     spec.report_fd = report.get();
     // Asked before the start so that the command, from its first connect,
     // is refused where nothing listens on the host (loopback_relay.hpp).

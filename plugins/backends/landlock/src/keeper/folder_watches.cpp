@@ -1,7 +1,7 @@
 #include "folder_watches.hpp"
 
-#include "dirent64.hpp"
-#include "file_system_trust.hpp"
+#include <oms/dirent64.hpp>
+#include <oms/file_system_trust.hpp>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +22,7 @@ constexpr int kFolderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
 // Not overlayfs either: a change made to its upper or lower folder outside
 // the overlay raises no event on the overlay's folder.
-bool changes_all_seen(int fd) { return changed_only_through_this_kernel(file_system_type(fd)); }
+bool changes_all_seen(int fd) { return sdk::changed_only_through_this_kernel(sdk::file_system_type(fd)); }
 
 FolderId id_of(const struct stat& st) { return FolderId{uint64_t(st.st_dev), uint64_t(st.st_ino)}; }
 
@@ -91,7 +91,7 @@ void FolderWatches::apply(int descriptor, uint32_t mask, const char* name) {
 // link a command put there), and the walk then waits for cover_again().
 void FolderWatches::watch_new_folder(FolderId parent, std::string parent_path, const char* name) {
     if (cover_again_) return;  // paths may be stale until then
-    ScopedFd parent_fd(open(parent_path.c_str(), kFolderFlags));
+    sdk::ScopedFd parent_fd(open(parent_path.c_str(), kFolderFlags));
     struct stat st;
     if (parent_fd.get() < 0 || fstat(parent_fd.get(), &st) != 0 || !(id_of(st) == parent)) return;
     const int fd = openat(parent_fd.get(), name, kFolderFlags);
@@ -195,8 +195,8 @@ bool FolderWatches::watch_one(int fd, const std::string& path, std::vector<std::
         by_descriptor_[descriptor] = id;
     }
     alignas(8) char buffer[32 * 1024];
-    for_each_entry(fd, buffer, sizeof buffer, [&](const char* name, unsigned char type) {
-        if (entry_type(fd, name, type) == DT_DIR) subfolders.emplace_back(name);
+    sdk::for_each_entry(fd, buffer, sizeof buffer, [&](const char* name, unsigned char type) {
+        if (sdk::entry_type(fd, name, type) == DT_DIR) subfolders.emplace_back(name);
     });
     return true;
 }

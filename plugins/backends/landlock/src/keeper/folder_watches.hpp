@@ -13,7 +13,7 @@
 // are watched separately (mount_watch.hpp) and count as a loss here.
 #pragma once
 #include "keeper_protocol.hpp"
-#include "scoped_fd.hpp"
+#include <oms/scoped_fd.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -86,7 +86,7 @@ private:
         uint64_t changed_at = 0;
     };
 
-    ScopedFd inotify_;
+    sdk::ScopedFd inotify_;
     size_t max_watches_;
     uint64_t moment_ = 0;
     uint64_t lost_at_ = 0;

@@ -12,7 +12,7 @@
 
 namespace oms::landlock {
 
-class KeeperClient {
+class KeeperClient final : public sdk::ScanKeeper {
 public:
     // `folder`: the user's run folder base; `program`: the keeper's
     // executable. Either empty: never asks. A keeper this starts exits
@@ -37,18 +37,19 @@ public:
     // Whether a cache of `folders` folders is worth a question; a root with
     // no cache yet always is (its first walk needs the keeper's mark, and
     // only that walk tells how large the tree is).
-    bool worth_asking(std::optional<size_t> folders) const { return !folders || *folders >= worth_asking_from_; }
+    bool worth_asking(std::optional<size_t> folders) const override { return !folders || *folders >= worth_asking_from_; }
 
     // Which folders are unchanged: those of request.folders, or, when it is
     // empty, those of request.ticket's list. Sets request.mount_namespace
     // (this process's). An answer holds one word per folder of the asker's
     // (`folders` of them), but for a ticket the keeper does not know: ticket
     // 0 and no word (ask again by the folders).
-    std::optional<KeeperAnswer> ask(KeeperRequest& request, size_t folders);
+    std::optional<KeeperAnswer> ask(KeeperRequest& request, size_t folders) override;
 
     // A ticket for the folders of a cache about to be written (0: none; no
     // keeper is started for it).
-    uint64_t remember(const KeeperFolder& root, const std::string& root_path, std::vector<KeeperFolder> folders);
+    uint64_t remember(const KeeperFolder& root, const std::string& root_path,
+                      std::vector<KeeperFolder> folders) override;
 
 private:
     std::string folder_;

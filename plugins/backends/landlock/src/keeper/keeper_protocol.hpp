@@ -20,6 +20,8 @@
 //           request's, or of the ticket's list) is unchanged since the
 //           asker's moment.
 #pragma once
+#include <oms/scan_keeper.hpp>
+
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -35,56 +37,15 @@ constexpr char kKeeperSocketName[] = "scan-keeper.sock";
 constexpr char kKeeperLockName[] = "scan-keeper.lock";
 constexpr char kKeeperProgram[] = "oms-scan-keeper";
 
-using KeeperId = std::array<uint8_t, 16>;
-
-// A cache's "as of": which keeper answered and at which of its moments.
-struct KeeperMark {
-    KeeperId id{};
-    uint64_t moment = 0;
-    bool known() const { return moment != 0; }
-    bool operator==(const KeeperMark& other) const { return id == other.id && moment == other.moment; }
-};
-
-// A folder by what it is, whatever path leads to it. Sent as it is in
-// memory: two u64, no padding (checked below).
-struct KeeperFolder {
-    uint64_t device = 0;
-    uint64_t inode = 0;
-    bool operator==(const KeeperFolder& other) const { return device == other.device && inode == other.inode; }
-};
-
-static_assert(sizeof(KeeperFolder) == 16, "KeeperFolder is sent as two u64");
-
-struct KeeperFolderHash {
-    size_t operator()(const KeeperFolder& id) const {  // mixed, so that sequential inodes spread over buckets
-        uint64_t h = (id.inode ^ (id.device << 32 | id.device >> 32)) * 0x9E3779B97F4A7C15ull;
-        return size_t(h ^ (h >> 29));
-    }
-};
-
-enum class KeeperAsk : uint32_t {
-    // Which folders are unchanged since `since`: those of `folders`, or,
-    // when it is empty, those the keeper remembers under `ticket`.
-    unchanged = 1,
-    // Remember `folders` (a cache about to be written) under a new ticket.
-    remember = 2,
-};
-
-struct KeeperRequest {
-    KeeperAsk kind = KeeperAsk::unchanged;
-    uint64_t mount_namespace = 0;
-    KeeperMark since;
-    KeeperFolder root;
-    std::string root_path;
-    uint64_t ticket = 0;
-    std::vector<KeeperFolder> folders;
-};
-
-struct KeeperAnswer {
-    KeeperMark now;
-    uint64_t ticket = 0;
-    std::vector<bool> unchanged;  // one per folder asked about
-};
+// The question and answer types are the SDK's (oms/scan_keeper.hpp): the
+// cached walk asks through its ScanKeeper interface.
+using sdk::KeeperAnswer;
+using sdk::KeeperAsk;
+using sdk::KeeperFolder;
+using sdk::KeeperFolderHash;
+using sdk::KeeperId;
+using sdk::KeeperMark;
+using sdk::KeeperRequest;
 
 std::string encode(const KeeperRequest& request);
 std::string encode(const KeeperAnswer& answer);

@@ -3,7 +3,7 @@
 // any folder; the kernel marks the namespace's mount table changed inside
 // the mount(2) call itself, so a poll that follows sees it.
 #pragma once
-#include "scoped_fd.hpp"
+#include <oms/scoped_fd.hpp>
 
 namespace oms::landlock {
 
@@ -17,7 +17,7 @@ public:
     bool changed();
 
 private:
-    ScopedFd table_;
+    sdk::ScopedFd table_;
     void read_to_end();
 };
 

@@ -5,7 +5,7 @@
 // `ss -lt` does: no privilege needed, and no connection is ever made to the
 // user's service just to look.
 #pragma once
-#include "scoped_fd.hpp"
+#include <oms/scoped_fd.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -25,7 +25,7 @@ public:
 
 private:
     bool dump(int family, std::set<uint16_t>& ports);
-    ScopedFd netlink_;
+    sdk::ScopedFd netlink_;
     uint32_t sequence_ = 0;
 };
 

@@ -1,6 +1,6 @@
 #include "path_utils.hpp"
 
-#include "openat2.hpp"
+#include <oms/openat2.hpp>
 
 #include <oms/path.hpp>
 #include <oms/path_resolver.hpp>
@@ -32,15 +32,10 @@ std::vector<std::string> outermost(std::vector<std::string> roots) {
     return out;
 }
 
-std::optional<std::string> canonical(const std::string& path) {
-    if (sdk::PathResolver* resolver = sdk::PathResolverScope::active()) return resolver->real_path(path);
-    char buffer[PATH_MAX];
-    if (!realpath(path.c_str(), buffer)) return std::nullopt;
-    return std::string(buffer);
-}
+std::optional<std::string> canonical(const std::string& path) { return sdk::canonical_path(path); }
 
 std::optional<std::string> real_path_without_links(const std::string& path) {
-    const int fd = open_no_links(path.c_str());
+    const int fd = sdk::open_no_links(path.c_str());
     if (fd < 0) return std::nullopt;
     char buffer[PATH_MAX];
     const std::string link = "/proc/self/fd/" + std::to_string(fd);
@@ -55,14 +50,6 @@ std::optional<std::string> link_text(const std::string& path) {
     const ssize_t length = readlink(path.c_str(), buffer, sizeof buffer);
     if (length < 0 || length >= static_cast<ssize_t>(sizeof buffer)) return std::nullopt;
     return std::string(buffer, static_cast<size_t>(length));
-}
-
-Kind kind_of(const std::string& path) {
-    struct stat st;
-    if (stat(path.c_str(), &st) != 0) return Kind::missing;
-    if (S_ISDIR(st.st_mode)) return Kind::folder;
-    if (S_ISREG(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISFIFO(st.st_mode)) return Kind::file;
-    return Kind::other;
 }
 
 std::vector<std::string> non_symlink_children(const std::string& folder) {

@@ -1,5 +1,7 @@
 // Small path helpers shared by the planner (string-only unless stated).
 #pragma once
+#include <oms/path_kind.hpp>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,12 +25,12 @@ std::optional<std::string> canonical(const std::string& path);
 std::optional<std::string> real_path_without_links(const std::string& path);
 // The text of the symlink `path`, or nullopt when it is not one.
 std::optional<std::string> link_text(const std::string& path);
-enum class Kind { missing, folder, file, other };
 // A folder or regular file (following links): what can be cloned as a mount
 // and bound back; a device write root (/dev/null) needs no mount.
 bool mountable(const std::string& path);
-// Kind of what the path finally points to (follows symlinks).
-Kind kind_of(const std::string& path);
+// What the path finally leads to (oms/path_kind.hpp).
+using sdk::Kind;
+using sdk::kind_of;
 // Entries of a folder that are not symlinks, as absolute paths, sorted.
 std::vector<std::string> non_symlink_children(const std::string& folder);
 // Looks `name` up like execvp does, in the ':'-separated `search_path`

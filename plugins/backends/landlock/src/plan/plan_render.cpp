@@ -1,5 +1,5 @@
 #include "plan_render.hpp"
-#include "secret_scan.hpp"
+#include <oms/keypair_walk.hpp>
 
 #include "landlock_uapi.hpp"
 
@@ -68,7 +68,7 @@ void render_mounts(std::vector<std::string>& out, const Plan& plan) {
     for (const auto& p : plan.hidden_keypairs) out.push_back("  hidden         " + p);
     for (const auto& p : plan.exempt_keypairs) out.push_back("  exempt         " + p + "  (exact read allow: keypair_exempt)");
     for (const auto& p : plan.too_deep)
-        out.push_back("  too deep       " + p + "  (more than " + std::to_string(kMaxScanDepth) +
+        out.push_back("  too deep       " + p + "  (more than " + std::to_string(sdk::kMaxScanDepth) +
                       " folders deep: not searched, hidden whole)");
     for (const auto& p : plan.not_searched)
         out.push_back("  not searched   " + p +

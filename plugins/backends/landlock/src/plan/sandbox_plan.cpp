@@ -6,17 +6,17 @@
 #include "landlock_uapi.hpp"
 #include "path_utils.hpp"
 #include "policy_values.hpp"
-#include "incremental_scan.hpp"
+#include <oms/keypair_walk_cached.hpp>
 #include "home_skeleton_plan.hpp"
 #include "isolation_plan.hpp"
-#include "keypair_targets.hpp"
 #include "keeper_client.hpp"
 #include "scan_cache_dir.hpp"
 
 #include <oms/run_folder.hpp>
-#include "secret_scan.hpp"
+#include <oms/keypair_walk.hpp>
 
 #include <oms/install_roots.hpp>
+#include <oms/keypair_targets.hpp>
 #include <oms/path.hpp>
 #include <oms/path_resolver.hpp>
 
@@ -33,6 +33,9 @@ namespace {
 
 using oms::sdk::Error;
 using oms::sdk::Rule;
+
+// Who speaks in the keypair search's refusals.
+constexpr const char* kBackend = "landlock";
 
 // No MAKE_CHAR/MAKE_BLOCK even in write roots: a device node made there
 // would open the raw disk.
@@ -296,14 +299,14 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
     const std::string worktree(context.worktree());
     const std::string home(context.home());
     const auto denied = values_of(policy, OMS_RULE_READ_DENY);
-    ScanRequest full{{worktree}, values_of(policy, OMS_RULE_READ_DENY_SUFFIX), denied,
-                     values_of(policy, OMS_RULE_WRITE_DENY_NAME), true};
+    sdk::ScanRequest full{{worktree}, values_of(policy, OMS_RULE_READ_DENY_SUFFIX), denied,
+                          values_of(policy, OMS_RULE_WRITE_DENY_NAME), true, kBackend};
     // Links too: one a command left in a write root there (a Cargo cache)
     // may lead into an install folder, as a worktree link may.
     // The runs' folders are covered, never seen (isolation_plan.hpp); they
     // come and go while a walk of the temp folder holding them runs.
     full.skip.insert(full.skip.end(), run_folder_bases.begin(), run_folder_bases.end());
-    ScanRequest others{{}, full.suffixes, full.skip, {}, true};
+    sdk::ScanRequest others{{}, full.suffixes, full.skip, {}, true, kBackend};
     others.skip.push_back(worktree);
     for (const auto& shared : shared_folders_outside_home(context, worktree, home)) {
         full.roots.push_back(shared);
@@ -326,15 +329,15 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
 
     const std::string cache_dir =
         scan_cache_dir(std::string(context.state_dir()), values_of(policy, OMS_RULE_WRITE_ALLOW_TREE));
-    ScanStats stats;
+    sdk::ScanStats stats;
     // The keeper's socket lies in the user's run folder base, which no
     // command sees (isolation_plan.hpp covers it).
     const auto run = sdk::run_folder_of(context.private_home(), context.temp_dir());
     KeeperClient keeper(options.scan_keeper && run.known() ? run.base : "", keeper_program_beside_plugin());
-    const auto cached_walk = [&](const ScanRequest& request) {
-        return scan_tree_cached(request, cache_dir, &stats, kUntrustedWindowNs, &keeper);
+    const auto cached_walk = [&](const sdk::ScanRequest& request) {
+        return sdk::scan_tree_cached(request, cache_dir, &stats, sdk::kUntrustedWindowNs, &keeper);
     };
-    ScanFindings found = cache_dir.empty() ? scan_tree(full) : cached_walk(full);
+    sdk::ScanFindings found = cache_dir.empty() ? sdk::scan_tree(full) : cached_walk(full);
     WalkResults out{{found.secrets.begin(), found.secrets.end()}, {found.named.begin(), found.named.end()},
                     found.too_deep, {}, {}, {}};
     for (const auto& install : reached_by_links(found.links, installs)) {
@@ -342,17 +345,17 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
         roots.push_back(install);
     }
     others.roots = outermost(roots);
-    const auto walk = [&](const ScanRequest& request) {
-        ScanFindings more = cache_dir.empty() ? scan_tree(request) : cached_walk(request);
+    const auto walk = [&](const sdk::ScanRequest& request) {
+        sdk::ScanFindings more = cache_dir.empty() ? sdk::scan_tree(request) : cached_walk(request);
         out.too_deep.insert(more.too_deep.begin(), more.too_deep.end());
         out.keypairs.insert(out.keypairs.end(), more.secrets.begin(), more.secrets.end());
         return more;
     };
-    const ScanFindings more = walk(others);
+    const sdk::ScanFindings more = walk(others);
     std::set<std::string> written_links;  // only those a command could have made
     for (const auto& link : more.links)
         if (sdk::path::is_inside_any(link, write_roots)) written_links.insert(link);
-    ScanRequest reached{{}, full.suffixes, denied, {}};
+    sdk::ScanRequest reached{{}, full.suffixes, denied, {}, false, kBackend};
     for (const auto& install : reached_by_links(written_links, installs)) {
         installs.erase(install);
         reached.roots.push_back(install);
@@ -363,7 +366,8 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
     out.searched.insert(out.searched.end(), reached.roots.begin(), reached.roots.end());
     std::set<std::string> all_links = written_links;
     all_links.insert(found.links.begin(), found.links.end());
-    ScanRequest outside{outside_folders_reached(all_links, home, out.searched), full.suffixes, denied, {}};
+    sdk::ScanRequest outside{outside_folders_reached(all_links, home, out.searched), full.suffixes, denied, {},
+                             false, kBackend};
     if (!outside.roots.empty()) walk(outside);
     out.searched.insert(out.searched.end(), outside.roots.begin(), outside.roots.end());
     out.not_searched = installs;
@@ -383,7 +387,7 @@ WalkResults walk_allowed_roots(const oms::sdk::Context& context, const oms::sdk:
 // mounts do not stop this command: Linux refuses the rename only for mount
 // points of the caller's namespace (measured; see docs/security-model.md).
 // A scratch tree needs none: renames there land in the run's own overlay.
-void pin_keypair_folders(Plan& plan, const oms::sdk::Policy& policy, const std::vector<KeypairTarget>& targets) {
+void pin_keypair_folders(Plan& plan, const oms::sdk::Policy& policy, const std::vector<sdk::KeypairTarget>& targets) {
     const auto roots = outermost(values_of(policy, OMS_RULE_WRITE_ALLOW_TREE));
     const auto scratch = values_of(policy, OMS_RULE_WRITE_SCRATCH_TREE);
     std::set<std::string> pins(plan.pin_in_place.begin(), plan.pin_in_place.end());
@@ -394,18 +398,19 @@ void pin_keypair_folders(Plan& plan, const oms::sdk::Policy& policy, const std::
 
 // The suffixes, and what a command of this run can read: everything
 // outside HOME, and below HOME the roots the policy opens.
-KeypairNaming keypair_naming(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
+sdk::KeypairNaming keypair_naming(const oms::sdk::Context& context, const oms::sdk::Policy& policy,
                              const std::vector<std::string>& searched) {
     std::vector<std::string> open_under_home;
     for (oms_rule_kind kind : {OMS_RULE_READ_ALLOW_TREE, OMS_RULE_WRITE_ALLOW_TREE, OMS_RULE_WRITE_SCRATCH_TREE})
         for (const auto& root : values_of(policy, kind)) open_under_home.push_back(root);
     const std::string home(context.home());
-    return KeypairNaming{values_of(policy, OMS_RULE_READ_DENY_SUFFIX),
-                         [home, open_under_home](const std::string& path) {
-                             return home.empty() || !sdk::path::is_inside(path, home) ||
-                                    sdk::path::is_inside_any(path, open_under_home);
-                         },
-                         [searched](const std::string& path) { return sdk::path::is_inside_any(path, searched); }};
+    return sdk::KeypairNaming{values_of(policy, OMS_RULE_READ_DENY_SUFFIX),
+                              [home, open_under_home](const std::string& path) {
+                                  return home.empty() || !sdk::path::is_inside(path, home) ||
+                                         sdk::path::is_inside_any(path, open_under_home);
+                              },
+                              [searched](const std::string& path) { return sdk::path::is_inside_any(path, searched); },
+                              kBackend};
 }
 
 void plan_read_denies(Plan& plan, const oms::sdk::Context& context, const oms::sdk::Policy& policy,
@@ -424,7 +429,7 @@ void plan_read_denies(Plan& plan, const oms::sdk::Context& context, const oms::s
         if (kind_of(root) == Kind::file) exact_allows.insert(root);
     std::vector<std::string> hidden;
     for (const auto& file : keypairs) (exact_allows.count(file) ? plan.exempt_keypairs : hidden).push_back(file);
-    const auto targets = keypair_targets(hidden, keypair_naming(context, policy, walked.searched));
+    const auto targets = sdk::keypair_targets(hidden, keypair_naming(context, policy, walked.searched));
     plan.keypair_matches.insert(hidden.begin(), hidden.end());
     for (const auto& target : targets) {
         (target.folder ? plan.hide_folders : plan.hide_files).push_back(target.path);
@@ -537,9 +542,9 @@ WalkResults walk_until_matches_hold(const oms::sdk::Context& context, const oms:
                                     const std::vector<std::string>& run_folder_bases, const PlanOptions& options) {
     for (int attempt = 1;; ++attempt) {
         WalkResults walked = walk_allowed_roots(context, policy, run_folder_bases, options);
-        const std::string gone = first_match_gone(walked.keypairs);
+        const std::string gone = sdk::first_match_gone(walked.keypairs);
         if (gone.empty()) return walked;
-        if (attempt == kWalkTries) moved_since_search(gone);
+        if (attempt == sdk::kWalkTries) sdk::moved_since_search(kBackend, gone);
     }
 }
 

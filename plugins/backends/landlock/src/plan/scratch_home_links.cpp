@@ -1,6 +1,6 @@
 #include "scratch_home_links.hpp"
 
-#include "scoped_fd.hpp"
+#include <oms/scoped_fd.hpp>
 #include "path_utils.hpp"
 
 #include <oms/path.hpp>
@@ -35,13 +35,13 @@ enum class Linked { made, left_alone, failed };
 // Makes `parts` below the open folder `folder`: folders on the way, the
 // link last. Never follows a link: a way through one is left alone.
 Linked link_below(int folder, const std::vector<std::string>& parts, const std::string& tree) {
-    std::vector<std::unique_ptr<ScopedFd>> opened;
+    std::vector<std::unique_ptr<sdk::ScopedFd>> opened;
     int current = folder;
     for (size_t i = 0; i + 1 < parts.size(); ++i) {
         if (mkdirat(current, parts[i].c_str(), 0700) != 0 && errno != EEXIST) return Linked::failed;
         const int next = openat(current, parts[i].c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (next < 0) return errno == ELOOP || errno == ENOTDIR ? Linked::left_alone : Linked::failed;
-        opened.push_back(std::make_unique<ScopedFd>(next));
+        opened.push_back(std::make_unique<sdk::ScopedFd>(next));
         current = next;
     }
     if (symlinkat(tree.c_str(), current, parts.back().c_str()) == 0) return Linked::made;
@@ -56,7 +56,7 @@ std::vector<std::string> link_scratch_trees_into_private_home(const std::string&
     std::vector<std::string> problems;
     const std::string home = canonical(real_home).value_or("");
     if (home.empty() || home == "/" || private_home.empty()) return problems;
-    ScopedFd root(open(private_home.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    sdk::ScopedFd root(open(private_home.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (root.get() < 0) return {"cannot open the private HOME " + private_home + ": " + std::strerror(errno)};
     for (const std::string& tree : scratch_trees) {
         if (!sdk::path::is_strictly_below(tree, home)) continue;

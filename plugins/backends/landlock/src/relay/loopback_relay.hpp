@@ -21,7 +21,7 @@
 #pragma once
 #include "host_listener_check.hpp"
 #include "relay_connection.hpp"
-#include "scoped_fd.hpp"
+#include <oms/scoped_fd.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -78,9 +78,9 @@ private:
     bool watch(int fd, uint64_t token, uint32_t events);
 
     std::vector<Listener> listeners_;
-    ScopedFd epoll_;
-    ScopedFd stop_;  // eventfd
-    ScopedFd channel_;  // to the init, for published ports' sockets
+    sdk::ScopedFd epoll_;
+    sdk::ScopedFd stop_;  // eventfd
+    sdk::ScopedFd channel_;  // to the init, for published ports' sockets
     HostListenerCheck host_check_;
     std::optional<std::set<uint16_t>> host_ports_;  // nullopt: unknown, every port may answer
     bool check_soon_ = false;  // a host connect failed: look again now

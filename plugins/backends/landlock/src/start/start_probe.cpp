@@ -6,7 +6,7 @@
 #include "fresh_dev_plan.hpp"
 #include "launcher.hpp"
 #include "mask_sources.hpp"
-#include "scoped_fd.hpp"
+#include <oms/scoped_fd.hpp>
 #include "start_refusal.hpp"
 
 #include <fcntl.h>
@@ -50,7 +50,7 @@ int rung_of(const StartMode& mode, const KernelFeatures& features) {
 }
 
 StartVerdict start_true(const char* program, const KernelFeatures& features, const StartMode& mode) {
-    ScopedFd null_device(open("/dev/null", O_RDWR | O_CLOEXEC));
+    sdk::ScopedFd null_device(open("/dev/null", O_RDWR | O_CLOEXEC));
     if (null_device.get() < 0) return refused("landlock: cannot open /dev/null to check a start");
     Plan plan = probe_plan(program, mode.watch_connects);
     if (!mode.namespaces) adapt_for_landlock_only(plan);

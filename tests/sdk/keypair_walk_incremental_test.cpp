@@ -1,8 +1,8 @@
 // The incremental walk against the full walk: each change to the tree after
 // a first scan shows at the second, and each check first shows the list as
 // it was (the positive control), so a scan that finds nothing cannot pass.
-#include "scan_tree.hpp"
-#include "secret_scan.hpp"
+#include "keypair_walk_tree.hpp"
+#include <oms/keypair_walk.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -14,8 +14,8 @@
 #include <cstdio>
 #include <string>
 
-using namespace oms::landlock;
-using namespace oms::landlock::test;
+using namespace oms::sdk;
+using namespace oms::sdk::test;
 using Paths = std::vector<std::string>;
 
 namespace {

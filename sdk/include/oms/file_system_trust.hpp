@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace oms::landlock {
+namespace oms::sdk {
 
 // Local file systems whose every change goes through this kernel's VFS,
 // which keeps folder times and raises inotify events. Not a network or FUSE
@@ -31,4 +31,4 @@ inline uint64_t file_system_type(int fd) {
     return fstatfs(fd, &fs) == 0 ? static_cast<uint64_t>(fs.f_type) : 0;
 }
 
-}  // namespace oms::landlock
+}  // namespace oms::sdk

@@ -1,9 +1,9 @@
-#include "secret_scan.hpp"
-#include "dirent64.hpp"
+#include <oms/keypair_walk.hpp>
+#include <oms/dirent64.hpp>
 
-#include "path_utils.hpp"
+#include <oms/path_kind.hpp>
 #include "scan_match.hpp"
-#include "scoped_fd.hpp"
+#include <oms/scoped_fd.hpp>
 #include "shared_walk.hpp"
 #include "walk_open.hpp"
 
@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-namespace oms::landlock {
+namespace oms::sdk {
 
 namespace {
 
@@ -32,19 +32,21 @@ namespace {
 class Walker {
 public:
     Walker(const ScanRequest& request, ScanFindings& found, char* buffer)
-        : match_(request), links_(request.links), found_(found), buffer_(buffer) {}
+        : request_(request), match_(request), links_(request.links), found_(found), buffer_(buffer) {}
 
     void walk_root(const std::string& root) {
-        int fd = open_walk_folder(AT_FDCWD, root.c_str(), root);
+        int fd = open_walk_folder(AT_FDCWD, root.c_str(), root, request_);
         if (fd < 0) return;  // gone, or no longer a folder: nothing below it to hide
         path_ = root;
         walk(fd, 0);
     }
 
 private:
+    const ScanRequest& request_;
     const ScanMatcher match_;
     const bool links_;
     ScanFindings& found_;
+    size_t entries_seen_ = 0;
     std::string path_;
     char* buffer_;  // kScanBufferSize bytes, 8-aligned
 
@@ -55,8 +57,12 @@ private:
         std::vector<std::pair<std::string, unsigned char>> entries;
         if (!for_each_entry(dir_fd, buffer_, kScanBufferSize,
                             [&](const char* name, unsigned char type) { entries.emplace_back(name, type); }))
-            unreadable_folder(path_, errno);
-        for (auto& [name, type] : entries) visit(dir_fd, name, type, depth);
+            unreadable_folder(request_.backend, path_, errno);
+        for (auto& [name, type] : entries) {
+            if (++entries_seen_ > request_.entry_limit) found_.complete = false;
+            if (!found_.complete) return;
+            visit(dir_fd, name, type, depth);
+        }
     }
 
     void visit(int dir_fd, const std::string& name, unsigned char type, int depth) {
@@ -80,6 +86,7 @@ private:
         } else if (type != DT_UNKNOWN && match_.matches(path_)) {
             if (type != DT_LNK || kind_of(path_) != Kind::missing) found_.secrets.insert(path_);
         }
+        if (type == DT_REG && !request_.names_of.empty()) note_other_name(dir_fd, name);
         path_.resize(length);
     }
 
@@ -89,16 +96,24 @@ private:
         int child = openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (child >= 0) return child;
         if (errno == EACCES) restore_owner_rights(dir_fd);
-        child = open_walk_folder(dir_fd, name.c_str(), path_);
-        if (child < 0 && errno == ENAMETOOLONG) unreadable_folder(path_, errno);
+        child = open_walk_folder(dir_fd, name.c_str(), path_, request_);
+        if (child < 0 && errno == ENAMETOOLONG) unreadable_folder(request_.backend, path_, errno);
         return child;
+    }
+
+    // A plain file that is one of the files whose names are wanted.
+    void note_other_name(int dir_fd, const std::string& name) {
+        struct stat st;
+        if (fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_nlink < 2) return;
+        const std::pair<uint64_t, uint64_t> id{uint64_t(st.st_dev), uint64_t(st.st_ino)};
+        if (request_.names_of.count(id)) found_.names_of[id].push_back(path_);
     }
 };
 
 }  // namespace
 
-void changed_during_walk(const std::string& folder) {
-    throw oms::sdk::Error(OMS_ERR_FAILED, "landlock: the folder " + folder +
+void changed_during_walk(const std::string& backend, const std::string& folder) {
+    throw Error(OMS_ERR_FAILED, speaker(backend) + ": the folder " + folder +
                                               " vanished while it was searched for keypair files, " +
                                               std::to_string(kWalkTries) +
                                               " searches in a row; the command did not run. Something is moving "
@@ -116,11 +131,12 @@ ScanFindings scan_once(const ScanRequest& request) {
     Walker walker(request, found, bytes);
     for (const auto& root : request.roots) {
         if (kind_of(root) == Kind::folder) {
-            if (!walk_shared(request, root, found, bytes)) walker.walk_root(root);
+            // Other names are looked for on one thread (a stat per file).
+            if (!request.names_of.empty() || !walk_shared(request, root, found, bytes)) walker.walk_root(root);
         } else if (kind_of(root) == Kind::file && ScanMatcher(request).matches(root)) {
             found.secrets.insert(root);
         }
-        if (!found.vanished.empty()) break;
+        if (!found.vanished.empty() || !found.complete) break;
     }
     return found;
 }
@@ -128,11 +144,11 @@ ScanFindings scan_once(const ScanRequest& request) {
 }  // namespace
 
 ScanFindings scan_tree(const ScanRequest& request) {
-    if (request.suffixes.empty() && request.names.empty()) return {};
+    if (request.suffixes.empty() && request.names.empty() && !request.links && request.names_of.empty()) return {};
     for (int attempt = 1;; ++attempt) {
         ScanFindings found = scan_once(request);
         if (found.vanished.empty()) return found;
-        if (attempt == kWalkTries) changed_during_walk(found.vanished);
+        if (attempt == kWalkTries) changed_during_walk(request.backend, found.vanished);
     }
 }
 
@@ -146,4 +162,4 @@ std::vector<std::string> find_secret_files(const ScanRequest& request, std::set<
     return std::vector<std::string>(found.secrets.begin(), found.secrets.end());
 }
 
-}  // namespace oms::landlock
+}  // namespace oms::sdk

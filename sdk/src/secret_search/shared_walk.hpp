@@ -6,12 +6,12 @@
 // once the tree has proved large (a few dozen folders read), so a small
 // worktree never pays for it. The result is the one find_secret_files gives.
 #pragma once
-#include "secret_scan.hpp"
+#include <oms/keypair_walk.hpp>
 
 #include <set>
 #include <string>
 
-namespace oms::landlock {
+namespace oms::sdk {
 
 // Adds what it finds under `root` to `found`, reading folders on this thread
 // through `buffer` (kScanBufferSize bytes, 8-aligned). False (and nothing
@@ -20,4 +20,4 @@ namespace oms::landlock {
 // owner's rights or fails the run (walk_open.hpp), in one place.
 bool walk_shared(const ScanRequest& request, const std::string& root, ScanFindings& found, char* buffer);
 
-}  // namespace oms::landlock
+}  // namespace oms::sdk

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <dirent.h>
 
-namespace oms::landlock {
+namespace oms::sdk {
 
 struct LinuxDirent64 {
     uint64_t d_ino;
@@ -48,4 +48,4 @@ inline unsigned char entry_type(int dir_fd, const char* name, unsigned char type
     return S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : DT_REG;
 }
 
-}  // namespace oms::landlock
+}  // namespace oms::sdk

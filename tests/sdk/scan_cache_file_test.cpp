@@ -1,8 +1,8 @@
 // The cache file itself: private, replaced atomically, and never believed
 // when damaged, foreign or made for other suffixes (a full walk then, which
 // still finds everything).
-#include "scan_cache.hpp"
-#include "scan_tree.hpp"
+#include <oms/scan_cache.hpp>
+#include "keypair_walk_tree.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -14,8 +14,8 @@
 #include <fstream>
 #include <string>
 
-using namespace oms::landlock;
-using namespace oms::landlock::test;
+using namespace oms::sdk;
+using namespace oms::sdk::test;
 using Paths = std::vector<std::string>;
 
 namespace {

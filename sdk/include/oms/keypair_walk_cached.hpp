@@ -4,7 +4,7 @@
 // something else, or when it had changed too close to the moment it was read.
 // Folders the cache does not know are read in full. The result is the one a
 // full walk would give (scan_tree, find_secret_files); only the time differs.
-// With a scan keeper (keeper_client.hpp), the folders it saw unchanged since
+// With a scan keeper (oms/scan_keeper.hpp), the folders it saw unchanged since
 // the cache was made, below folders settled the same way, are not even
 // stat'ed: a large worktree then costs what its changed folders cost.
 //
@@ -15,16 +15,16 @@
 // every change (network and FUSE file systems, FAT) is walked in full and
 // gets no cache.
 #pragma once
-#include "secret_scan.hpp"
+#include <oms/keypair_walk.hpp>
 
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace oms::landlock {
+namespace oms::sdk {
 
-class KeeperClient;
+class ScanKeeper;
 
 struct ScanStats {
     size_t folders_read = 0;    // opened and listed
@@ -46,12 +46,12 @@ constexpr int64_t kUntrustedWindowNs = 2'000'000'000;
 // gives and, when asked, the symlinks; `vanished` is never set (the walk is
 // started again, kWalkTries in all, then changed_during_walk()).
 ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cache_dir, ScanStats* stats = nullptr,
-                              int64_t untrusted_window_ns = kUntrustedWindowNs, KeeperClient* keeper = nullptr);
+                              int64_t untrusted_window_ns = kUntrustedWindowNs, ScanKeeper* keeper = nullptr);
 
 // The keypair matches alone (find_secret_files, cached).
 std::vector<std::string> find_secret_files_cached(const ScanRequest& request, const std::string& cache_dir,
                                                   ScanStats* stats = nullptr,
                                                   int64_t untrusted_window_ns = kUntrustedWindowNs,
-                                                  KeeperClient* keeper = nullptr);
+                                                  ScanKeeper* keeper = nullptr);
 
-}  // namespace oms::landlock
+}  // namespace oms::sdk

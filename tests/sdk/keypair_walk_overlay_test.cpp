@@ -7,8 +7,8 @@
 // pipe. The control: the same steps on the temp folder's own file system
 // are cached, and still find the new keypair (its folder's times moved).
 #include "namespace_child.hpp"
-#include "scan_tree.hpp"
-#include "secret_scan.hpp"
+#include "keypair_walk_tree.hpp"
+#include <oms/keypair_walk.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -21,8 +21,8 @@
 #include <fstream>
 #include <sstream>
 
-using namespace oms::landlock;
-using namespace oms::landlock::test;
+using namespace oms::sdk;
+using namespace oms::sdk::test;
 
 namespace {
 

@@ -2,7 +2,7 @@
 #pragma once
 #include <unistd.h>
 
-namespace oms::landlock {
+namespace oms::sdk {
 
 class ScopedFd {
 public:
@@ -29,4 +29,4 @@ private:
     int fd_;
 };
 
-}  // namespace oms::landlock
+}  // namespace oms::sdk

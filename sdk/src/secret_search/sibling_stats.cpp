@@ -5,7 +5,7 @@
 
 #include <system_error>
 
-namespace oms::landlock {
+namespace oms::sdk {
 namespace {
 
 // Below this many, handing half to the helper costs more (two wake-ups)
@@ -77,4 +77,4 @@ void SiblingStats::stat_all(int folder, const std::vector<const char*>& names, s
     changed_.wait(lock, [this] { return !pending_; });
 }
 
-}  // namespace oms::landlock
+}  // namespace oms::sdk

@@ -1,11 +1,11 @@
-#include "scan_tree.hpp"
+#include "keypair_walk_tree.hpp"
 
 #include <sys/stat.h>
 
 #include <chrono>
 #include <thread>
 
-namespace oms::landlock::test {
+namespace oms::sdk::test {
 
 const std::vector<std::string>& keypair_suffixes() {
     static const std::vector<std::string> suffixes{"-keypair.json", "/id.json"};
@@ -32,4 +32,4 @@ std::vector<std::string> ScanTree::scan(ScanStats* stats) const {
     return find_secret_files_cached(request, cache, stats, kTestWindowNs, keeper);
 }
 
-}  // namespace oms::landlock::test
+}  // namespace oms::sdk::test

@@ -3,9 +3,10 @@
 // against std::filesystem on a tree big enough to start the second thread,
 // with links that must not be followed, a link that counts, a skipped
 // folder, and matches at every depth. Also the limits both walks share
-// with the cached one: paths too long to name, trees too deep.
-#include "incremental_scan.hpp"
-#include "secret_scan.hpp"
+// with the cached one: paths too long to name, trees too deep; and the
+// entry limit of the plain walks.
+#include <oms/keypair_walk_cached.hpp>
+#include <oms/keypair_walk.hpp>
 #include "shared_walk.hpp"
 #include "temp_dir.hpp"
 
@@ -21,7 +22,7 @@
 #include <string>
 #include <vector>
 
-using namespace oms::landlock;
+using namespace oms::sdk;
 namespace fs = std::filesystem;
 
 namespace {
@@ -107,6 +108,25 @@ TEST_CASE("the two-thread keypair walk finds exactly what a plain listing finds"
 
     auto through_entry_point = find_secret_files(request);
     CHECK(std::set<std::string>(through_entry_point.begin(), through_entry_point.end()) == expected);
+}
+
+TEST_CASE("an entry limit stops both walks of a large tree: the answer then says it is incomplete") {
+    oms::test::TempDir base("oms-walk-limit");
+    const std::string root = base / "tree";
+    for (int d = 0; d < 200; ++d) oms::test::write_file(root + "/pkg" + std::to_string(d) + "/lib.rs", "");
+    oms::test::write_file(root + "/pkg199/deploy-keypair.json", "[1]");
+    ScanRequest request{{root}, kSuffixes, {}};
+    request.entry_limit = 150;  // the tree has 401 entries, past the 48 folders that start the second thread
+    ScanFindings findings;
+    std::vector<uint64_t> buffer(kScanBufferSize / sizeof(uint64_t));
+    CHECK_FALSE(walk_shared(request, root, findings, reinterpret_cast<char*>(buffer.data())));  // left to the plain walk
+    CHECK(findings.secrets.empty());
+    const ScanFindings cut = scan_tree(request);
+    CHECK_FALSE(cut.complete);
+    request.entry_limit = 401;  // control: every entry, the keypair found, the answer complete
+    const ScanFindings whole = scan_tree(request);
+    CHECK(whole.complete);
+    CHECK(whole.secrets == std::set<std::string>{root + "/pkg199/deploy-keypair.json"});
 }
 
 TEST_CASE("a keypair under a path too long for openat2 is still found (the walk falls back to the plain one)") {

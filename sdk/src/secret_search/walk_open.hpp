@@ -4,26 +4,35 @@
 // it is never skipped: when the calling user owns it, it is given back its
 // owner's read and search rights and read; another user's folder this user
 // may neither list nor write holds nothing the user put there and is passed
-// over; otherwise the run fails, naming the folder and how to fix it.
+// over, unless the request says the command can read what the caller cannot;
+// otherwise the run fails, naming the folder and how to fix it.
 #pragma once
+#include <oms/keypair_walk.hpp>
+
 #include <string>
 
-namespace oms::landlock {
+namespace oms::sdk {
 
 // Opens `name` (relative to `at`, or absolute with AT_FDCWD) as a folder to
 // list, without following a link at its end. Returns the descriptor, or -1
 // with errno set when the entry is gone or is no longer a folder (ENOENT,
 // ENOTDIR, ELOOP), its path is too long to name (ENAMETOOLONG), or it is
 // another user's folder this user may neither list nor write (EACCES:
-// nothing of the user's is in it): the caller decides. Throws oms::sdk::Error (the run fails) for anything else.
-int open_walk_folder(int at, const char* name, const std::string& path);
+// nothing of the user's is in it; request.pass_over_closed_folders_of_others):
+// the caller decides. Throws Error (the run fails) for anything else.
+int open_walk_folder(int at, const char* name, const std::string& path, const ScanRequest& request);
 
 // Gives the open folder `fd` back its owner's read and search rights when it
 // lacks them and we own it (its entries could be listed but not opened).
 // True when it changed something.
 bool restore_owner_rights(int fd);
 
-// The run stops: `path` could not be read (`error` is an errno).
-[[noreturn]] void unreadable_folder(const std::string& path, int error);
+// The run stops: `path` could not be read (`error` is an errno); `backend`
+// names the backend in the message.
+[[noreturn]] void unreadable_folder(const std::string& backend, const std::string& path, int error);
 
-}  // namespace oms::landlock
+// Who speaks in the search's refusals: the backend named in the request,
+// else "keypair search".
+inline std::string speaker(const std::string& backend) { return backend.empty() ? "keypair search" : backend; }
+
+}  // namespace oms::sdk

@@ -1,10 +1,10 @@
 #include "shared_walk.hpp"
 
-#include "dirent64.hpp"
-#include "openat2.hpp"
-#include "path_utils.hpp"
+#include <oms/dirent64.hpp>
+#include <oms/openat2.hpp>
+#include <oms/path_kind.hpp>
 #include "scan_match.hpp"
-#include "scoped_fd.hpp"
+#include <oms/scoped_fd.hpp>
 
 #include <errno.h>
 
@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-namespace oms::landlock {
+namespace oms::sdk {
 
 namespace {
 
@@ -35,7 +35,8 @@ int open_beneath(int root, const std::string& relative) {
 class SharedWalk {
 public:
     SharedWalk(const ScanRequest& request, std::string root, int root_fd)
-        : match_(request), links_(request.links), root_(std::move(root)), root_fd_(root_fd) {
+        : match_(request), links_(request.links), root_(std::move(root)), root_fd_(root_fd),
+          entry_limit_(request.entry_limit) {
         pending_.push_back({});
     }
 
@@ -65,7 +66,8 @@ private:
     std::mutex mutex_;
     std::condition_variable changed_;
     std::vector<PendingFolder> pending_;  // taken from the back: depth first, so the list stays short
-    size_t busy_ = 0, folders_read_ = 0;
+    size_t busy_ = 0, folders_read_ = 0, entries_ = 0;
+    const size_t entry_limit_;
     ScanFindings found_;
     std::thread helper_;
     bool helper_tried_ = false;
@@ -102,13 +104,16 @@ private:
             std::vector<PendingFolder> subfolders;
             ScanFindings found;
             bool complete = false;
+            size_t entries = 0;
             try {
-                complete = read_folder(folder, buffer, subfolders, found);
+                complete = read_folder(folder, buffer, subfolders, found, entries);
             } catch (const std::exception&) {
             }
             lock.lock();
             --busy_;
             ++folders_read_;
+            entries_ += entries;
+            if (entries_ > entry_limit_) complete = false;  // the plain walk stops at the limit itself
             if (complete && !found.vanished.empty()) {
                 if (vanished_.empty()) vanished_ = found.vanished;
                 complete = false;
@@ -146,7 +151,7 @@ private:
     // folder was, a folder (or entry) it may not read. A folder gone is
     // reported in `found.vanished`, as the plain walk does.
     bool read_folder(const PendingFolder& folder, char* buffer, std::vector<PendingFolder>& subfolders,
-                     ScanFindings& found) const {
+                     ScanFindings& found, size_t& entries) const {
         const std::string path = path_of(folder);
         if (match_.skipped(path)) return true;
         int fd = open_beneath(root_fd_, folder.relative);
@@ -158,6 +163,7 @@ private:
         ScopedFd closer(fd);
         bool complete = true;
         const bool listed = for_each_entry(fd, buffer, kScanBufferSize, [&](const char* name, unsigned char type) {
+            ++entries;
             type = entry_type(fd, name, type);
             if (type == DT_UNKNOWN && errno == EACCES) complete = false;  // not searchable
             const std::string child = path + "/" + name;
@@ -191,4 +197,4 @@ bool walk_shared(const ScanRequest& request, const std::string& root, ScanFindin
     return SharedWalk(request, root, root_fd).run(found, buffer);
 }
 
-}  // namespace oms::landlock
+}  // namespace oms::sdk

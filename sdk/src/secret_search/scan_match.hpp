@@ -2,15 +2,27 @@
 // does its name end with a keypair suffix, is it an entry named by a rule. Shared by the plain walk, the
 // two-thread walk and the cached walk, so the three cannot drift apart.
 #pragma once
-#include "secret_scan.hpp"
+#include <oms/keypair_walk.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <string>
 
-namespace oms::landlock {
+namespace oms::sdk {
 
 inline bool ends_with(const std::string& text, const std::string& suffix) {
     return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// ASCII letters compared without case (ScanRequest::fold_case).
+inline bool ends_with_folded(const std::string& text, const std::string& suffix) {
+    if (text.size() < suffix.size()) return false;
+    const size_t start = text.size() - suffix.size();
+    for (size_t i = 0; i < suffix.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(text[start + i])) !=
+            std::tolower(static_cast<unsigned char>(suffix[i])))
+            return false;
+    return true;
 }
 
 class ScanMatcher {
@@ -28,7 +40,7 @@ public:
     }
     bool matches(const std::string& path) const {
         for (const auto& suffix : request_.suffixes)
-            if (ends_with(path, suffix)) return true;
+            if (request_.fold_case ? ends_with_folded(path, suffix) : ends_with(path, suffix)) return true;
         return false;
     }
 
@@ -36,4 +48,4 @@ private:
     const ScanRequest& request_;
 };
 
-}  // namespace oms::landlock
+}  // namespace oms::sdk

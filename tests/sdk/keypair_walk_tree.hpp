@@ -1,13 +1,13 @@
 // A small fake toolchain tree for the scan tests, and a scan helper that
 // uses a short "untrusted" window so the tests need not wait 2 seconds.
 #pragma once
-#include "incremental_scan.hpp"
+#include <oms/keypair_walk_cached.hpp>
 #include "temp_dir.hpp"
 
 #include <string>
 #include <vector>
 
-namespace oms::landlock::test {
+namespace oms::sdk::test {
 
 const std::vector<std::string>& keypair_suffixes();
 
@@ -18,7 +18,7 @@ struct ScanTree {
     oms::test::TempDir base{"oms-scan"};
     std::string root = base / "root";
     std::string cache = base / "cache";
-    KeeperClient* keeper = nullptr;  // the scan keeper asked, when a test sets one
+    ScanKeeper* keeper = nullptr;  // the scan keeper asked, when a test sets one
     ScanTree();
     std::vector<std::string> scan(ScanStats* stats = nullptr) const;
     std::string path(const std::string& relative) const { return root + "/" + relative; }
@@ -29,4 +29,4 @@ void let_time_pass();
 
 constexpr int64_t kTestWindowNs = 20'000'000;
 
-}  // namespace oms::landlock::test
+}  // namespace oms::sdk::test

@@ -1,13 +1,13 @@
-#include "incremental_scan.hpp"
-#include "dirent64.hpp"
-#include "file_system_trust.hpp"
+#include <oms/keypair_walk_cached.hpp>
+#include <oms/dirent64.hpp>
+#include <oms/file_system_trust.hpp>
 
-#include "keeper_client.hpp"
-#include "path_utils.hpp"
+#include <oms/scan_keeper.hpp>
+#include <oms/path_kind.hpp>
 #include "scan_match.hpp"
-#include "scan_cache.hpp"
+#include <oms/scan_cache.hpp>
 #include "sibling_stats.hpp"
-#include "scoped_fd.hpp"
+#include <oms/scoped_fd.hpp>
 #include "walk_open.hpp"
 
 #include <dirent.h>
@@ -25,7 +25,7 @@
 #include <optional>
 #include <set>
 
-namespace oms::landlock {
+namespace oms::sdk {
 
 namespace {
 
@@ -82,7 +82,7 @@ public:
         root_ = root;
         found_ = &found;
         if (match_.skipped(root)) return Outcome::walked;
-        ScopedFd root_fd(open_walk_folder(AT_FDCWD, root.c_str(), root));
+        ScopedFd root_fd(open_walk_folder(AT_FDCWD, root.c_str(), root, request_));
         struct stat st;
         if (root_fd.get() < 0 || fstat(root_fd.get(), &st) != 0) return Outcome::walked;  // gone: nothing to record
         if (!folder_times_trusted(root_fd.get())) return Outcome::uncacheable;
@@ -174,7 +174,7 @@ private:
             return;
         }
         ScopedFd fd(sub.from_root ? open_below_root(sub.relative, path)
-                                  : open_walk_folder(parent, sub.name->c_str(), path));
+                                  : open_walk_folder(parent, sub.name->c_str(), path, request_));
         if (fd.get() < 0 && errno == EACCES) {  // another user's, nothing of the user's in it
             passed_over_ = true;                // but it may be the user's later, without an event
             return;
@@ -234,7 +234,7 @@ private:
             held.reset(next);
             at = next;
         }
-        return open_walk_folder(at, relative.c_str() + start, path);
+        return open_walk_folder(at, relative.c_str() + start, path, request_);
     }
 
     // Walks below a folder that is open as `fd` (at `path`), then keeps it.
@@ -290,7 +290,7 @@ private:
     const FolderRecord& reuse_or_read(int fd, const std::string& path, const FolderRecord* cached) {
         const int64_t read_at = now_ns();  // before the stat: a change after it is newer than this
         struct stat st;
-        if (fstat(fd, &st) != 0) unreadable_folder(path, errno);
+        if (fstat(fd, &st) != 0) unreadable_folder(request_.backend, path, errno);
         if (cached && stamp_of(st) == cached->stamp) {
             ++stats_.folders_reused;
             return *cached;
@@ -302,14 +302,14 @@ private:
         // Root passes over modes, so nothing is changed for it.
         if (st.st_uid == geteuid() && (st.st_mode & (S_IRUSR | S_IXUSR)) != (S_IRUSR | S_IXUSR) &&
             faccessat(fd, ".", R_OK | X_OK, AT_EACCESS) != 0 && restore_owner_rights(fd) && fstat(fd, &st) != 0)
-            unreadable_folder(path, errno);
+            unreadable_folder(request_.backend, path, errno);
         record.stamp = stamp_of(st);
         record.trusted = st.st_dev == root_device_ &&
                          std::max(record.stamp.mtime_ns, record.stamp.ctime_ns) < read_at - window_ns_;
         if (!for_each_entry(fd, buffer_, sizeof buffer_, [&](const char* name, unsigned char type) {
                 classify(fd, path, name, type, record);
             }))
-            unreadable_folder(path, errno);
+            unreadable_folder(request_.backend, path, errno);
         ++stats_.folders_read;
         return record;
     }
@@ -354,7 +354,7 @@ struct KeeperWord {
 
 // Asked by the cache's ticket when it has one (a 100-byte question), else,
 // or when the keeper does not know the ticket, by the cache's folders.
-std::optional<KeeperWord> ask_keeper(KeeperClient* keeper, const std::string& root, const struct stat& root_st,
+std::optional<KeeperWord> ask_keeper(ScanKeeper* keeper, const std::string& root, const struct stat& root_st,
                                      const ScanCacheFile* reading) {
     if (!keeper) return std::nullopt;
     KeeperRequest request;
@@ -416,7 +416,7 @@ void mark_unchanged(ScanCache& cache, const KeeperWord& word) {
 // written again with a ticket for its folders. A newer cache another start
 // renamed in meanwhile is replaced by this older one: its mark is older,
 // so the next start is asked about more, never less.
-bool give_ticket(KeeperClient& keeper, const ScanCacheFile& reading, const std::string& file,
+bool give_ticket(ScanKeeper& keeper, const ScanCacheFile& reading, const std::string& file,
                  const std::string& root, const struct stat& root_st, const ScanShape& shape) {
     const ScanSummary& summary = reading.summary();
     if (!keeper.worth_asking(summary.folder_count)) return false;
@@ -448,7 +448,7 @@ ScanFindings summarized(const ScanSummary& summary) {
 }  // namespace
 
 ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cache_dir, ScanStats* stats,
-                              int64_t untrusted_window_ns, KeeperClient* keeper) {
+                              int64_t untrusted_window_ns, ScanKeeper* keeper) {
     ScanStats local;
     ScanStats& counts = stats ? *stats : local;
     ScanFindings found;
@@ -495,7 +495,7 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
         if (cache && word) mark_unchanged(*cache, *word);
         auto outcome = walker->walk(root, std::move(cache), in_root);
         for (int attempt = 2; !walker->vanished().empty(); ++attempt) {  // no cache from a walk that missed a folder
-            if (attempt > kWalkTries) changed_during_walk(walker->vanished());
+            if (attempt > kWalkTries) changed_during_walk(request.backend, walker->vanished());
             in_root = ScanFindings{};
             outcome = walker->walk(root, std::nullopt, in_root);
         }
@@ -524,11 +524,11 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
 
 std::vector<std::string> find_secret_files_cached(const ScanRequest& request, const std::string& cache_dir,
                                                   ScanStats* stats, int64_t untrusted_window_ns,
-                                                  KeeperClient* keeper) {
+                                                  ScanKeeper* keeper) {
     if (request.suffixes.empty()) return {};
     ScanRequest secrets_only{request.roots, request.suffixes, request.skip, {}, false};
     const ScanFindings found = scan_tree_cached(secrets_only, cache_dir, stats, untrusted_window_ns, keeper);
     return std::vector<std::string>(found.secrets.begin(), found.secrets.end());
 }
 
-}  // namespace oms::landlock
+}  // namespace oms::sdk

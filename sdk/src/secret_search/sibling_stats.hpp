@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-namespace oms::landlock {
+namespace oms::sdk {
 
 struct SiblingStat {
     int error = 0;  // errno of the fstatat, 0 when `st` holds its answer
@@ -52,4 +52,4 @@ private:
     static void stat_share(const Share& share);
 };
 
-}  // namespace oms::landlock
+}  // namespace oms::sdk

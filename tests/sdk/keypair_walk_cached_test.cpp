@@ -3,8 +3,8 @@
 // after each kind of change a command can make between two starts. Each
 // check first shows the finding before the change (the positive control), so
 // a walk that finds nothing cannot pass.
-#include "scan_tree.hpp"
-#include "secret_scan.hpp"
+#include "keypair_walk_tree.hpp"
+#include <oms/keypair_walk.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -15,8 +15,8 @@
 #include <cstdio>
 #include <string>
 
-using namespace oms::landlock;
-using namespace oms::landlock::test;
+using namespace oms::sdk;
+using namespace oms::sdk::test;
 
 namespace {
 

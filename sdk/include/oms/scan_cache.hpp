@@ -4,7 +4,7 @@
 // those sets the folder's mtime and ctime; a folder whose (device, inode,
 // mtime, ctime) are unchanged therefore still holds the entries recorded.
 #pragma once
-#include "keeper_protocol.hpp"
+#include <oms/scan_keeper.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-namespace oms::landlock {
+namespace oms::sdk {
 
 struct FolderStamp {
     uint64_t device = 0;
@@ -136,10 +136,10 @@ struct WalkFacts {
 // Writes through a 0600 temporary file renamed over `file`, so a reader sees
 // the old cache or the new one, never half of one. Returns false on failure
 // (the next start simply walks in full).
-// `ticket`: the keeper's name for these folders (KeeperClient::remember).
+// `ticket`: the keeper's name for these folders (ScanKeeper::remember).
 bool save_scan_cache(const std::string& file, const std::string& root, const ScanShape& shape,
                      const KeeperMark& keeper, const CacheEntries& folders, const WalkFacts& facts = {},
                      uint64_t ticket = 0);
 bool save_scan_cache(const std::string& file, const ScanCache& cache);
 
-}  // namespace oms::landlock
+}  // namespace oms::sdk

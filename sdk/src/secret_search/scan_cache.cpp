@@ -1,4 +1,4 @@
-#include "scan_cache.hpp"
+#include <oms/scan_cache.hpp>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -9,7 +9,7 @@
 #include <memory>
 #include <string_view>
 
-namespace oms::landlock {
+namespace oms::sdk {
 
 namespace {
 
@@ -392,4 +392,4 @@ bool save_scan_cache(const std::string& file, const std::string& root, const Sca
     return false;
 }
 
-}  // namespace oms::landlock
+}  // namespace oms::sdk

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-namespace oms::landlock {
+namespace oms::sdk {
 
 inline int open_resolved(int dir_fd, const char* path, uint64_t flags, uint64_t resolve) {
     constexpr long kOpenat2 = 437;
@@ -23,4 +23,4 @@ inline int open_no_links(const char* path) {
     return open_resolved(AT_FDCWD, path, O_PATH | O_CLOEXEC, RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
 }
 
-}  // namespace oms::landlock
+}  // namespace oms::sdk

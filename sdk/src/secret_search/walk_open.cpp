@@ -1,6 +1,6 @@
 #include "walk_open.hpp"
 
-#include "scoped_fd.hpp"
+#include <oms/scoped_fd.hpp>
 
 #include <oms/sdk.hpp>
 
@@ -11,7 +11,7 @@
 
 #include <cstring>
 
-namespace oms::landlock {
+namespace oms::sdk {
 
 namespace {
 
@@ -62,7 +62,7 @@ bool restore_owner_rights(int fd) {
     return fchmod(fd, (st.st_mode & 07777) | kOwnerReadSearch) == 0;
 }
 
-int open_walk_folder(int at, const char* name, const std::string& path) {
+int open_walk_folder(int at, const char* name, const std::string& path, const ScanRequest& request) {
     int fd = openat(at, name, kFolderFlags);
     if (fd >= 0) return fd;
     int error = errno;
@@ -71,21 +71,21 @@ int open_walk_folder(int at, const char* name, const std::string& path) {
         fd = open_after_restoring_rights(at, name);
         if (fd >= 0) return fd;
         if (gone_or_not_a_folder(errno)) return -1;
-        if (not_the_users(at, name)) {
+        if (request.pass_over_closed_folders_of_others && not_the_users(at, name)) {
             errno = EACCES;
             return -1;
         }
     }
-    unreadable_folder(path, error);
+    unreadable_folder(request.backend, path, error);
 }
 
-void unreadable_folder(const std::string& path, int error) {
-    throw oms::sdk::Error(
+void unreadable_folder(const std::string& backend, const std::string& path, int error) {
+    throw Error(
         OMS_ERR_FAILED,
-        "landlock: the folder " + path + " cannot be read (" + std::strerror(error) +
+        speaker(backend) + ": the folder " + path + " cannot be read (" + std::strerror(error) +
             "), so keypair files in it could not be looked for; the command did not run. An earlier command "
             "may have made it unreadable: give it back read and search rights (chmod u+rx, as the user who "
             "owns it; sudo chown first if another user owns it) or delete it, then run again");
 }
 
-}  // namespace oms::landlock
+}  // namespace oms::sdk

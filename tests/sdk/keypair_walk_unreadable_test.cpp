@@ -4,9 +4,9 @@
 // user may neither list nor write is passed over (nothing of the user's is
 // in it). As root the folders stay readable (CAP_DAC_READ_SEARCH) and the
 // keypairs are simply found.
-#include "incremental_scan.hpp"
-#include "scan_tree.hpp"
-#include "secret_scan.hpp"
+#include <oms/keypair_walk_cached.hpp>
+#include "keypair_walk_tree.hpp"
+#include <oms/keypair_walk.hpp>
 #include "temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -17,8 +17,8 @@
 #include <algorithm>
 #include <utility>
 
-using namespace oms::landlock;
-using namespace oms::landlock::test;
+using namespace oms::sdk;
+using namespace oms::sdk::test;
 
 namespace {
 
@@ -89,6 +89,10 @@ TEST_CASE("another user's folder: passed over when this user may neither list no
         REQUIRE((st.st_mode & 07) == 0);
         ScanRequest request{{"/root"}, keypair_suffixes(), {}};
         CHECK(find_secret_files(request).empty());
+        // A backend whose command can read what the caller cannot says so:
+        // the folder then stops the search.
+        request.pass_over_closed_folders_of_others = false;
+        CHECK_THROWS_WITH(find_secret_files(request), Catch::Contains("/root cannot be read"));
         return;
     }
     // As root: the tree is root's, the search runs as uid 1500 in a child.
@@ -99,13 +103,14 @@ TEST_CASE("another user's folder: passed over when this user may neither list no
     REQUIRE(chown((root + "/mine").c_str(), 1500, 1500) == 0);
     REQUIRE(chmod(base.path().c_str(), 0755) == 0);
     REQUIRE(chmod(root.c_str(), 0755) == 0);
-    auto search_as_1500 = [&](mode_t theirs_mode) {
+    auto search_as_1500 = [&](mode_t theirs_mode, bool pass_over = true) {
         REQUIRE(chmod((root + "/theirs").c_str(), theirs_mode) == 0);
         pid_t child = fork();
         REQUIRE(child >= 0);
         if (child == 0) {
             if (setresgid(1500, 1500, 1500) != 0 || setresuid(1500, 1500, 1500) != 0) _exit(10);
             ScanRequest request{{root}, keypair_suffixes(), {}};
+            request.pass_over_closed_folders_of_others = pass_over;
             try {
                 const auto found = find_secret_files(request);
                 if (!has(found, root + "/mine/deploy/found-keypair.json")) _exit(13);  // the rest is searched
@@ -122,4 +127,5 @@ TEST_CASE("another user's folder: passed over when this user may neither list no
     CHECK(search_as_1500(0700) == 0);   // private: passed over, the user's own keypair found
     CHECK(search_as_1500(0711) == 0);   // searchable, not listable, not writable: nothing of the user's in it
     CHECK(search_as_1500(0733) == 20);  // writable, not listable (a drop box): the user's key could be in it
+    CHECK(search_as_1500(0700, false) == 20);  // the command could read it (a container as root): it stops the search
 }
