@@ -109,7 +109,7 @@ TEST_CASE("secret search: a keypair-named link out of the roots is refused only 
                             0) == 0);
         CHECK(message.find(", " + tree.root + "/work/src/wallet-keypair.json (a link to the folder ") !=
               std::string::npos);
-        CHECK(message.find("; the command did not run. To run, remove the link and put the key itself") !=
+        CHECK(message.find("; the command did not run. To run, remove the links, then put the key itself") !=
               std::string::npos);
     }
 }

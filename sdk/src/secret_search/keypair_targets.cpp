@@ -64,10 +64,15 @@ void refuse_unhideable_keypairs(const std::vector<UnhideableKeypair>& problems, 
     if (auto linked = first_of(UnhideableKeypair::Kind::several_names); linked != problems.end())
         add_advice(advice, "remove the file's other names (find / -xdev -samefile " + linked->path +
                                " lists them), or give it a name of its own (cp it to a new file, then mv that over it)");
-    if (first_of(UnhideableKeypair::Kind::folder_link) != problems.end()) add_advice(advice, "remove the link");
-    if (first_of(UnhideableKeypair::Kind::file_link) != problems.end())
-        add_advice(advice, "put the key itself at the keypair's name (what was written through a link lies in "
-                           "its target) and remove the link");
+    const size_t links = size_t(std::count_if(problems.begin(), problems.end(), [](const auto& p) {
+        return p.kind != UnhideableKeypair::Kind::several_names;
+    }));
+    if (links > 0)
+        add_advice(advice, std::string(links == 1 ? "remove the link" : "remove the links") +
+                               (first_of(UnhideableKeypair::Kind::file_link) != problems.end()
+                                    ? ", then put the key itself at the keypair's name (what was written through a "
+                                      "link lies in its target)"
+                                    : ""));
     throw Error(OMS_ERR_FAILED, speaker(backend) + ": keypair names that a mask cannot hide alone: " + list +
                                     "; the command did not run. To run, " + advice);
 }
