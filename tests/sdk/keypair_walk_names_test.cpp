@@ -165,3 +165,33 @@ TEST_CASE("keypair targets: a keypair-named link to a readable file under anothe
     CHECK(targets[0].path == real_root + "/saved-keypair.json");
     CHECK(targets[1].path == real_root + "/private/key.json");
 }
+
+TEST_CASE("keypair targets: a keypair-named link whose target cannot be resolved is refused, not taken for itself") {
+    oms::test::TempDir base("oms-keypair-unresolved");
+    const std::string root = std::filesystem::canonical(base.path()).string();
+    // Twenty folders of 250-byte names below the root hold leak.txt; two
+    // short links lead there: stat(2) follows them, realpath(3) cannot name
+    // the result (past PATH_MAX).
+    std::string first_half, second_half;
+    for (int i = 0; i < 20; ++i)
+        (i < 10 ? first_half : second_half) += (i == 0 || i == 10 ? "" : "/") + std::string(250, char('a' + i));
+    std::filesystem::create_directories(root + "/" + first_half);
+    REQUIRE(chdir((root + "/" + first_half).c_str()) == 0);
+    std::filesystem::create_directories(second_half);
+    oms::test::write_file(second_half + "/leak.txt", "notes");
+    REQUIRE(symlink(second_half.c_str(), "h2") == 0);
+    REQUIRE(chdir("/") == 0);
+    REQUIRE(symlink(first_half.c_str(), (root + "/h1").c_str()) == 0);
+    REQUIRE(symlink("h1/h2/leak.txt", (root + "/long-keypair.json").c_str()) == 0);
+    const KeypairNaming naming{{"-keypair.json"},
+                               [](const std::string&) { return true; },
+                               [](const std::string&) { return true; }};
+    CHECK_THROWS_WITH(keypair_targets({root + "/long-keypair.json"}, naming),
+                      Catch::Contains(root + "/long-keypair.json (a link whose target cannot be resolved)"));
+    // Control: a link to a keypair-named file of the tree is masked by that file.
+    oms::test::write_file(root + "/saved-keypair.json", "[1]");
+    REQUIRE(symlink("saved-keypair.json", (root + "/short-keypair.json").c_str()) == 0);
+    const auto targets = keypair_targets({root + "/short-keypair.json"}, naming);
+    REQUIRE(targets.size() == 1);
+    CHECK(targets[0].path == root + "/saved-keypair.json");
+}

@@ -119,10 +119,21 @@ TEST_CASE("an entry limit stops both walks of a large tree: the answer then says
     request.entry_limit = 150;  // the tree has 401 entries, past the 48 folders that start the second thread
     ScanFindings findings;
     std::vector<uint64_t> buffer(kScanBufferSize / sizeof(uint64_t));
-    CHECK_FALSE(walk_shared(request, root, findings, reinterpret_cast<char*>(buffer.data())));  // left to the plain walk
+    REQUIRE(walk_shared(request, root, findings, reinterpret_cast<char*>(buffer.data())));
+    CHECK_FALSE(findings.complete);  // stopped, not handed to the plain walk to start again
     CHECK(findings.secrets.empty());
     const ScanFindings cut = scan_tree(request);
     CHECK_FALSE(cut.complete);
+    // The limit holds for every root together: two roots of 201 and 200
+    // entries each, under a limit of 300.
+    const std::string second = base / "second";
+    for (int f = 0; f < 200; ++f) oms::test::write_file(second + "/f" + std::to_string(f), "");
+    ScanRequest two{{root + "/pkg0", second}, kSuffixes, {}};
+    two.entry_limit = 300;
+    CHECK(scan_tree(two).complete);  // 1 + 200 entries
+    two.roots = {root, second};
+    two.entry_limit = 500;
+    CHECK_FALSE(scan_tree(two).complete);  // 401 + 200
     request.entry_limit = 401;  // control: every entry, the keypair found, the answer complete
     const ScanFindings whole = scan_tree(request);
     CHECK(whole.complete);

@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -88,30 +89,102 @@ TEST_CASE("secret search: a keypair with a second name is listed with it; a plai
     CHECK(found.files == files);  // control: the one-name keypair is found, and not as linked
 }
 
-TEST_CASE("secret search: a keypair-named link out of the roots is refused only where the host outside is readable") {
+TEST_CASE("secret search: a keypair-named link out of the roots: to a folder always refused, to a file only where "
+          "the host outside is readable") {
     Tree tree;
     fs::create_directory_symlink("../../elsewhere", tree.root + "/work/src/wallet-keypair.json");
+    fs::create_symlink("../../elsewhere/away-keypair.json", tree.root + "/work/src/away-keypair.json");
     auto search = search_of(tree, {"-keypair.json"}, false);
     const auto container = oms::sdk::find_secrets(search);  // a container shows only its mounts
-    CHECK(container.keypair_links.size() == 1);             // the link to notes.txt, inside the roots
+    REQUIRE(container.keypair_links.size() == 2);
+    // The file link out of the mounts is fine there: the container cannot read its target.
+    CHECK(container.keypair_links[0].path == tree.root + "/work/src/prog-keypair.json");
+    // A folder link is refused wherever it leads: a later run whose mounts
+    // hold the folder reads what a `cp` put in it.
+    CHECK(container.keypair_links[1].path == tree.root + "/work/src/wallet-keypair.json");
+    CHECK(container.keypair_links[1].why ==
+          "a link to the folder " + fs::canonical(tree.root + "/elsewhere").string());
     search.host_readable_outside = true;
     const auto host = oms::sdk::find_secrets(search);
-    REQUIRE(host.keypair_links.size() == 2);
-    CHECK(host.keypair_links[1].path == tree.root + "/work/src/wallet-keypair.json");
-    CHECK(host.keypair_links[1].why == "a link to the folder " + fs::canonical(tree.root + "/elsewhere").string());
+    REQUIRE(host.keypair_links.size() == 3);
+    CHECK(host.keypair_links[0].path == tree.root + "/work/src/away-keypair.json");
+    CHECK(host.keypair_links[0].why == "a link to " + fs::canonical(tree.root + "/elsewhere/away-keypair.json").string() +
+                                           ", outside the folders searched for keypairs");
     try {
         oms::sdk::refuse_unhideable(host, "test");
         FAIL("a keypair-named link was not refused");
     } catch (const oms::sdk::Error& e) {
         const std::string message = e.what();
         CHECK(message.rfind("test: keypair names that a mask cannot hide alone: " + tree.root +
-                                "/work/src/prog-keypair.json (a link to ",
+                                "/work/src/away-keypair.json (a link to ",
                             0) == 0);
         CHECK(message.find(", " + tree.root + "/work/src/wallet-keypair.json (a link to the folder ") !=
               std::string::npos);
         CHECK(message.find("; the command did not run. To run, remove the links, then put the key itself") !=
               std::string::npos);
     }
+}
+
+TEST_CASE("secret search: a keypair-named link whose target cannot be resolved is refused") {
+    Tree tree;
+    // Twenty folders of 250-byte names hold leak.txt; two short links lead
+    // there, so the link resolves (stat) but its real path is past PATH_MAX.
+    std::string deep = tree.root + "/work";
+    std::string first_half, second_half;
+    for (int i = 0; i < 20; ++i) {
+        const std::string name(250, static_cast<char>('a' + i));
+        (i < 10 ? first_half : second_half) += (i == 0 || i == 10 ? "" : "/") + name;
+    }
+    fs::create_directories(tree.root + "/work/" + first_half);
+    // Made from inside the first half: the full path is too long to name at once.
+    REQUIRE(chdir((tree.root + "/work/" + first_half).c_str()) == 0);
+    fs::create_directories(second_half);
+    std::ofstream(second_half + "/leak.txt") << "notes";
+    fs::create_symlink(second_half, "h2");
+    REQUIRE(chdir(tree.root.c_str()) == 0);
+    fs::create_symlink(first_half, tree.root + "/work/h1");
+    fs::create_symlink("h1/h2/leak.txt", tree.root + "/work/long-keypair.json");
+    struct stat st;
+    REQUIRE(stat((tree.root + "/work/long-keypair.json").c_str(), &st) == 0);  // it leads somewhere
+    const auto found = oms::sdk::find_secrets(search_of(tree, {"-keypair.json"}, false));
+    bool refused = false;
+    for (const auto& link : found.keypair_links)
+        refused = refused || (link.path == tree.root + "/work/long-keypair.json" &&
+                              link.why == "a link whose target cannot be resolved");
+    CHECK(refused);
+    REQUIRE(chdir("/") == 0);
+}
+
+TEST_CASE("secret search: a walk cut short still names a keypair with a second name, and judges a link in skip") {
+    Tree tree;
+    const std::string keypair = tree.root + "/work/a/prog-keypair.json";
+    fs::create_directories(tree.root + "/work/a");
+    std::ofstream(keypair) << "";
+    fs::create_hard_link(keypair, tree.root + "/work/a/notes.txt");
+    fs::create_directories(tree.root + "/work/z");
+    for (int f = 0; f < 50; ++f) std::ofstream(tree.root + "/work/z/" + std::to_string(f)) << "";
+    // The keypair's folder first, so the walk meets it before its limit.
+    oms::sdk::SecretSearch search{"test", {tree.root + "/work/a", tree.root + "/work/z"}, {"-keypair.json"}, {}, {}};
+    search.entry_limit = 20;
+    const auto cut = oms::sdk::find_secrets(search);
+    CHECK_FALSE(cut.complete);
+    CHECK(cut.files == std::vector<std::string>{keypair});
+    REQUIRE(cut.linked.size() == 1);
+    CHECK(cut.linked[0].path == keypair);
+    CHECK(cut.linked[0].other_names.empty());  // not looked for past the limit: the refusal stays
+    CHECK_THROWS_AS(oms::sdk::refuse_unhideable(cut, "test"), oms::sdk::Error);
+    search.entry_limit = 100000;  // control: the whole walk names the other name
+    const auto whole = oms::sdk::find_secrets(search);
+    CHECK(whole.complete);
+    REQUIRE(whole.linked.size() == 1);
+    CHECK(whole.linked[0].other_names == std::vector<std::string>{tree.root + "/work/a/notes.txt"});
+    // A keypair-named link on the skip list (a READ_DENY path a command
+    // replaced with a link) is judged like any other.
+    search = search_of(tree, {"-keypair.json"}, false);
+    search.skip = {tree.root + "/work/src/prog-keypair.json"};
+    const auto skipped = oms::sdk::find_secrets(search);
+    REQUIRE(skipped.keypair_links.size() == 1);
+    CHECK(skipped.keypair_links[0].path == tree.root + "/work/src/prog-keypair.json");
 }
 
 TEST_CASE("secret search: fold_case matches a keypair name in capitals") {

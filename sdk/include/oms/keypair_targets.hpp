@@ -12,14 +12,17 @@
 //    earlier run, while the keypair file was still empty, shows its content
 //    once the user copies the key into it. A mask covers one name only.
 //                                                         (keypair-hard-link)
-//  - a keypair-named link to a folder the command can read: a key copied
-//    onto the link's name lands inside that folder, under a name that
-//    matches nothing.                                   (keypair-folder-name)
+//  - a keypair-named link to a folder, wherever it is: a key copied onto
+//    the link's name lands inside that folder, under a name that matches
+//    nothing, which a later run whose policy opens the folder reads.
+//                                                       (keypair-folder-name)
 //  - a keypair-named link to a file the command can read under a name no
 //    keypair rule matches, or outside the folders the search walks: the mask
 //    covers that file only while the link exists, and a command can remove
 //    the link (it lies in a write root), so the next run reads the key under
 //    the target's name.                                (keypair-link-to-file)
+//  - a keypair-named link whose target cannot be resolved (a path longer
+//    than PATH_MAX, built of short links): where a `cp` writes is unknown.
 // One stat per match, not per file of the walk; done at every start, so a
 // scan cache (oms/scan_cache.hpp) cannot stand in for it.
 #pragma once
@@ -61,8 +64,10 @@ struct UnhideableKeypair {
     enum class Kind { several_names, folder_link, file_link } kind = Kind::several_names;
 };
 
-// Why no mask hides the key at `match` alone; an empty `why` when one does. `st`: the match as stat(2) (links followed) sees it; `is_link`:
-// the match itself is a link; `target`: its real path.
+// Why no mask hides the key at `match` alone; an empty `why` when one
+// does. `st`: the match as stat(2) (links followed) sees it; `is_link`: the
+// match itself is a link; `target`: its real path ("" for a link whose
+// target cannot be resolved).
 UnhideableKeypair judge_keypair_match(const std::string& match, const struct stat& st, bool is_link,
                                       const std::string& target, const KeypairNaming& naming);
 

@@ -10,6 +10,8 @@
 // under a name that matches nothing). Links are never followed; each folder
 // is opened by its one name in its parent's descriptor.
 #pragma once
+#include <sys/stat.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -47,8 +49,9 @@ struct ScanRequest {
     std::vector<std::string> names = {};  // entry names collected too (".git": WRITE_DENY_NAME)
     bool links = false;                   // collect every symlink met too
     std::string backend = {};             // names the backend in every refusal ("landlock")
-    // Entries looked at in all, in the plain walks (not the cached one);
-    // past it the walk stops and ScanFindings::complete is false.
+    // Entries looked at in all, every root together, in the plain walks (not
+    // the cached one); past it the walk stops and ScanFindings::complete is
+    // false.
     size_t entry_limit = std::numeric_limits<size_t>::max();
     // Suffixes matched without regard to ASCII case (a case-insensitive file
     // system, where `PROG-KEYPAIR.JSON` is the file a `cp` to
@@ -62,6 +65,10 @@ struct ScanRequest {
     // ScanFindings::names_of (a keypair's hard links): every plain file is
     // then stat'ed, on one thread.
     std::set<std::pair<uint64_t, uint64_t>> names_of = {};
+    // Each match's lstat, taken in its folder's open descriptor while the
+    // walk is there (ScanFindings::match_stats): what it is then, not after
+    // the walk by a path a command may have changed since.
+    bool stat_matches = false;
 };
 
 // What one walk found, as paths under the roots.
@@ -72,7 +79,9 @@ struct ScanFindings {
     std::set<std::string> too_deep; // folders past kMaxScanDepth: in `secrets` too (hidden whole)
     std::string vanished;           // a folder listed but gone when opened: walk again
     bool complete = true;           // false: the entry limit stopped the walk
+    size_t entries_seen = 0;        // entries looked at, every root together
     std::map<std::pair<uint64_t, uint64_t>, std::vector<std::string>> names_of;  // as ScanRequest::names_of asks
+    std::map<std::string, struct stat> match_stats;  // as ScanRequest::stat_matches asks
 };
 
 // Paths (as found under the roots) whose text ends with one of the suffixes:

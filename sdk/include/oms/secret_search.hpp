@@ -35,9 +35,10 @@
 //  - Links are never followed on the way; `skip` paths are not entered.
 //  - A folder nested deeper than kMaxScanDepth (oms/keypair_walk.hpp) is not
 //    walked; it is listed in `folders` (hidden whole) instead.
-//  - A match gone between the walk and the look at what it is (moved,
-//    perhaps, where the walk had passed) makes the search start again; three
-//    times in a row, and it throws.
+//  - What a match is (file, folder, link; its link count, device and inode)
+//    is taken in its folder's open descriptor while the walk is there, not
+//    by its path afterwards. A match whose target cannot be resolved (a
+//    path past PATH_MAX) is refused, never taken for its own name.
 //
 // The walk is the one every backend of the repository uses
 // (oms/keypair_walk.hpp: raw listings, two threads on a large tree, no link

@@ -39,9 +39,12 @@ bool gone(const std::string& path) {
 UnhideableKeypair judge_keypair_match(const std::string& match, const struct stat& st, bool is_link,
                                       const std::string& target, const KeypairNaming& naming) {
     using Kind = UnhideableKeypair::Kind;
-    if (is_link && S_ISDIR(st.st_mode))
-        return naming.readable(target) ? UnhideableKeypair{match, "a link to the folder " + target, {}, Kind::folder_link}
-                                       : UnhideableKeypair{match, ""};
+    // Where it leads cannot be told (a path past PATH_MAX): never taken for
+    // the link's own, hidden, name.
+    if (is_link && target.empty()) return {match, "a link whose target cannot be resolved", {}, Kind::file_link};
+    // Wherever the folder is: a later run whose policy opens it reads what
+    // a `cp` put there.
+    if (is_link && S_ISDIR(st.st_mode)) return {match, "a link to the folder " + target, {}, Kind::folder_link};
     if (!S_ISDIR(st.st_mode) && st.st_nlink > 1)
         return {match, "a file with " + std::to_string(st.st_nlink) + " names", {}, Kind::several_names};
     if (!is_link || !naming.readable(target)) return {match, ""};
@@ -104,7 +107,9 @@ std::vector<KeypairTarget> keypair_targets(const std::vector<std::string>& match
             continue;
         }
         const bool is_link = lstat(match.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
-        const std::string target = canonical_path(match).value_or(match);
+        // A link's target that cannot be resolved is refused (""); a file's
+        // own path stands for itself.
+        const std::string target = canonical_path(match).value_or(is_link ? "" : match);
         UnhideableKeypair verdict = judge_keypair_match(match, st, is_link, target, naming);
         if (!verdict.why.empty())
             problems.push_back(std::move(verdict));

@@ -46,7 +46,6 @@ private:
     const ScanMatcher match_;
     const bool links_;
     ScanFindings& found_;
-    size_t entries_seen_ = 0;
     std::string path_;
     char* buffer_;  // kScanBufferSize bytes, 8-aligned
 
@@ -59,7 +58,7 @@ private:
                             [&](const char* name, unsigned char type) { entries.emplace_back(name, type); }))
             unreadable_folder(request_.backend, path_, errno);
         for (auto& [name, type] : entries) {
-            if (++entries_seen_ > request_.entry_limit) found_.complete = false;
+            if (++found_.entries_seen > request_.entry_limit) found_.complete = false;
             if (!found_.complete) return;
             visit(dir_fd, name, type, depth);
         }
@@ -69,22 +68,27 @@ private:
         const size_t length = path_.size();
         path_ += '/';
         path_ += name;
+        const unsigned char listed = type;
         type = entry_type(dir_fd, name.c_str(), type);
         if (type == DT_UNKNOWN && errno == EACCES && restore_owner_rights(dir_fd))
             type = entry_type(dir_fd, name.c_str(), type);  // listable but not searchable: ours, fixed
+        if (listed == DT_UNKNOWN && type == DT_UNKNOWN && gone_or_not_a_folder(errno)) {  // a file system without types
+            if (found_.vanished.empty()) found_.vanished = path_;          // a folder, perhaps, renamed away
+            path_.resize(length);
+            return;
+        }
         if (type != DT_UNKNOWN && match_.named(name.c_str())) found_.named.insert(path_);
         if (type == DT_LNK && links_) found_.links.insert(path_);
         if (type == DT_DIR && match_.matches(path_)) {
-            found_.secrets.insert(path_);  // hidden whole: nothing in it is looked at
+            note_match(dir_fd, name, type);  // hidden whole: nothing in it is looked at
         } else if (type == DT_DIR && depth + 1 > kMaxScanDepth) {
-            found_.secrets.insert(path_);  // too deep to walk: hidden whole instead
-            found_.too_deep.insert(path_);
+            if (note_match(dir_fd, name, type)) found_.too_deep.insert(path_);  // too deep to walk: hidden whole
         } else if (type == DT_DIR) {
             int child = open_child(dir_fd, name);
             if (child >= 0) walk(child, depth + 1);
             else if (errno != EACCES && found_.vanished.empty()) found_.vanished = path_;  // EACCES: another user's
         } else if (type != DT_UNKNOWN && match_.matches(path_)) {
-            if (type != DT_LNK || kind_of(path_) != Kind::missing) found_.secrets.insert(path_);
+            if (type != DT_LNK || kind_of(path_) != Kind::missing) note_match(dir_fd, name, type);
         }
         if (type == DT_REG && !request_.names_of.empty()) note_other_name(dir_fd, name);
         path_.resize(length);
@@ -99,6 +103,22 @@ private:
         child = open_walk_folder(dir_fd, name.c_str(), path_, request_);
         if (child < 0 && errno == ENAMETOOLONG) unreadable_folder(request_.backend, path_, errno);
         return child;
+    }
+
+    // A match at path_, with its lstat when asked. False when it is gone
+    // since it was listed: a folder makes the walk start again; a file or a
+    // link gone has nothing to hide.
+    bool note_match(int dir_fd, const std::string& name, unsigned char type) {
+        if (request_.stat_matches) {
+            struct stat st;
+            if (fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+                if (type == DT_DIR && found_.vanished.empty()) found_.vanished = path_;
+                return false;
+            }
+            found_.match_stats[path_] = st;
+        }
+        found_.secrets.insert(path_);
+        return true;
     }
 
     // A plain file that is one of the files whose names are wanted.
@@ -134,7 +154,9 @@ ScanFindings scan_once(const ScanRequest& request) {
             // Other names are looked for on one thread (a stat per file).
             if (!request.names_of.empty() || !walk_shared(request, root, found, bytes)) walker.walk_root(root);
         } else if (kind_of(root) == Kind::file && ScanMatcher(request).matches(root)) {
-            found.secrets.insert(root);
+            struct stat st;
+            if (!request.stat_matches) found.secrets.insert(root);
+            else if (lstat(root.c_str(), &st) == 0) found.secrets.insert(root), found.match_stats[root] = st;
         }
         if (!found.vanished.empty() || !found.complete) break;
     }

@@ -315,8 +315,15 @@ private:
     }
 
     void classify(int fd, const std::string& folder, const char* name, unsigned char type, FolderRecord& record) {
+        const unsigned char listed = type;
         type = entry_type(fd, name, type);
-        if (type == DT_UNKNOWN) return;  // gone since it was listed
+        if (type == DT_UNKNOWN) {  // gone since it was listed
+            // Where listings carry no types, it may have been a folder renamed
+            // to a name the listing had passed: the walk starts again.
+            if (listed == DT_UNKNOWN && gone_or_not_a_folder(errno) && vanished_.empty())
+                vanished_ = folder + "/" + name;
+            return;
+        }
         if (match_.named(name)) record.named.emplace_back(name);
         if (type == DT_LNK && request_.links) record.links.emplace_back(name);
         const bool matches = match_.matches(folder + "/" + name);

@@ -58,6 +58,7 @@ ScanRequest walk_of(const SecretSearch& search, const SplitRoots& roots) {
     walk.entry_limit = search.entry_limit;
     walk.fold_case = search.fold_case;
     walk.pass_over_closed_folders_of_others = search.skip_closed_folders_of_others;
+    walk.stat_matches = true;
     return walk;
 }
 
@@ -76,34 +77,36 @@ KeypairNaming naming_of(const SecretSearch& search) {
     return naming;
 }
 
-// The walk's matches sorted by what they are now, one lstat each: files
-// (with the device and inode a mask is checked against), folders (hidden
-// whole, and the folders too deep to walk), links (judged by where they
-// lead, as `cp` would follow them; one that leads nowhere yet hides nothing
-// and is judged again at the next run). A match gone since the walk is
-// returned: it may have moved where the walk had passed.
-std::string sort_matches(const ScanFindings& walked, const SecretSearch& search, SecretFindings& out,
-                         std::vector<std::pair<std::string, struct stat>>& linked) {
+// The walk's matches sorted by what the walk saw them be, from its lstat in
+// their folder's descriptor (ScanRequest::stat_matches): files (with the
+// device and inode a mask is checked against), folders (hidden whole, and
+// the folders too deep to walk), links (judged by where they lead now, as
+// `cp` would follow them; one that leads nowhere yet hides nothing and is
+// judged again at the next run). A file or folder in `skip` is masked whole
+// already (a second mask stops a container runtime); a link there is judged
+// all the same.
+void sort_matches(const ScanFindings& walked, const SecretSearch& search, SecretFindings& out,
+                  std::vector<std::pair<std::string, struct stat>>& linked) {
     const KeypairNaming naming = naming_of(search);
-    for (const std::string& path : walked.secrets) {
-        if (listed(search.skip, path)) continue;  // masked whole already: a second mask stops a container runtime
-        struct stat st;
-        if (lstat(path.c_str(), &st) != 0) return path;
-        if (S_ISDIR(st.st_mode)) {
-            out.folders.push_back(path);
-        } else if (S_ISLNK(st.st_mode)) {
+    for (const auto& [path, st] : walked.match_stats) {
+        if (S_ISLNK(st.st_mode)) {
             struct stat target;
             if (stat(path.c_str(), &target) != 0) continue;
+            // "" when the target cannot be resolved (a path past PATH_MAX):
+            // the rule table refuses it rather than take the link's name.
             UnhideableKeypair verdict =
-                judge_keypair_match(path, target, true, canonical_path(path).value_or(path), naming);
+                judge_keypair_match(path, target, true, canonical_path(path).value_or(""), naming);
             if (!verdict.why.empty()) out.keypair_links.push_back(std::move(verdict));
+        } else if (listed(search.skip, path)) {
+            continue;
+        } else if (S_ISDIR(st.st_mode)) {
+            out.folders.push_back(path);
         } else if (S_ISREG(st.st_mode)) {
             out.files.push_back(path);
             out.seen.push_back({path, uint64_t(st.st_dev), uint64_t(st.st_ino)});
             if (!judge_keypair_match(path, st, false, path, naming).why.empty()) linked.push_back({path, st});
         }
     }
-    return "";
 }
 
 // Entries with a wanted name that are folders or files (not links).
@@ -116,14 +119,17 @@ void keep_named(const ScanFindings& walked, SecretFindings& out) {
 }
 
 // The matches with more than one name, each with the other names a second
-// walk meets below the roots (it stats every plain file, so only then).
-void name_linked(const std::vector<std::pair<std::string, struct stat>>& linked, ScanRequest walk,
+// walk meets below the roots (it stats every plain file, so only then, and
+// not after a walk cut short by its entry limit: the names are then left
+// out, the refusal is not).
+void name_linked(const std::vector<std::pair<std::string, struct stat>>& linked, ScanRequest walk, bool look,
                  SecretFindings& out) {
     if (linked.empty()) return;
     walk.names_of.clear();
     for (const auto& [path, st] : linked) walk.names_of.insert({uint64_t(st.st_dev), uint64_t(st.st_ino)});
     walk.links = false;
-    const ScanFindings names = scan_tree(walk);
+    walk.stat_matches = false;
+    const ScanFindings names = look ? scan_tree(walk) : ScanFindings{};
     for (const auto& [path, st] : linked) {
         LinkedSecret secret{path, static_cast<unsigned long>(st.st_nlink), {}};
         const auto found = names.names_of.find({uint64_t(st.st_dev), uint64_t(st.st_ino)});
@@ -156,22 +162,16 @@ SecretFindings search_once(const SecretSearch& search) {
     names.fold_case = search.fold_case;
     const SplitRoots roots = split_roots(search, ScanMatcher(names));
     const ScanRequest walk = walk_of(search, roots);
-    for (int attempt = 1;; ++attempt) {
-        const ScanFindings walked = scan_tree(walk);
-        SecretFindings out;
-        out.complete = walked.complete;
-        out.folders = roots.whole;
-        std::vector<std::pair<std::string, struct stat>> linked;
-        const std::string gone = sort_matches(walked, search, out, linked);
-        if (!gone.empty()) {
-            if (attempt == kWalkTries) moved_since_search(search.backend, gone);
-            continue;
-        }
-        keep_named(walked, out);
-        out.links.assign(walked.links.begin(), walked.links.end());
-        if (out.complete) name_linked(linked, walk, out);
-        return out;
-    }
+    const ScanFindings walked = scan_tree(walk);
+    SecretFindings out;
+    out.complete = walked.complete;
+    out.folders = roots.whole;
+    std::vector<std::pair<std::string, struct stat>> linked;
+    sort_matches(walked, search, out, linked);
+    keep_named(walked, out);
+    out.links.assign(walked.links.begin(), walked.links.end());
+    name_linked(linked, walk, out.complete, out);
+    return out;
 }
 
 // The folders outside the roots (and outside `hidden`) that links met below

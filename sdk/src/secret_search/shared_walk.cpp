@@ -5,6 +5,7 @@
 #include <oms/path_kind.hpp>
 #include "scan_match.hpp"
 #include <oms/scoped_fd.hpp>
+#include "walk_open.hpp"
 
 #include <errno.h>
 
@@ -34,15 +35,18 @@ int open_beneath(int root, const std::string& relative) {
 
 class SharedWalk {
 public:
-    SharedWalk(const ScanRequest& request, std::string root, int root_fd)
-        : match_(request), links_(request.links), root_(std::move(root)), root_fd_(root_fd),
-          entry_limit_(request.entry_limit) {
+    // `entries_before`: what the walk of the roots before this one looked at.
+    SharedWalk(const ScanRequest& request, std::string root, int root_fd, size_t entries_before)
+        : match_(request), links_(request.links), stat_matches_(request.stat_matches), root_(std::move(root)),
+          root_fd_(root_fd), entry_limit_(request.entry_limit) {
+        entries_ = entries_before;
         pending_.push_back({});
     }
 
     // False when the walk cannot be trusted to be complete (a folder that
     // could not be opened the way it should, an allocation that failed): the
-    // caller then walks the plain way. Throws for a tree too deep.
+    // caller then walks the plain way. Past the entry limit it stops, with
+    // what it found so far and `complete` false.
     bool run(ScanFindings& found, char* buffer) {
         work(buffer);
         if (helper_.joinable()) helper_.join();
@@ -50,7 +54,10 @@ public:
             found.vanished = vanished_;
             return true;
         }
-        if (failed_) return false;
+        if (failed_ && !cut_) return false;
+        found.complete = !cut_;
+        found.entries_seen = entries_;
+        found.match_stats.insert(found_.match_stats.begin(), found_.match_stats.end());
         found.secrets.insert(found_.secrets.begin(), found_.secrets.end());
         found.named.insert(found_.named.begin(), found_.named.end());
         found.links.insert(found_.links.begin(), found_.links.end());
@@ -61,6 +68,7 @@ public:
 private:
     const ScanMatcher match_;
     const bool links_;
+    const bool stat_matches_;
     const std::string root_;
     const int root_fd_;
     std::mutex mutex_;
@@ -72,6 +80,7 @@ private:
     std::thread helper_;
     bool helper_tried_ = false;
     bool failed_ = false;     // stops both threads
+    bool cut_ = false;        // the entry limit stopped them
     std::string vanished_;    // a folder gone when opened: stops both threads, the caller walks again
 
     // No second thread (say, a process limit): this one does it all.
@@ -113,7 +122,8 @@ private:
             --busy_;
             ++folders_read_;
             entries_ += entries;
-            if (entries_ > entry_limit_) complete = false;  // the plain walk stops at the limit itself
+            if (entries_ > entry_limit_ && complete) cut_ = true;
+            complete = complete && !cut_;
             if (complete && !found.vanished.empty()) {
                 if (vanished_.empty()) vanished_ = found.vanished;
                 complete = false;
@@ -126,6 +136,7 @@ private:
             }
             try {
                 for (auto& s : subfolders) pending_.push_back(std::move(s));
+                found_.match_stats.insert(found.match_stats.begin(), found.match_stats.end());
                 found_.secrets.insert(found.secrets.begin(), found.secrets.end());
                 found_.named.insert(found.named.begin(), found.named.end());
                 found_.links.insert(found.links.begin(), found.links.end());
@@ -164,23 +175,42 @@ private:
         bool complete = true;
         const bool listed = for_each_entry(fd, buffer, kScanBufferSize, [&](const char* name, unsigned char type) {
             ++entries;
+            const unsigned char listed_type = type;
             type = entry_type(fd, name, type);
             if (type == DT_UNKNOWN && errno == EACCES) complete = false;  // not searchable
             const std::string child = path + "/" + name;
+            if (listed_type == DT_UNKNOWN && type == DT_UNKNOWN && gone_or_not_a_folder(errno)) {
+                if (found.vanished.empty()) found.vanished = child;  // no types here: a folder, perhaps, renamed away
+                return;
+            }
             if (type != DT_UNKNOWN && match_.named(name)) found.named.insert(child);
             if (type == DT_LNK && links_) found.links.insert(child);
             if (type == DT_DIR && match_.matches(child)) {
-                found.secrets.insert(child);  // hidden whole, not walked
+                note_match(fd, name, type, child, found);  // hidden whole, not walked
             } else if (type == DT_DIR && folder.depth + 1 > kMaxScanDepth) {
-                found.secrets.insert(child);  // too deep to walk: hidden whole instead
-                found.too_deep.insert(child);
+                if (note_match(fd, name, type, child, found)) found.too_deep.insert(child);  // hidden whole instead
             } else if (type == DT_DIR) {
                 subfolders.push_back({folder.relative.empty() ? name : folder.relative + "/" + name, folder.depth + 1});
             } else if (type != DT_UNKNOWN && match_.matches(child)) {
-                if (type != DT_LNK || kind_of(child) != Kind::missing) found.secrets.insert(child);
+                if (type != DT_LNK || kind_of(child) != Kind::missing) note_match(fd, name, type, child, found);
             }
         });
         return listed && complete;
+    }
+
+    // As the plain walk's: the match with its lstat when asked; false when
+    // it is gone since its listing (a folder then makes the walk start again).
+    bool note_match(int fd, const char* name, unsigned char type, const std::string& child, ScanFindings& found) const {
+        if (stat_matches_) {
+            struct stat st;
+            if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+                if (type == DT_DIR && found.vanished.empty()) found.vanished = child;
+                return false;
+            }
+            found.match_stats[child] = st;
+        }
+        found.secrets.insert(child);
+        return true;
     }
 };
 
@@ -194,7 +224,7 @@ bool walk_shared(const ScanRequest& request, const std::string& root, ScanFindin
     // a seccomp filter of a container oms itself runs in).
     ScopedFd probe(open_resolved(root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC, RESOLVE_BENEATH));
     if (probe.get() < 0) return false;
-    return SharedWalk(request, root, root_fd).run(found, buffer);
+    return SharedWalk(request, root, root_fd, found.entries_seen).run(found, buffer);
 }
 
 }  // namespace oms::sdk

@@ -18,8 +18,6 @@ namespace {
 constexpr mode_t kOwnerReadSearch = S_IRUSR | S_IXUSR;
 constexpr int kFolderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
-bool gone_or_not_a_folder(int error) { return error == ENOENT || error == ENOTDIR || error == ELOOP; }
-
 // The folder is opened as a path first (that needs no right on it), checked
 // to be ours, changed through /proc (fchmod refuses O_PATH descriptors) and
 // opened from that same descriptor: a link swapped in meanwhile changes

@@ -9,6 +9,8 @@
 #pragma once
 #include <oms/keypair_walk.hpp>
 
+#include <errno.h>
+
 #include <string>
 
 namespace oms::sdk {
@@ -21,6 +23,9 @@ namespace oms::sdk {
 // nothing of the user's is in it; request.pass_over_closed_folders_of_others):
 // the caller decides. Throws Error (the run fails) for anything else.
 int open_walk_folder(int at, const char* name, const std::string& path, const ScanRequest& request);
+
+// An errno that says the entry is gone, or no longer a folder.
+inline bool gone_or_not_a_folder(int error) { return error == ENOENT || error == ENOTDIR || error == ELOOP; }
 
 // Gives the open folder `fd` back its owner's read and search rights when it
 // lacks them and we own it (its entries could be listed but not opened).
