@@ -35,12 +35,14 @@ constexpr size_t kScanBufferSize = 64 * 1024;
 constexpr int kMaxScanDepth = 256;
 
 // A walk that met a folder gone or no longer a folder when it came to open it
-// (listed in its parent a moment before) is started again, this many times in
-// all; then the run fails (changed_during_walk). Skipping it would miss what
-// it held if it had only been moved: into a folder already read, the keypair
-// in it would be found nowhere.
+// (listed in its parent a moment before), a match gone before its fstatat
+// (with stat_matches), or, where listings carry no types, any entry gone
+// before its type was asked, is started again, this many times in all; then
+// the run fails (changed_during_walk). Skipping it would miss what it held
+// if it had only been moved: into a folder already read, the keypair in it
+// would be found nowhere.
 constexpr int kWalkTries = 3;
-[[noreturn]] void changed_during_walk(const std::string& backend, const std::string& folder);
+[[noreturn]] void changed_during_walk(const std::string& backend, const std::string& path);
 
 struct ScanRequest {
     std::vector<std::string> roots;     // folders to walk

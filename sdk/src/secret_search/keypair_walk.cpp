@@ -57,6 +57,7 @@ private:
         if (!for_each_entry(dir_fd, buffer_, kScanBufferSize,
                             [&](const char* name, unsigned char type) { entries.emplace_back(name, type); }))
             unreadable_folder(request_.backend, path_, errno);
+        if (!ask_types(dir_fd, entries)) return;
         for (auto& [name, type] : entries) {
             if (++found_.entries_seen > request_.entry_limit) found_.complete = false;
             if (!found_.complete) return;
@@ -64,19 +65,31 @@ private:
         }
     }
 
+    // Where the listing gave no types (a file system without them), each is
+    // asked with one fstatat at once, before any subfolder is walked, so the
+    // moment between the listing and the question stays short. An entry gone
+    // by then may have been a folder renamed to a name the listing had
+    // passed: false, and the walk starts again.
+    bool ask_types(int dir_fd, std::vector<std::pair<std::string, unsigned char>>& entries) {
+        for (auto& [name, type] : entries) {
+            if (type != DT_UNKNOWN) continue;
+            type = entry_type(dir_fd, name.c_str(), DT_UNKNOWN);
+            if (type == DT_UNKNOWN && errno == EACCES && restore_owner_rights(dir_fd))
+                type = entry_type(dir_fd, name.c_str(), DT_UNKNOWN);  // listable but not searchable: ours, fixed
+            if (type == DT_UNKNOWN && gone_or_not_a_folder(errno)) {
+                if (found_.vanished.empty()) found_.vanished = path_ + "/" + name;
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // `type`: as the listing or ask_types gave it (DT_UNKNOWN: not known,
+    // nothing is done with it).
     void visit(int dir_fd, const std::string& name, unsigned char type, int depth) {
         const size_t length = path_.size();
         path_ += '/';
         path_ += name;
-        const unsigned char listed = type;
-        type = entry_type(dir_fd, name.c_str(), type);
-        if (type == DT_UNKNOWN && errno == EACCES && restore_owner_rights(dir_fd))
-            type = entry_type(dir_fd, name.c_str(), type);  // listable but not searchable: ours, fixed
-        if (listed == DT_UNKNOWN && type == DT_UNKNOWN && gone_or_not_a_folder(errno)) {  // a file system without types
-            if (found_.vanished.empty()) found_.vanished = path_;          // a folder, perhaps, renamed away
-            path_.resize(length);
-            return;
-        }
         if (type != DT_UNKNOWN && match_.named(name.c_str())) found_.named.insert(path_);
         if (type == DT_LNK && links_) found_.links.insert(path_);
         if (type == DT_DIR && match_.matches(path_)) {
@@ -88,7 +101,7 @@ private:
             if (child >= 0) walk(child, depth + 1);
             else if (errno != EACCES && found_.vanished.empty()) found_.vanished = path_;  // EACCES: another user's
         } else if (type != DT_UNKNOWN && match_.matches(path_)) {
-            if (type != DT_LNK || kind_of(path_) != Kind::missing) note_match(dir_fd, name, type);
+            if (type != DT_LNK || link_leads_somewhere(dir_fd, name.c_str())) note_match(dir_fd, name, type);
         }
         if (type == DT_REG && !request_.names_of.empty()) note_other_name(dir_fd, name);
         path_.resize(length);
@@ -106,13 +119,13 @@ private:
     }
 
     // A match at path_, with its lstat when asked. False when it is gone
-    // since it was listed: a folder makes the walk start again; a file or a
-    // link gone has nothing to hide.
-    bool note_match(int dir_fd, const std::string& name, unsigned char type) {
+    // since it was listed: moved, perhaps, to a name the listing had passed,
+    // so the walk starts again.
+    bool note_match(int dir_fd, const std::string& name, unsigned char) {
         if (request_.stat_matches) {
             struct stat st;
             if (fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-                if (type == DT_DIR && found_.vanished.empty()) found_.vanished = path_;
+                if (found_.vanished.empty()) found_.vanished = path_;
                 return false;
             }
             found_.match_stats[path_] = st;
@@ -132,12 +145,12 @@ private:
 
 }  // namespace
 
-void changed_during_walk(const std::string& backend, const std::string& folder) {
-    throw Error(OMS_ERR_FAILED, speaker(backend) + ": the folder " + folder +
+void changed_during_walk(const std::string& backend, const std::string& path) {
+    throw Error(OMS_ERR_FAILED, speaker(backend) + ": " + path +
                                               " vanished while it was searched for keypair files, " +
                                               std::to_string(kWalkTries) +
                                               " searches in a row; the command did not run. Something is moving "
-                                              "folders there: run again once it has stopped");
+                                              "folders or files there: run again once it has stopped");
 }
 
 namespace {

@@ -342,7 +342,7 @@ private:
     void emit(const std::string& folder, const FolderRecord& record) {
         for (const auto& match : record.matches) {
             std::string path = folder + "/" + match.name;
-            if (!match.symlink || kind_of(path) != Kind::missing) found_->secrets.insert(std::move(path));
+            if (!match.symlink || link_leads_somewhere(path)) found_->secrets.insert(std::move(path));
         }
         for (const auto& name : record.named) found_->named.insert(folder + "/" + name);
         for (const auto& name : record.links) found_->links.insert(folder + "/" + name);
@@ -445,7 +445,7 @@ ScanFindings summarized(const ScanSummary& summary) {
     ScanFindings found;
     found.secrets.insert(summary.secrets.begin(), summary.secrets.end());
     for (const auto& link : summary.secret_links)
-        if (kind_of(link) != Kind::missing) found.secrets.insert(link);  // as emit() decides
+        if (link_leads_somewhere(link)) found.secrets.insert(link);  // as emit() decides
     found.named.insert(summary.named.begin(), summary.named.end());
     found.links.insert(summary.links.begin(), summary.links.end());
     found.too_deep.insert(summary.too_deep.begin(), summary.too_deep.end());

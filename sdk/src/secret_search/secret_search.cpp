@@ -9,6 +9,7 @@
 #include "scan_match.hpp"
 #include "walk_open.hpp"
 
+#include <errno.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -90,12 +91,17 @@ void sort_matches(const ScanFindings& walked, const SecretSearch& search, Secret
     const KeypairNaming naming = naming_of(search);
     for (const auto& [path, st] : walked.match_stats) {
         if (S_ISLNK(st.st_mode)) {
-            struct stat target;
-            if (stat(path.c_str(), &target) != 0) continue;
-            // "" when the target cannot be resolved (a path past PATH_MAX):
-            // the rule table refuses it rather than take the link's name.
-            UnhideableKeypair verdict =
-                judge_keypair_match(path, target, true, canonical_path(path).value_or(""), naming);
+            struct stat target{};
+            // Past PATH_MAX (a link deep in the tree, or its target's path)
+            // there is no telling where a `cp` writes: judged as a link whose
+            // target cannot be resolved. One that dangles hides nothing yet.
+            const bool followed = stat(path.c_str(), &target) == 0;
+            const bool too_long = !followed && errno == ENAMETOOLONG;
+            if (!followed && !too_long) continue;
+            // "" when the target cannot be resolved: the rule table refuses
+            // it rather than take the link's own name.
+            UnhideableKeypair verdict = judge_keypair_match(
+                path, target, true, too_long ? "" : canonical_path(path).value_or(""), naming);
             if (!verdict.why.empty()) out.keypair_links.push_back(std::move(verdict));
         } else if (listed(search.skip, path)) {
             continue;

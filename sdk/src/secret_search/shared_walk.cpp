@@ -54,7 +54,7 @@ public:
             found.vanished = vanished_;
             return true;
         }
-        if (failed_ && !cut_) return false;
+        if (failed_) return false;  // even when cut: the plain walk then says what failed
         found.complete = !cut_;
         found.entries_seen = entries_;
         found.match_stats.insert(found_.match_stats.begin(), found_.match_stats.end());
@@ -79,7 +79,8 @@ private:
     ScanFindings found_;
     std::thread helper_;
     bool helper_tried_ = false;
-    bool failed_ = false;     // stops both threads
+    bool stopped_ = false;    // no folder is taken any more (one of the three below)
+    bool failed_ = false;     // a folder could not be read the plain walk's way: the caller walks the plain way
     bool cut_ = false;        // the entry limit stopped them
     std::string vanished_;    // a folder gone when opened: stops both threads, the caller walks again
 
@@ -100,56 +101,68 @@ private:
         }
     }
 
-    // Takes folders until none is left and nobody can add one.
+    // Takes folders until none is left and nobody can add one, or the walk
+    // stops: a folder it could not read the plain walk's way (failed_), one
+    // gone (vanished_), or the entry limit passed (cut_: what was read is
+    // kept, this folder's findings included).
     void work(char* buffer) {
         std::unique_lock<std::mutex> lock(mutex_);
         for (;;) {
-            changed_.wait(lock, [this] { return !pending_.empty() || busy_ == 0; });
-            if (pending_.empty() || failed_) break;
+            changed_.wait(lock, [this] { return !pending_.empty() || busy_ == 0 || stopped_; });
+            if (pending_.empty() || stopped_) break;
             PendingFolder folder = std::move(pending_.back());
             pending_.pop_back();
             ++busy_;
             lock.unlock();
             std::vector<PendingFolder> subfolders;
             ScanFindings found;
-            bool complete = false;
+            bool read = false;
             size_t entries = 0;
             try {
-                complete = read_folder(folder, buffer, subfolders, found, entries);
+                read = read_folder(folder, buffer, subfolders, found, entries);
             } catch (const std::exception&) {
             }
             lock.lock();
             --busy_;
             ++folders_read_;
-            entries_ += entries;
-            if (entries_ > entry_limit_ && complete) cut_ = true;
-            complete = complete && !cut_;
-            if (complete && !found.vanished.empty()) {
-                if (vanished_.empty()) vanished_ = found.vanished;
-                complete = false;
-            }
-            if (!complete) {
-                failed_ = true;
-                pending_.clear();
-                changed_.notify_all();
+            if (read && !found.vanished.empty() && vanished_.empty()) vanished_ = found.vanished;
+            if (!read || !found.vanished.empty() || !keep(found, subfolders)) {
+                if (!read || found.vanished.empty()) failed_ = true;
+                stop();
                 break;
             }
-            try {
-                for (auto& s : subfolders) pending_.push_back(std::move(s));
-                found_.match_stats.insert(found.match_stats.begin(), found.match_stats.end());
-                found_.secrets.insert(found.secrets.begin(), found.secrets.end());
-                found_.named.insert(found.named.begin(), found.named.end());
-                found_.links.insert(found.links.begin(), found.links.end());
-                found_.too_deep.insert(found.too_deep.begin(), found.too_deep.end());
-            } catch (const std::exception&) {
-                failed_ = true;
-                pending_.clear();
-                changed_.notify_all();
+            entries_ += entries;
+            if (entries_ > entry_limit_) {
+                cut_ = true;
+                stop();
                 break;
             }
             if (!helper_tried_ && folders_read_ >= kFoldersBeforeHelper && pending_.size() >= 2) start_helper();
             changed_.notify_all();
         }
+        changed_.notify_all();
+    }
+
+    // With the lock held. False when memory ran out.
+    bool keep(ScanFindings& found, std::vector<PendingFolder>& subfolders) {
+        try {
+            if (!stopped_)
+                for (auto& s : subfolders) pending_.push_back(std::move(s));
+            found_.match_stats.insert(found.match_stats.begin(), found.match_stats.end());
+            found_.secrets.insert(found.secrets.begin(), found.secrets.end());
+            found_.named.insert(found.named.begin(), found.named.end());
+            found_.links.insert(found.links.begin(), found.links.end());
+            found_.too_deep.insert(found.too_deep.begin(), found.too_deep.end());
+            return true;
+        } catch (const std::exception&) {
+            return false;
+        }
+    }
+
+    // With the lock held: no folder is taken any more.
+    void stop() {
+        stopped_ = true;
+        pending_.clear();
         changed_.notify_all();
     }
 
@@ -192,19 +205,19 @@ private:
             } else if (type == DT_DIR) {
                 subfolders.push_back({folder.relative.empty() ? name : folder.relative + "/" + name, folder.depth + 1});
             } else if (type != DT_UNKNOWN && match_.matches(child)) {
-                if (type != DT_LNK || kind_of(child) != Kind::missing) note_match(fd, name, type, child, found);
+                if (type != DT_LNK || link_leads_somewhere(fd, name)) note_match(fd, name, type, child, found);
             }
         });
         return listed && complete;
     }
 
     // As the plain walk's: the match with its lstat when asked; false when
-    // it is gone since its listing (a folder then makes the walk start again).
-    bool note_match(int fd, const char* name, unsigned char type, const std::string& child, ScanFindings& found) const {
+    // it is gone since its listing (the walk then starts again).
+    bool note_match(int fd, const char* name, unsigned char, const std::string& child, ScanFindings& found) const {
         if (stat_matches_) {
             struct stat st;
             if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-                if (type == DT_DIR && found.vanished.empty()) found.vanished = child;
+                if (found.vanished.empty()) found.vanished = child;
                 return false;
             }
             found.match_stats[child] = st;

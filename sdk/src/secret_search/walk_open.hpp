@@ -10,6 +10,8 @@
 #include <oms/keypair_walk.hpp>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include <string>
 
@@ -26,6 +28,21 @@ int open_walk_folder(int at, const char* name, const std::string& path, const Sc
 
 // An errno that says the entry is gone, or no longer a folder.
 inline bool gone_or_not_a_folder(int error) { return error == ENOENT || error == ENOTDIR || error == ELOOP; }
+
+// Whether the link `name` in the open folder `dir_fd` leads to something
+// (followed as `cp` would): a link that dangles, or loops, hides nothing
+// yet. One whose target's path is too long to follow is kept (fail closed).
+inline bool link_leads_somewhere(int dir_fd, const char* name) {
+    struct stat st;
+    return fstatat(dir_fd, name, &st, 0) == 0 || errno == ENAMETOOLONG;
+}
+
+// The same by path, for a walk that kept no descriptor (the cached walk's
+// records).
+inline bool link_leads_somewhere(const std::string& path) {
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 || errno == ENAMETOOLONG;
+}
 
 // Gives the open folder `fd` back its owner's read and search rights when it
 // lacks them and we own it (its entries could be listed but not opened).
