@@ -8,6 +8,7 @@
 #include <oms/scan_cache.hpp>
 #include "sibling_stats.hpp"
 #include <oms/scoped_fd.hpp>
+#include "findings_merge.hpp"
 #include "walk_open.hpp"
 
 #include <dirent.h>
@@ -46,13 +47,6 @@ std::string join(const std::string& folder, const std::string& name) {
 }
 
 ScanShape shape_of(const ScanRequest& request) { return ScanShape{request.suffixes, request.names, request.links}; }
-
-void merge(ScanFindings& into, ScanFindings&& from) {
-    into.secrets.merge(from.secrets);
-    into.named.merge(from.named);
-    into.links.merge(from.links);
-    into.too_deep.merge(from.too_deep);
-}
 
 // A folder's mtime and ctime move with every entry created, renamed or
 // removed in it, from whatever process, only on these: a cache trusts
@@ -466,7 +460,7 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
         ScanRequest alone = request;  // the plain two-thread walk, for a file or times not to trust
         alone.roots = {root};
         if (kind != Kind::folder) {
-            merge(found, scan_tree(alone));
+            merge_findings(found, scan_tree(alone));
             continue;
         }
         const std::string file = cache_file_for(cache_dir, root);
@@ -485,7 +479,7 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
             summary->root.device == uint64_t(root_st.st_dev) && summary->root.inode == uint64_t(root_st.st_ino)) {
             counts.folders_reused += summary->folder_count;
             counts.folders_vouched += summary->folder_count;
-            merge(found, summarized(*summary));
+            merge_findings(found, summarized(*summary));
             if (summary->ticket == 0 && !word->asked.empty() &&
                 give_ticket(*keeper, *reading, file, root, root_st, shape_of(request)))
                 ++counts.caches_written;
@@ -508,11 +502,11 @@ ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cac
         }
         if (outcome == IncrementalWalker::Outcome::uncacheable) {
             ++counts.roots_uncached;
-            merge(found, scan_tree(alone));
+            merge_findings(found, scan_tree(alone));
             continue;
         }
         const WalkFacts facts{request.skip, {in_root.too_deep.begin(), in_root.too_deep.end()}, walker->passed_over()};
-        merge(found, std::move(in_root));
+        merge_findings(found, std::move(in_root));
         // A new mark alone is worth writing: the next start asks from it on,
         // naming the folders by the ticket the keeper gives for them now.
         if (outcome == IncrementalWalker::Outcome::changed || word) {

@@ -5,6 +5,7 @@
 #include <oms/path_kind.hpp>
 #include "scan_match.hpp"
 #include <oms/scoped_fd.hpp>
+#include "findings_merge.hpp"
 #include "walk_open.hpp"
 
 #include <errno.h>
@@ -57,11 +58,7 @@ public:
         if (failed_) return false;  // even when cut: the plain walk then says what failed
         found.complete = !cut_;
         found.entries_seen = entries_;
-        found.match_stats.insert(found_.match_stats.begin(), found_.match_stats.end());
-        found.secrets.insert(found_.secrets.begin(), found_.secrets.end());
-        found.named.insert(found_.named.begin(), found_.named.end());
-        found.links.insert(found_.links.begin(), found_.links.end());
-        found.too_deep.insert(found_.too_deep.begin(), found_.too_deep.end());
+        merge_findings(found, std::move(found_));
         return true;
     }
 
@@ -148,11 +145,7 @@ private:
         try {
             if (!stopped_)
                 for (auto& s : subfolders) pending_.push_back(std::move(s));
-            found_.match_stats.insert(found.match_stats.begin(), found.match_stats.end());
-            found_.secrets.insert(found.secrets.begin(), found.secrets.end());
-            found_.named.insert(found.named.begin(), found.named.end());
-            found_.links.insert(found.links.begin(), found.links.end());
-            found_.too_deep.insert(found.too_deep.begin(), found.too_deep.end());
+            merge_findings(found_, std::move(found));
             return true;
         } catch (const std::exception&) {
             return false;
