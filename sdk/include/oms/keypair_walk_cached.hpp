@@ -41,10 +41,16 @@ struct ScanStats {
 // the same timestamp tick without its mtime moving, so it is not trusted.
 constexpr int64_t kUntrustedWindowNs = 2'000'000'000;
 
-// `cache_dir` must exist and belong to the caller (scan_cache_dir()). What
-// scan_tree(request) would find: keypair matches, the entries request.names
-// gives and, when asked, the symlinks; `vanished` is never set (the walk is
-// started again, kWalkTries in all, then changed_during_walk()).
+// `cache_dir` must exist, belong to the caller and lie out of every
+// command's reach (landlock's is <state folder>/landlock-scan, given only
+// when no write root reaches it). What scan_tree(request) would find:
+// keypair matches, the entries request.names gives and, when asked, the
+// symlinks; `vanished` is never set (the walk is started again, kWalkTries
+// in all, then changed_during_walk()). Not for the plain walks' own options:
+// entry_limit, names_of and stat_matches are not honoured, so a match's
+// lstat is not in the answer; a caller stats each match itself and checks
+// its device and inode where it masks (landlock: keypair_targets, then the
+// sandbox's check at each mount).
 ScanFindings scan_tree_cached(const ScanRequest& request, const std::string& cache_dir, ScanStats* stats = nullptr,
                               int64_t untrusted_window_ns = kUntrustedWindowNs, ScanKeeper* keeper = nullptr);
 
