@@ -93,15 +93,15 @@ private:
         if (type != DT_UNKNOWN && match_.named(name.c_str())) found_.named.insert(path_);
         if (type == DT_LNK && links_) found_.links.insert(path_);
         if (type == DT_DIR && match_.matches(path_)) {
-            note_match(dir_fd, name, type);  // hidden whole: nothing in it is looked at
+            note_match(dir_fd, name);  // hidden whole: nothing in it is looked at
         } else if (type == DT_DIR && depth + 1 > kMaxScanDepth) {
-            if (note_match(dir_fd, name, type)) found_.too_deep.insert(path_);  // too deep to walk: hidden whole
+            if (note_match(dir_fd, name)) found_.too_deep.insert(path_);  // too deep to walk: hidden whole
         } else if (type == DT_DIR) {
             int child = open_child(dir_fd, name);
             if (child >= 0) walk(child, depth + 1);
             else if (errno != EACCES && found_.vanished.empty()) found_.vanished = path_;  // EACCES: another user's
         } else if (type != DT_UNKNOWN && match_.matches(path_)) {
-            if (type != DT_LNK || link_leads_somewhere(dir_fd, name.c_str())) note_match(dir_fd, name, type);
+            if (type != DT_LNK || link_leads_somewhere(dir_fd, name.c_str())) note_match(dir_fd, name);
         }
         if (type == DT_REG && !request_.names_of.empty()) note_other_name(dir_fd, name);
         path_.resize(length);
@@ -121,7 +121,7 @@ private:
     // A match at path_, with its lstat when asked. False when it is gone
     // since it was listed: moved, perhaps, to a name the listing had passed,
     // so the walk starts again.
-    bool note_match(int dir_fd, const std::string& name, unsigned char) {
+    bool note_match(int dir_fd, const std::string& name) {
         if (request_.stat_matches) {
             struct stat st;
             if (fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {

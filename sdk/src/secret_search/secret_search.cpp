@@ -13,28 +13,19 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <utility>
 
 namespace oms::sdk {
 
 namespace {
 
-// realpath(3), or "" where it fails.
-std::string real_path(const std::string& path) {
-    char* resolved = realpath(path.c_str(), nullptr);
-    const std::string real = resolved ? resolved : "";
-    free(resolved);
+// Real paths, resolved once per search: every link and match is compared
+// with them.
+std::vector<std::string> real_paths(const std::vector<std::string>& paths) {
+    std::vector<std::string> real;
+    for (const std::string& path : paths)
+        if (auto resolved = canonical_path(path)) real.push_back(std::move(*resolved));
     return real;
-}
-
-// Whether `real` (a real path) lies in one of `paths`, each resolved.
-bool inside_any_real(const std::string& real, const std::vector<std::string>& paths) {
-    for (const std::string& path : paths) {
-        const std::string real_path_of_it = real_path(path);
-        if (!real_path_of_it.empty() && path::is_inside(real, real_path_of_it)) return true;
-    }
-    return false;
 }
 
 // The roots walked, and those hidden whole for their own name.
@@ -69,13 +60,14 @@ ScanRequest walk_of(const SecretSearch& search, const SplitRoots& roots) {
 // policy reads: a root the policy opens inside it is read); else (a
 // container) only the roots are. The roots are what is searched.
 KeypairNaming naming_of(const SecretSearch& search) {
-    KeypairNaming naming{search.suffixes,
-                         [&search](const std::string& real) {
-                             return search.host_readable_outside || inside_any_real(real, search.roots);
+    const std::vector<std::string> roots = real_paths(search.roots);
+    const bool everywhere = search.host_readable_outside;
+    return KeypairNaming{search.suffixes,
+                         [roots, everywhere](const std::string& real) {
+                             return everywhere || path::is_inside_any(real, roots);
                          },
-                         [&search](const std::string& real) { return inside_any_real(real, search.roots); },
+                         [roots](const std::string& real) { return path::is_inside_any(real, roots); },
                          search.backend, search.fold_case};
-    return naming;
 }
 
 // The walk's matches sorted by what the walk saw them be, from its lstat in
@@ -161,8 +153,8 @@ SplitRoots split_roots(const SecretSearch& search, const ScanMatcher& match) {
     return roots;
 }
 
-// One search of the roots as they are: walked, the matches sorted, again
-// while a match moved between the walk and its sorting.
+// One search of the roots as they are: walked (again while a folder or a
+// match moved under the walk), the matches sorted.
 SecretFindings search_once(const SecretSearch& search) {
     ScanRequest names{{}, search.suffixes, {}, {}, false, search.backend};
     names.fold_case = search.fold_case;
@@ -183,14 +175,16 @@ SecretFindings search_once(const SecretSearch& search) {
 // The folders outside the roots (and outside `hidden`) that links met below
 // `follow_links_from` lead to.
 std::vector<std::string> folders_links_lead_to(const std::vector<std::string>& links, const SecretSearch& request) {
+    const std::vector<std::string> roots = real_paths(request.roots);
+    const std::vector<std::string> hidden = real_paths(request.hidden);
     std::vector<std::string> folders;
     for (const std::string& link : links) {
         if (!path::is_inside_any(link, request.follow_links_from)) continue;
-        const std::string real = real_path(link);
+        const std::string real = canonical_path(link).value_or("");
         struct stat st;
         if (real.empty() || stat(real.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
-        if (inside_any_real(real, request.roots) || inside_any_real(real, request.hidden) ||
-            inside_any_real(real, folders))
+        if (path::is_inside_any(real, roots) || path::is_inside_any(real, hidden) ||
+            path::is_inside_any(real, folders))
             continue;
         folders.push_back(real);
     }

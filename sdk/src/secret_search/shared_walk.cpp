@@ -192,13 +192,13 @@ private:
             if (type != DT_UNKNOWN && match_.named(name)) found.named.insert(child);
             if (type == DT_LNK && links_) found.links.insert(child);
             if (type == DT_DIR && match_.matches(child)) {
-                note_match(fd, name, type, child, found);  // hidden whole, not walked
+                note_match(fd, name, child, found);  // hidden whole, not walked
             } else if (type == DT_DIR && folder.depth + 1 > kMaxScanDepth) {
-                if (note_match(fd, name, type, child, found)) found.too_deep.insert(child);  // hidden whole instead
+                if (note_match(fd, name, child, found)) found.too_deep.insert(child);  // hidden whole instead
             } else if (type == DT_DIR) {
                 subfolders.push_back({folder.relative.empty() ? name : folder.relative + "/" + name, folder.depth + 1});
             } else if (type != DT_UNKNOWN && match_.matches(child)) {
-                if (type != DT_LNK || link_leads_somewhere(fd, name)) note_match(fd, name, type, child, found);
+                if (type != DT_LNK || link_leads_somewhere(fd, name)) note_match(fd, name, child, found);
             }
         });
         return listed && complete;
@@ -206,7 +206,7 @@ private:
 
     // As the plain walk's: the match with its lstat when asked; false when
     // it is gone since its listing (the walk then starts again).
-    bool note_match(int fd, const char* name, unsigned char, const std::string& child, ScanFindings& found) const {
+    bool note_match(int fd, const char* name, const std::string& child, ScanFindings& found) const {
         if (stat_matches_) {
             struct stat st;
             if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
