@@ -363,7 +363,7 @@ int command_explain(const Args& args) {
     options.command = {"/bin/sh"};
     finish_run_options(options);
 
-    Session session(options.worktree);
+    Session session(options.worktree, BackendLoading::on_demand);
     BackendChoice backend = choose_backend(session.registry(), session.config(), options.sandbox, OMS_REPORT_FOR_HOST);
     RunDir run_dir;
     RunContext context(make_run_inputs(session, options, run_dir));

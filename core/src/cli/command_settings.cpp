@@ -13,7 +13,7 @@ namespace oms::core {
 int command_settings(const Args& args) {
     auto options = parse_common_options(args, "usage: oms settings [options]\n\noptions");
     if (!options) return 0;
-    Session session(options->worktree);
+    Session session(options->worktree, BackendLoading::on_demand);
     BackendChoice backend = choose_backend(session.registry(), session.config(), options->sandbox, OMS_REPORT_FOR_HOST);
     std::string line = backend.report.usable ? backend.report.settings : "Unavailable: " + backend.report.reason;
     if (options->json) {

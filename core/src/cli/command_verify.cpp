@@ -287,7 +287,7 @@ int command_verify(const Args& all_args) {
     VerifyOptions& options = *parsed;
     const std::vector<std::string> check = options.run.command;
     finish_run_options(options.run);
-    Session session(options.run.worktree);
+    Session session(options.run.worktree, BackendLoading::on_demand);
     refuse_changed_worktree(options.run.worktree, session.paths().worktree);
     const VerifySettings settings =
         read_verify_settings(session.config(), options.surfnet_cmd, options.surfnet_port, options.inputs);

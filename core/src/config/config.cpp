@@ -267,6 +267,12 @@ void Config::check_tables(const std::vector<std::string>& known) const {
     }
 }
 
+bool Config::has_table(const std::string& table) const {
+    for (auto& file : files_)
+        if (find_table(file->root, table)) return true;
+    return false;
+}
+
 const ConfigValue* Config::get(const std::string& table, const std::string& key) const {
     auto t = values_.find(table);
     if (t == values_.end()) return nullptr;

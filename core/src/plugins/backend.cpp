@@ -6,6 +6,7 @@
 #include "oms/core/run_context.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace oms::core {
 
@@ -71,10 +72,46 @@ BackendReport probe_backend(const PluginRecord& record, const PluginInstance& in
     return report;
 }
 
+namespace {
+
+// What the descriptor declares, or for a deferred backend what was
+// remembered of it (known_backends.hpp).
+uint32_t strength_of(const PluginRecord& record) {
+    return record.status == PluginStatus::Deferred ? record.known->strength : record.backend()->strength;
+}
+
+std::string platforms_of(const PluginRecord& record) {
+    if (record.status == PluginStatus::Deferred) return record.known->platforms;
+    return record.backend()->platforms ? record.backend()->platforms : "";
+}
+
+// Strongest first, and stop at the first that can run: probing costs (the
+// docker probe talks to its daemon), so weaker ones are not asked, and a
+// deferred one is loaded only when its turn comes. nullopt: a deferred
+// backend declared another strength or platforms than remembered, so this
+// ranking was wrong.
+std::optional<BackendChoice> strongest_usable(const Registry& registry, const Config& config,
+                                              oms_report_audience audience) {
+    std::vector<const PluginRecord*> candidates;
+    for (const PluginRecord* record : registry.backends())
+        if (serves_current_platform(*record)) candidates.push_back(record);
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const PluginRecord* a, const PluginRecord* b) { return strength_of(*a) > strength_of(*b); });
+    for (const PluginRecord* record : candidates) {
+        if (!registry.load_deferred(*record)) return std::nullopt;
+        PluginInstance* instance = registry.instance(record->id);
+        if (record->status != PluginStatus::Loaded || !instance) continue;  // rejected when it loaded
+        BackendReport report = probe_backend(*record, *instance, audience);
+        apply_required_guarantees(config, report);  // a backend lacking one is passed over
+        if (report.usable) return BackendChoice{record, instance, std::move(report), "auto"};
+    }
+    return BackendChoice{};
+}
+
+}  // namespace
+
 bool serves_current_platform(const PluginRecord& record) {
-    const char* platforms = record.backend()->platforms;
-    if (!platforms) return false;
-    for (auto& p : split_list(platforms, ','))
+    for (auto& p : split_list(platforms_of(record), ','))
         if (p == current_platform()) return true;
     return false;
 }
@@ -88,27 +125,15 @@ BackendChoice choose_backend(const Registry& registry, const Config& config, con
         const ConfigValue* value = config.get("sandbox", "backend");
         return named(registry, config, *configured, "config (" + value->where + ")", audience);
     }
-    // Strongest first, and stop at the first that can run: probing costs
-    // (the docker probe talks to its daemon), so weaker ones are not asked.
-    std::vector<const PluginRecord*> candidates;
-    for (const PluginRecord* record : registry.loaded(OMS_KIND_BACKEND))
-        if (serves_current_platform(*record)) candidates.push_back(record);
-    std::stable_sort(candidates.begin(), candidates.end(), [](const PluginRecord* a, const PluginRecord* b) {
-        return a->backend()->strength > b->backend()->strength;
-    });
-    BackendChoice best;
-    for (const PluginRecord* record : candidates) {
-        PluginInstance* instance = registry.instance(record->id);
-        BackendReport report = probe_backend(*record, *instance, audience);
-        apply_required_guarantees(config, report);  // a backend lacking one is passed over
-        if (!report.usable) continue;
-        best = BackendChoice{record, instance, std::move(report), "auto"};
-        break;
+    std::optional<BackendChoice> best = strongest_usable(registry, config, audience);
+    if (!best) {
+        registry.load_all_deferred();  // rank them all from their descriptors
+        best = strongest_usable(registry, config, audience);
     }
-    if (!best.record)
+    if (!best || !best->record)
         throw UserError(kExitUnavailable, "no backend can run here: none of the loaded backends probes as usable "
                                           "(see `oms doctor`)");
-    return best;
+    return std::move(*best);
 }
 
 BackendReport render_policy(const BackendChoice& backend, const RunContext& context, Policy& policy) {

@@ -201,6 +201,7 @@ PluginRecord load_plugin(const std::string& file) {
     if (record.is_backend()) fill_capabilities(record, *record.backend_of(d));
     record.descriptor = d;
     record.library = library;
+    record.identity = checked.identity;
     record.status = PluginStatus::Loaded;
     return record;
 }

@@ -14,7 +14,7 @@ bool reads_working_dir(const PluginRecord& backend) { return backend.abi_major >
 
 RunSession open_on(const RunOptions& options) {
     RunSession opened;
-    opened.session = std::make_unique<Session>(options.worktree);
+    opened.session = std::make_unique<Session>(options.worktree, BackendLoading::on_demand);
     refuse_changed_worktree(options.worktree, opened.session->paths().worktree);
     opened.backend =
         choose_backend(opened.session->registry(), opened.session->config(), options.sandbox, OMS_REPORT_FOR_HOST);

@@ -38,7 +38,7 @@ std::vector<std::string> plugin_folders(const Config& config) {
 
 }  // namespace
 
-Session::Session(const std::string& worktree) : paths_(session_paths(worktree)) {
+Session::Session(const std::string& worktree, BackendLoading loading) : paths_(session_paths(worktree)) {
     config_.add_file(paths_.default_config, ConfigLayer::Defaults);
     config_.add_file(paths_.user_config, ConfigLayer::User);
     config_.add_file(paths_.worktree_config, ConfigLayer::Worktree);
@@ -46,7 +46,12 @@ Session::Session(const std::string& worktree) : paths_(session_paths(worktree)) 
     config_.resolve("verify", verify_schema());
     config_.resolve("network", network_schema());
     config_.resolve_string_map("network", "pinned_addresses");
-    registry_.load_from(plugin_folders(config_));
+    registry_.load_from(plugin_folders(config_), known_backends_path(), loading);
+    // A backend the config has a table for is loaded now, deferred or not:
+    // its create() checks the table's values on every command.
+    for (auto& record : registry_.records())
+        if (record.status == PluginStatus::Deferred && config_.has_table("plugin." + record.id))
+            registry_.load_deferred(record);
     std::vector<std::string> tables{"sandbox", "verify", "network", "network.pinned_addresses"};
     for (auto& record : registry_.records()) {
         if (record.id.empty()) continue;

@@ -370,9 +370,12 @@ typedef struct oms_backend_api {
     uint32_t struct_size; /* sizeof(oms_backend_api) */
     uint32_t flags;       /* OMS_BACKEND_* */
     /* Rank for automatic choice: the usable backend with the highest strength
-     * wins. host-null is 0, a kernel sandbox 100, a container 50. */
+     * wins. host-null is 0, a kernel sandbox 100, a container 50. oms
+     * remembers it with the file's identity and ranks an unloaded backend by
+     * it: it must not change while the plugin file does not. */
     uint32_t strength;
-    /* Platforms it serves, comma-separated ("linux", "macos", "linux,macos"). */
+    /* Platforms it serves, comma-separated ("linux", "macos", "linux,macos").
+     * Remembered like strength, under the same rule. */
     const char* platforms;
 
     /* Can this backend run here? Emits SUMMARY, SETTINGS, DETAIL, MISSING

@@ -56,6 +56,8 @@ public:
     // Throws UserError when a file has a table outside `known` (e.g. a
     // [plugin.x] section for a plugin that is not loaded).
     void check_tables(const std::vector<std::string>& known) const;
+    // Does any file have this table (e.g. "plugin.docker")?
+    bool has_table(const std::string& table) const;
 
     // A table of strings inside `table`, such as [network] pinned_addresses =
     // { "pkg.test" = "127.0.0.1" }: names merged over the layers, each value

@@ -2,10 +2,12 @@
 // the reason it was rejected. Instances keep their library loaded.
 #pragma once
 #include "oms/core/config.hpp"
+#include "oms/core/known_backends.hpp"
 
 #include <oms/sdk.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace boost::dll {
@@ -16,7 +18,9 @@ namespace oms::core {
 
 class HostServices;
 
-enum class PluginStatus { Loaded, Rejected };
+// Deferred: a backend file known-backends remembers, not loaded yet (see
+// Registry); it has an id, a kind and `known`, and no descriptor.
+enum class PluginStatus { Loaded, Rejected, Deferred };
 
 struct PluginRecord {
     std::string file;
@@ -32,6 +36,8 @@ struct PluginRecord {
     Schema schema;  // its declared [plugin.<id>] keys
     const oms_plugin_descriptor* descriptor = nullptr;
     std::shared_ptr<boost::dll::shared_library> library;
+    PluginFileIdentity identity;       // of the file as it was checked and loaded
+    std::optional<KnownBackend> known;  // a Deferred record's remembered strength and platforms
 
     bool is_backend() const { return kind == OMS_KIND_BACKEND; }
     bool is_policy() const { return kind == OMS_KIND_POLICY; }

@@ -20,7 +20,9 @@ SessionPaths session_paths(const std::string& worktree);
 class Session {
 public:
     // Throws UserError (with file, line and key) on any config problem.
-    explicit Session(const std::string& worktree);
+    // `loading`: on_demand leaves the backends known-backends remembers
+    // unloaded until asked for (Registry), for commands that use one.
+    explicit Session(const std::string& worktree, BackendLoading loading = BackendLoading::all);
 
     const SessionPaths& paths() const { return paths_; }
     const Config& config() const { return config_; }
