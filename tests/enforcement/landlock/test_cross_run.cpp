@@ -84,6 +84,26 @@ TEST_CASE("a daemon started by a run is gone when the run returns", "[landlock][
     }
 }
 
+// The init ends what the command left itself and says so before its own
+// exit (child_leftovers.cpp, end_namespace): a loop that keeps starting
+// processes as the command ends must not leave one behind.
+TEST_CASE("processes still being started as the command ends are gone when the run returns",
+          "[landlock][isolation][class6]") {
+    require_landlock();
+    FOR_EACH_DRIVER(driver) {
+        World w;
+        const std::string mark = unique_mark("oms-spawner");
+        const std::string script = "( while :; do sh -c 'while :; do sleep 1; done' " + mark +
+                                   " & done ) </dev/null >/dev/null 2>&1 &\n"
+                                   "sleep 0.3; echo SPAWNING";
+        auto r = run_confined(driver, w, script);
+        INFO(r.spawn_error << r.out << r.err);
+        REQUIRE(r.exit_code == 0);
+        REQUIRE(has(r.out, "SPAWNING"));  // positive: the loop ran inside the run
+        CHECK(host_processes_with(mark).empty());
+    }
+}
+
 TEST_CASE("host processes can be neither seen nor limited nor signalled", "[landlock][isolation][class5]") {
     require_landlock();
     HostVictim victim;

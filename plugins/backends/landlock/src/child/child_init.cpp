@@ -108,16 +108,27 @@ void report_queued_refusals() {
     if (count > 0 && poll(fds, static_cast<nfds_t>(count), 0) > 0) refused_connect_watch::serve(fds, count);
 }
 
+// Once nothing of the run is left but this process: the command's exit
+// code to oms (ChildSpec::end_fd), which then need not wait for this
+// process's own exit.
+void tell_end(const ChildSpec& spec, int code) {
+    if (spec.end_fd < 0) return;
+    while (write(spec.end_fd, &code, sizeof code) < 0 && errno == EINTR) {
+    }
+}
+
 // Reaps every child that ended; exits with the command's status once it
-// has. Without a PID namespace (rung 3) nothing ends the others with this
-// process: it ends them first.
-void reap(pid_t command, bool namespaces) {
+// has, after ending every other process of the run: without a PID
+// namespace (rung 3) nothing would end them with this process, and with
+// one the kernel would, but only at its exit.
+void reap(const ChildSpec& spec, pid_t command) {
     for (;;) {
         int status = 0;
         pid_t done = waitpid(-1, &status, WNOHANG);
         if (done == command) {
             report_queued_refusals();
-            if (!namespaces) end_leftovers();
+            const bool all_ended = spec.namespaces ? end_namespace() : (end_leftovers(), true);
+            if (all_ended) tell_end(spec, exit_code(status));
             _exit(exit_code(status));
         }
         if (done < 0 && errno == ECHILD) _exit(1);
@@ -163,7 +174,7 @@ void run_as_init(const ChildSpec& spec) {
     const bool reporting = watched.v4 >= 0 || watched.v6 >= 0 || watched.unreachable_v4 >= 0 ||
                            watched.unreachable_v6 >= 0 || dns.udp >= 0 || listener >= 0;
     const int own[] = {dns.udp, dns.tcp, watched.v4, watched.v6, watched.unreachable_v4, watched.unreachable_v6,
-                       listener, reporting ? spec.report_fd : -1, published_sockets::descriptor()};
+                       listener, reporting ? spec.report_fd : -1, published_sockets::descriptor(), spec.end_fd};
     const int* holds = nullptr;
     const int hold_count = relayed_ipv6_holds(&holds);
     int keep[sizeof own / sizeof own[0] + kMaxHolds];
@@ -188,7 +199,7 @@ void run_as_init(const ChildSpec& spec) {
     sigprocmask(SIG_SETMASK, &only_child, nullptr);
     pollfd fds[16];
     for (;;) {
-        reap(pid, spec.namespaces);
+        reap(spec, pid);
         int count = dns_responder::watch(fds, 16);
         count = refused_connect_watch::watch(fds, count, 16);
         count = off_loopback_watch::watch(fds, count, 16);

@@ -1,3 +1,8 @@
+// What a command leaves behind (a daemon it started, a double-forked
+// child, a setsid'd one) ends with it. With a PID namespace the kernel would
+// end it at the init's exit; the init ends it first (end_namespace), so it
+// can say the run is over before its own exit.
+//
 // Rung 3 has no PID namespace to end what a command leaves behind (a
 // daemon it started, a double-forked child, a setsid'd one). The init is
 // made a child subreaper instead: every orphan below it is reparented to
@@ -55,6 +60,17 @@ void end_leftovers() {
         const pid_t done = waitpid(-1, &status, 0);
         if (done < 0 && errno == EINTR) continue;
         if (done < 0) return;  // ECHILD: none left
+    }
+}
+
+bool end_namespace() {
+    if (getpid() != 1) return false;
+    for (;;) {
+        kill(-1, SIGKILL);  // from pid 1: every process of the namespace but itself
+        int status = 0;
+        const pid_t done = waitpid(-1, &status, 0);
+        if (done < 0 && errno == EINTR) continue;
+        if (done < 0) return true;  // ECHILD: none left
     }
 }
 

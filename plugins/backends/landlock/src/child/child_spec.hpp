@@ -66,6 +66,10 @@ struct ChildSpec {
     int stdio[3] = {0, 1, 2};
     int error_fd = -1;     // CLOEXEC pipe: a failure report, or EOF at exec
     int channel_fd = -1;   // unix socket carrying the relay listeners, then published sockets, to the parent
+    // CLOEXEC pipe: the command's exit code, written by the init once nothing
+    // of the run but the init is left, before the init's own exit (which
+    // takes longer: its memory, its mounts). EOF without it: read the init's.
+    int end_fd = -1;
     const char* refusal_log = nullptr;  // Plan::refusal_log, opened by the launcher
     int report_fd = -1;    // that file, O_APPEND: the init's refusals (refused_connect_watch.hpp)
     bool watch_connects = true;  // Plan::watch_connects

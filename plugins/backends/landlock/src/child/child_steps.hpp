@@ -40,6 +40,10 @@ inline constexpr char kJoinStep[] = "enter the task's network (the run it joined
 // to the init, which ends them all with the command (end_leftovers).
 void become_subreaper(const ChildSpec& spec);
 void end_leftovers();
+// The same in the run's own PID namespace, whose pid 1 the caller is: every
+// other process there is killed and reaped. False (nothing done) when the
+// caller is not pid 1, where kill(-1) would reach outside the run.
+bool end_namespace();
 // Starts the command as pid 2 of the PID namespace (it runs `confine_and_exec`)
 // and stays as its init: forwards signals, reaps orphans, and exits with the
 // command's status, which ends every process left in the namespace.

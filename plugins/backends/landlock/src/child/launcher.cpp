@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +39,37 @@ int wait_status(pid_t pid) {
     if (WIFEXITED(status)) return WEXITSTATUS(status);
     if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
     return 1;
+}
+
+// The exit code the init writes on ChildSpec::end_fd; nullopt at EOF
+// without one.
+std::optional<int> told_exit_code(int fd) {
+    int code = 0;
+    size_t got = 0;
+    while (got < sizeof code) {
+        const ssize_t n = read(fd, reinterpret_cast<char*>(&code) + got, sizeof code - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return std::nullopt;
+        got += static_cast<size_t>(n);
+    }
+    return code;
+}
+
+// An init that said the run is over ends by itself in a moment, with
+// nothing of the run left: it is reaped now if it has ended, else at the
+// next run's launch or when oms exits (its parent then reaps it).
+void reap_when_ended(pid_t pid) {
+    static std::mutex mutex;
+    static std::vector<pid_t> ending;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (pid > 0) ending.push_back(pid);
+    ending.erase(std::remove_if(ending.begin(), ending.end(),
+                                [](pid_t p) {
+                                    int status = 0;
+                                    const pid_t done = waitpid(p, &status, WNOHANG);
+                                    return done == p || (done < 0 && errno == ECHILD);
+                                }),
+                 ending.end());
 }
 
 // Reads the child's failure report; returns false at EOF (exec succeeded).
@@ -160,11 +193,14 @@ pid_t start_sandbox(ChildSpec& spec) {
 
 }  // namespace
 
-ConfinedRun::ConfinedRun(pid_t pid, std::unique_ptr<LoopbackRelay> relay) : pid_(pid), relay_(std::move(relay)) {}
+ConfinedRun::ConfinedRun(pid_t pid, sdk::ScopedFd end, std::unique_ptr<LoopbackRelay> relay)
+    : pid_(pid), end_(std::move(end)), relay_(std::move(relay)) {}
 
 ConfinedRun::~ConfinedRun() {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!reaped_) {  // released without wait: never leave the command behind
+    if (told_end_) {
+        reap_when_ended(pid_);
+    } else if (!reaped_) {  // released without wait: never leave the command behind
         kill(pid_, SIGKILL);
         wait_status(pid_);
     }
@@ -172,12 +208,23 @@ ConfinedRun::~ConfinedRun() {
 
 void ConfinedRun::signal(int signal_number) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!reaped_) kill(pid_, signal_number);
+    if (!reaped_ && !told_end_) kill(pid_, signal_number);
 }
 
 int ConfinedRun::wait() {
-    // Wait for the end without reaping, so a concurrent signal() never
-    // targets a recycled pid; then reap under the lock.
+    // The init's word that the run is over: the command and everything it
+    // left have ended and been reaped; only the init's own exit is left.
+    if (std::optional<int> code = told_exit_code(end_.get())) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        told_end_ = true;
+        end_.reset();
+        relay_.reset();
+        network_.reset();
+        return *code;
+    }
+    // No word (the init was killed, or failed): wait for the end without
+    // reaping, so a concurrent signal() never targets a recycled pid; then
+    // reap under the lock.
     siginfo_t info{};
     while (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
     }
@@ -201,6 +248,7 @@ void ConfinedRun::keep_member(std::unique_ptr<TaskNetwork> network) {
 }
 
 std::unique_ptr<ConfinedRun> launch(ChildSpec& spec, const std::function<void(pid_t)>& network_entered) {
+    reap_when_ended(0);
     int error_pipe[2];
     if (pipe2(error_pipe, O_CLOEXEC) != 0) throw Error(OMS_ERR_FAILED, "landlock: pipe failed");
     sdk::ScopedFd error_read(error_pipe[0]), error_write(error_pipe[1]);
@@ -208,8 +256,12 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec, const std::function<void(pi
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, channel) != 0)
         throw Error(OMS_ERR_FAILED, "landlock: socketpair failed");
     sdk::ScopedFd channel_parent(channel[0]), channel_child(channel[1]);
+    int end_pipe[2];
+    if (pipe2(end_pipe, O_CLOEXEC) != 0) throw Error(OMS_ERR_FAILED, "landlock: pipe failed");
+    sdk::ScopedFd end_read(end_pipe[0]), end_write(end_pipe[1]);
     spec.error_fd = error_write.get();
     spec.channel_fd = channel_child.get();
+    spec.end_fd = end_write.get();
     // Opened here, by oms: the init inherits it, the command never does (CLOEXEC).
     sdk::ScopedFd report(spec.own_network ? oms::refusal_log::open_for_append(spec.refusal_log) : -1);
     spec.report_fd = report.get();
@@ -231,6 +283,7 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec, const std::function<void(pi
 
     error_write.reset();
     channel_child.reset();
+    end_write.reset();
     if (spec.tell_network_entered && network_entered) {
         try {
             // Nothing at all: the child ended first, and its failure report follows.
@@ -272,7 +325,7 @@ std::unique_ptr<ConfinedRun> launch(ChildSpec& spec, const std::function<void(pi
         wait_status(pid);
         throw;
     }
-    return std::make_unique<ConfinedRun>(pid, std::move(relay));
+    return std::make_unique<ConfinedRun>(pid, std::move(end_read), std::move(relay));
 }
 
 }  // namespace oms::landlock

@@ -6,6 +6,7 @@
 #include "loopback_relay.hpp"
 #include "task_network.hpp"
 
+#include <oms/scoped_fd.hpp>
 #include <oms/sdk.hpp>
 
 #include <functional>
@@ -19,7 +20,8 @@ namespace oms::landlock {
 
 class ConfinedRun : public oms::sdk::Run {
 public:
-    ConfinedRun(pid_t pid, std::unique_ptr<LoopbackRelay> relay);
+    // `end`: the read end of ChildSpec::end_fd.
+    ConfinedRun(pid_t pid, sdk::ScopedFd end, std::unique_ptr<LoopbackRelay> relay);
     ~ConfinedRun() override;
     void signal(int signal_number) override;
     int wait() override;
@@ -31,6 +33,10 @@ private:
     pid_t pid_;
     std::mutex mutex_;     // orders signal() against the reaping in wait()
     bool reaped_ = false;  // once true the pid may belong to someone else
+    // The init said the run is over (ChildSpec::end_fd): it is ending, not
+    // reaped yet, and gets no signal.
+    bool told_end_ = false;
+    sdk::ScopedFd end_;
     std::unique_ptr<LoopbackRelay> relay_;
     std::unique_ptr<TaskNetwork> network_;
 };
