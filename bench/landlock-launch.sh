@@ -27,12 +27,24 @@
 # micro-measures (those waits, a raw socket's, a plain fork + exec, and a
 # file made and removed in /tmp).
 # The HOME is synthetic so the figure does not depend on the machine's own.
+# Where it lies does count: landlock grants reads outside HOME entry by
+# entry, one rule for each entry beside the folders on the way from / to
+# HOME, so a HOME deep in a build tree costs more rules than /home/NAME. As
+# root the trees go below /home, where users' HOMEs are, and the script
+# prints how many entries lie beside HOME's path.
 # Each oms setting runs twice first, so the keypair search's cache is warm,
 # as it is from the second start of a task on.
+# Rounds: the light commands (env, bwrap, the three warm oms lines, the
+# binary alone, oms policy) take turns in rounds of their own, and the
+# heavy ones (firejail, Codex, the new-state-folder and nsenter lines) in
+# rounds after them. A line run right after Codex's 90 ms of Node was 0.8 to
+# 1.2 ms slower than the same line elsewhere in the round (seen by swapping
+# the order of the oms lines), which no light line should pay for another.
 #
 # Usage: bench/landlock-launch.sh [BUILD_DIR]   (default: ./build)
 #   RUNS=N          rounds, so runs per command (default 40)
-#   BENCH_DIR=DIR   where the synthetic trees go (default: BUILD_DIR). Not
+#   BENCH_DIR=DIR   where the synthetic trees go (default: /home as root,
+#                   else BUILD_DIR). Not
 #                   below /tmp or /var/tmp: those are write roots of every
 #                   run, and oms keeps no scan cache in a write root.
 #   BASELINE_BUILD=DIR  also time that build's oms in the three settings in
@@ -55,7 +67,9 @@ for tool in bwrap; do
   command -v "$tool" >/dev/null || { echo "landlock-launch: $tool is required" >&2; exit 2; }
 done
 
-scratch=$(mktemp -d "$(realpath "${BENCH_DIR:-$build_dir}")/oms-bench-XXXXXX")
+default_bench_dir=$build_dir
+[ "$(id -u)" = 0 ] && [ -d /home ] && default_bench_dir=/home
+scratch=$(mktemp -d "$(realpath "${BENCH_DIR:-$default_bench_dir}")/oms-bench-XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
 # What the figures depend on, printed before them.
@@ -68,6 +82,16 @@ fi
 # The three settings' HOMEs and worktrees: empty_home, big_home, small, tree.
 source "$(dirname "$0")/synthetic-trees.sh"
 make_synthetic_trees "$scratch"
+entries_beside() {  # entries beside the folders on the way from / to $1
+  local path=$1 count=0 parent
+  while [ "$path" != / ]; do
+    parent=$(dirname "$path")
+    count=$((count + $(ls -A "$parent" | wc -l) - 1))
+    path=$parent
+  done
+  echo "$count"
+}
+echo "synthetic HOME: $empty_home ($(entries_beside "$empty_home") entries beside its path)"
 
 # One oms command line per setting. Its environment is set by the shell, as
 # a caller sets it, so an oms line costs one fork and one exec like every
@@ -152,16 +176,30 @@ commands+=("$(cold_line "$empty_home" "$small" cold-empty)" "$(cold_line "$empty
 cold_empty_line=${commands[-2]}
 cold_tree_line=${commands[-1]}
 
-# Round after round, each command once; wall times in microseconds, one
-# file per command. Every line goes through eval, so that the shell's own
-# work (parsing, the prefix assignments, one fork) is the same for all.
-for ((round = 0; round < runs; ++round)); do
-  for i in "${!commands[@]}"; do
-    start=$EPOCHREALTIME
-    eval "${commands[$i]}" >/dev/null 2>&1
-    end=$EPOCHREALTIME
-    echo $(( (${end/./} - ${start/./}) )) >> "$scratch/times.$i"
+# Round after round, each command once, the light ones first (see the top);
+# wall times in microseconds, one file per command. Every line goes through
+# eval, so that the shell's own work (parsing, the prefix assignments, one
+# fork) is the same for all.
+heavy_lines=("$cold_empty_line" "$cold_tree_line" "${temp_lines[@]}")
+[ -n "$firejail_line" ] && heavy_lines+=("$firejail_line")
+[ -n "$codex_line" ] && heavy_lines+=("$codex_line")
+light=() heavy=()
+for i in "${!commands[@]}"; do
+  is_heavy=0
+  for h in "${heavy_lines[@]}"; do [ "${commands[$i]}" = "$h" ] && is_heavy=1; done
+  if [ $is_heavy = 1 ]; then heavy+=("$i"); else light+=("$i"); fi
+done
+for group in light heavy; do
+  declare -n members=$group
+  for ((round = 0; round < runs; ++round)); do
+    for i in "${members[@]}"; do
+      start=$EPOCHREALTIME
+      eval "${commands[$i]}" >/dev/null 2>&1
+      end=$EPOCHREALTIME
+      echo $(( (${end/./} - ${start/./}) )) >> "$scratch/times.$i"
+    done
   done
+  unset -n members
 done
 
 median() {  # median milliseconds of command line $1

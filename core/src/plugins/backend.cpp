@@ -108,6 +108,16 @@ std::optional<BackendChoice> strongest_usable(const Registry& registry, const Co
     return BackendChoice{};
 }
 
+bool unconfined(const BackendChoice& choice) {
+    return choice.record && (choice.record->backend()->flags & OMS_BACKEND_NEEDS_APPROVAL);
+}
+
+bool any_deferred(const Registry& registry) {
+    for (const PluginRecord* record : registry.backends())
+        if (record->status == PluginStatus::Deferred) return true;
+    return false;
+}
+
 }  // namespace
 
 bool serves_current_platform(const PluginRecord& record) {
@@ -126,8 +136,11 @@ BackendChoice choose_backend(const Registry& registry, const Config& config, con
         return named(registry, config, *configured, "config (" + value->where + ")", audience);
     }
     std::optional<BackendChoice> best = strongest_usable(registry, config, audience);
-    if (!best) {
-        registry.load_all_deferred();  // rank them all from their descriptors
+    // Ranked from the record wrongly, or about to run unconfined while some
+    // backend is known only from the record: rank them all from their
+    // descriptors.
+    if (!best || (unconfined(*best) && any_deferred(registry))) {
+        registry.load_all_deferred();
         best = strongest_usable(registry, config, audience);
     }
     if (!best || !best->record)

@@ -6,6 +6,7 @@
 #include <oms/text_file.hpp>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -45,11 +46,24 @@ std::optional<KnownBackend> parse_entry(const std::string& line) {
     return backend;
 }
 
+// The record's text when it is a regular file of this user's that nobody
+// else may write, reached with no link at its name; nullopt otherwise.
+std::optional<std::string> own_record_text(const std::string& path) {
+    const int fd = sdk::open_regular_file(path, O_NOFOLLOW);
+    if (fd < 0) return std::nullopt;
+    struct stat st;
+    std::optional<std::string> text;
+    if (::fstat(fd, &st) == 0 && st.st_uid == ::geteuid() && (st.st_mode & 022) == 0)
+        text = sdk::read_text_fd(fd, 64 * 1024);
+    ::close(fd);
+    return text;
+}
+
 }  // namespace
 
 KnownBackends KnownBackends::read(const std::string& path) {
     KnownBackends known;
-    const auto text = sdk::read_text_file(path, 64 * 1024);
+    const auto text = own_record_text(path);
     if (!text) return known;
     std::istringstream lines(*text);
     std::string line;
@@ -62,17 +76,24 @@ KnownBackends KnownBackends::read(const std::string& path) {
     return known;
 }
 
+void KnownBackends::add(KnownBackend backend) {
+    if (writable(backend)) entries_.push_back(std::move(backend));
+}
+
 bool KnownBackends::write(const std::string& path) const {
     std::string text = header() + "\n";
     for (const auto& backend : entries_) {
-        if (!writable(backend)) continue;
         text += std::to_string(backend.identity.device) + " " + std::to_string(backend.identity.inode) + " " +
                 std::to_string(backend.identity.size) + " " + std::to_string(backend.identity.mtime_ns) + " " +
                 std::to_string(backend.identity.ctime_ns) + " " + std::to_string(backend.strength) + " " +
                 backend.id + " " + backend.platforms + " " + backend.file + "\n";
     }
-    std::error_code error;  // a folder that cannot be made fails the write below
-    std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
+    // The state folder is made 0700 when missing (its parents as usual); a
+    // folder that cannot be made fails the write below.
+    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    std::error_code error;
+    std::filesystem::create_directories(folder.parent_path(), error);
+    ::mkdir(folder.c_str(), 0700);
     std::string temporary = path + ".XXXXXX";
     const int fd = ::mkstemp(temporary.data());
     if (fd < 0) return false;

@@ -77,6 +77,12 @@ void Registry::load_from(const std::vector<std::string>& folders, const std::str
             PluginRecord record = deferred ? std::move(*deferred) : load_plugin(file);
             const bool claims = record.status == PluginStatus::Loaded || record.status == PluginStatus::Deferred;
             const PluginRecord* first = claims ? claimed(records_, record.id) : nullptr;
+            if (first && first->status == PluginStatus::Deferred) {
+                // Two files claim one id: the remembered one loads to keep
+                // it (a file that no longer loads leaves the id to this one).
+                load_deferred(*first);
+                first = claimed(records_, record.id);
+            }
             if (first) record.reject("duplicate id '" + record.id + "': already loaded from " + first->file);
             records_.push_back(std::move(record));
         }

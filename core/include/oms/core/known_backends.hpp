@@ -9,7 +9,8 @@
 // An entry counts only while the file has the same device, inode, size,
 // modification and change time as when it was loaded: a rebuilt, replaced,
 // copied or chmod'ed plugin is loaded again. The record lives in oms's state
-// folder, which no sandboxed command can see (policy: hide_state_folder).
+// folder, which no sandboxed command can see (policy: hide_state_folder),
+// and is believed only when it is the user's own (see read).
 #pragma once
 #include "oms/core/plugin_file_check.hpp"
 
@@ -35,7 +36,9 @@ struct KnownBackend {
 class KnownBackends {
 public:
     // The record at `path`; empty when it is missing, unreadable, malformed,
-    // or written by an oms of another version or plugin ABI.
+    // written by an oms of another version or plugin ABI, or not a regular
+    // file of this user's that only this user may write (a link at its name
+    // is not followed).
     static KnownBackends read(const std::string& path);
     // Replaces the record at `path` (a new file renamed over it), making its
     // folder when missing; false when it could not.
@@ -43,7 +46,10 @@ public:
 
     // The entry of `file` when its identity is still `identity`.
     const KnownBackend* find(const std::string& file, const PluginFileIdentity& identity) const;
-    void add(KnownBackend backend) { entries_.push_back(std::move(backend)); }
+    // An entry whose fields would not read back whole (a space in its
+    // platforms, a newline in its file name) is not added: that backend is
+    // loaded at every command, as without a record.
+    void add(KnownBackend backend);
     const std::vector<KnownBackend>& entries() const { return entries_; }
     bool operator==(const KnownBackends& other) const { return entries_ == other.entries_; }
     bool operator!=(const KnownBackends& other) const { return !(*this == other); }
