@@ -27,11 +27,9 @@
 # micro-measures (those waits, a raw socket's, a plain fork + exec, and a
 # file made and removed in /tmp).
 # The HOME is synthetic so the figure does not depend on the machine's own.
-# Where it lies does count: landlock grants reads outside HOME entry by
-# entry, one rule for each entry beside the folders on the way from / to
-# HOME, so a HOME deep in a build tree costs more rules than /home/NAME. As
-# root the trees go below /home, where users' HOMEs are, and the script
-# prints how many entries lie beside HOME's path.
+# Where it lies does count (bench_base_dir in synthetic-trees.sh): as root
+# the trees go below /home, where users' HOMEs are, and the script prints
+# how many entries lie beside HOME's path.
 # Each oms setting runs twice first, so the keypair search's cache is warm,
 # as it is from the second start of a task on.
 # Rounds: the light commands (env, bwrap, the three warm oms lines, the
@@ -67,9 +65,8 @@ for tool in bwrap; do
   command -v "$tool" >/dev/null || { echo "landlock-launch: $tool is required" >&2; exit 2; }
 done
 
-default_bench_dir=$build_dir
-[ "$(id -u)" = 0 ] && [ -d /home ] && default_bench_dir=/home
-scratch=$(mktemp -d "$(realpath "${BENCH_DIR:-$default_bench_dir}")/oms-bench-XXXXXX")
+source "$(dirname "$0")/synthetic-trees.sh"
+scratch=$(mktemp -d "$(bench_base_dir "$build_dir")/oms-bench-XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 
 # What the figures depend on, printed before them.
@@ -80,17 +77,7 @@ if cc -O2 -o "$scratch/kernel-waits" "$(dirname "$0")/kernel-waits.c" 2>/dev/nul
 fi
 
 # The three settings' HOMEs and worktrees: empty_home, big_home, small, tree.
-source "$(dirname "$0")/synthetic-trees.sh"
 make_synthetic_trees "$scratch"
-entries_beside() {  # entries beside the folders on the way from / to $1
-  local path=$1 count=0 parent
-  while [ "$path" != / ]; do
-    parent=$(dirname "$path")
-    count=$((count + $(ls -A "$parent" | wc -l) - 1))
-    path=$parent
-  done
-  echo "$count"
-}
 echo "synthetic HOME: $empty_home ($(entries_beside "$empty_home") entries beside its path)"
 
 # One oms command line per setting. Its environment is set by the shell, as

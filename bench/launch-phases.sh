@@ -24,19 +24,21 @@
 # Usage: bench/launch-phases.sh [BUILD_DIR]   (default: ./build)
 #   RUNS=N          rounds (default 30)
 #   COLD=1          each run cold, as above
-#   BENCH_DIR=DIR   where the synthetic trees go (default: BUILD_DIR; not
+#   BENCH_DIR=DIR   where the synthetic trees go (default: /home as root,
+#                   else BUILD_DIR; bench_base_dir in synthetic-trees.sh; not
 #                   below /tmp, see landlock-launch.sh)
 set -euo pipefail
 
 build_dir=${1:-build}
 oms=$(realpath "$build_dir/bin/oms")
 runs=${RUNS:-30}
-scratch=$(mktemp -d "$(realpath "${BENCH_DIR:-$build_dir}")/oms-phases-XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
 source "$(dirname "$0")/synthetic-trees.sh"
+scratch=$(mktemp -d "$(bench_base_dir "$build_dir")/oms-phases-XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
 source "$(dirname "$0")/machine.sh"
 describe_machine
 make_synthetic_trees "$scratch"
+echo "synthetic HOME: $empty_home ($(entries_beside "$empty_home") entries beside its path)"
 
 marks=(start plugins-loaded private-home policy launch plan command-started command-ended recorded)
 phases=("exec to main" "config, plugins" "private HOME" "policy" "before the backend" "plan"

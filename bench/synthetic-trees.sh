@@ -4,6 +4,28 @@
 # ~/.cargo of 200), small (a worktree of one file) and tree (50,000 files in
 # 5,000 folders, 5 of them keypair files), all below DIR.
 
+# Where the trees go unless BENCH_DIR says: below /home as root, where
+# users' HOMEs are, else in the build folder $1. It counts: landlock grants
+# reads outside HOME entry by entry, one rule for each entry beside the
+# folders on the way from / to HOME, so a HOME deep in a build tree costs
+# more rules than /home/NAME does.
+bench_base_dir() {
+  if [ -n "${BENCH_DIR:-}" ]; then realpath "$BENCH_DIR"
+  elif [ "$(id -u)" = 0 ] && [ -d /home ]; then echo /home
+  else realpath "$1"; fi
+}
+
+# The entries beside the folders on the way from / to $1 (see above).
+entries_beside() {
+  local path=$1 count=0 parent
+  while [ "$path" != / ]; do
+    parent=$(dirname "$path")
+    count=$((count + $(ls -A "$parent" | wc -l) - 1))
+    path=$parent
+  done
+  echo "$count"
+}
+
 # A HOME with its own config and state (the scan cache lives in the state).
 make_home() {
   mkdir -p "$1/.config" "$1/.local/state"
