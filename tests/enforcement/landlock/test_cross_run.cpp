@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -102,6 +103,24 @@ TEST_CASE("processes still being started as the command ends are gone when the r
         REQUIRE(has(r.out, "SPAWNING"));  // positive: the loop ran inside the run
         CHECK(host_processes_with(mark).empty());
     }
+}
+
+// oms returns before the init's own exit (child_leftovers.cpp), but reaps it
+// before it exits itself: a caller that is a child subreaper (a service
+// manager, an agent's runner) must not be left an init's zombie to reap.
+TEST_CASE("oms leaves no process of the run for its caller to reap", "[landlock][isolation][class6]") {
+    require_landlock();
+    World w;
+    REQUIRE(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0);
+    size_t handed = 0;
+    for (int i = 0; i < 5; ++i) {
+        auto r = run_in_oms(w, "exit 7");
+        INFO(r.spawn_error << r.err);
+        REQUIRE(r.exit_code == 7);  // positive: the run ran, with its status
+        while (waitpid(-1, nullptr, WNOHANG | __WALL) > 0) ++handed;
+    }
+    prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+    CHECK(handed == 0);
 }
 
 TEST_CASE("host processes can be neither seen nor limited nor signalled", "[landlock][isolation][class5]") {

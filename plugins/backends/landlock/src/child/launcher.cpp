@@ -55,21 +55,42 @@ std::optional<int> told_exit_code(int fd) {
     return code;
 }
 
-// An init that said the run is over ends by itself in a moment, with
-// nothing of the run left: it is reaped now if it has ended, else at the
-// next run's launch or when oms exits (its parent then reaps it).
-void reap_when_ended(pid_t pid) {
-    static std::mutex mutex;
-    static std::vector<pid_t> ending;
-    std::lock_guard<std::mutex> lock(mutex);
-    if (pid > 0) ending.push_back(pid);
-    ending.erase(std::remove_if(ending.begin(), ending.end(),
-                                [](pid_t p) {
-                                    int status = 0;
-                                    const pid_t done = waitpid(p, &status, WNOHANG);
-                                    return done == p || (done < 0 && errno == ECHILD);
-                                }),
-                 ending.end());
+// Inits that said their run is over and end by themselves in a moment, with
+// nothing of the run left. Each is reaped when it has ended: at the next
+// run's launch, or at the latest when the process exits (a wait then, so
+// that oms never hands an init's zombie to its own parent, which may be a
+// subreaper waiting only for the children it knows).
+class EndingInits {
+public:
+    void add(pid_t pid) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        pids_.push_back(pid);
+        reap(WNOHANG);
+    }
+    void reap_ended() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        reap(WNOHANG);
+    }
+    ~EndingInits() { reap(0); }  // at exit: it ends within its own exit
+
+private:
+    void reap(int options) {
+        pids_.erase(std::remove_if(pids_.begin(), pids_.end(),
+                                   [options](pid_t p) {
+                                       pid_t done;
+                                       while ((done = waitpid(p, nullptr, options)) < 0 && errno == EINTR) {
+                                       }
+                                       return done == p || (done < 0 && errno == ECHILD);
+                                   }),
+                    pids_.end());
+    }
+    std::mutex mutex_;
+    std::vector<pid_t> pids_;
+};
+
+EndingInits& ending_inits() {
+    static EndingInits inits;  // destroyed at exit, after the runs
+    return inits;
 }
 
 // Reads the child's failure report; returns false at EOF (exec succeeded).
@@ -198,8 +219,8 @@ ConfinedRun::ConfinedRun(pid_t pid, sdk::ScopedFd end, std::unique_ptr<LoopbackR
 
 ConfinedRun::~ConfinedRun() {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (told_end_) {
-        reap_when_ended(pid_);
+    if (told_end_ && !reaped_) {
+        ending_inits().add(pid_);
     } else if (!reaped_) {  // released without wait: never leave the command behind
         kill(pid_, SIGKILL);
         wait_status(pid_);
@@ -212,11 +233,13 @@ void ConfinedRun::signal(int signal_number) {
 }
 
 int ConfinedRun::wait() {
+    if (code_) return *code_;  // waited for already
     // The init's word that the run is over: the command and everything it
     // left have ended and been reaped; only the init's own exit is left.
     if (std::optional<int> code = told_exit_code(end_.get())) {
         std::lock_guard<std::mutex> lock(mutex_);
         told_end_ = true;
+        code_ = code;
         end_.reset();
         relay_.reset();
         network_.reset();
@@ -233,6 +256,7 @@ int ConfinedRun::wait() {
         std::lock_guard<std::mutex> lock(mutex_);
         code = wait_status(pid_);
         reaped_ = true;
+        code_ = code;
     }
     relay_.reset();
     network_.reset();
@@ -248,7 +272,7 @@ void ConfinedRun::keep_member(std::unique_ptr<TaskNetwork> network) {
 }
 
 std::unique_ptr<ConfinedRun> launch(ChildSpec& spec, const std::function<void(pid_t)>& network_entered) {
-    reap_when_ended(0);
+    ending_inits().reap_ended();
     int error_pipe[2];
     if (pipe2(error_pipe, O_CLOEXEC) != 0) throw Error(OMS_ERR_FAILED, "landlock: pipe failed");
     sdk::ScopedFd error_read(error_pipe[0]), error_write(error_pipe[1]);

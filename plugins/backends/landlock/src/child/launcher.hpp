@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <sys/types.h>
@@ -37,6 +38,7 @@ private:
     // reaped yet, and gets no signal.
     bool told_end_ = false;
     sdk::ScopedFd end_;
+    std::optional<int> code_;  // the command's, once waited for
     std::unique_ptr<LoopbackRelay> relay_;
     std::unique_ptr<TaskNetwork> network_;
 };
