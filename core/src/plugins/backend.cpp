@@ -74,17 +74,6 @@ BackendReport probe_backend(const PluginRecord& record, const PluginInstance& in
 
 namespace {
 
-// What the descriptor declares, or for a deferred backend what was
-// remembered of it (known_backends.hpp).
-uint32_t strength_of(const PluginRecord& record) {
-    return record.status == PluginStatus::Deferred ? record.known->strength : record.backend()->strength;
-}
-
-std::string platforms_of(const PluginRecord& record) {
-    if (record.status == PluginStatus::Deferred) return record.known->platforms;
-    return record.backend()->platforms ? record.backend()->platforms : "";
-}
-
 // Strongest first, and stop at the first that can run: probing costs (the
 // docker probe talks to its daemon), so weaker ones are not asked, and a
 // deferred one is loaded only when its turn comes. nullopt: a deferred
@@ -96,7 +85,7 @@ std::optional<BackendChoice> strongest_usable(const Registry& registry, const Co
     for (const PluginRecord* record : registry.backends())
         if (serves_current_platform(*record)) candidates.push_back(record);
     std::stable_sort(candidates.begin(), candidates.end(),
-                     [](const PluginRecord* a, const PluginRecord* b) { return strength_of(*a) > strength_of(*b); });
+                     [](const PluginRecord* a, const PluginRecord* b) { return a->strength() > b->strength(); });
     for (const PluginRecord* record : candidates) {
         if (!registry.load_deferred(*record)) return std::nullopt;
         PluginInstance* instance = registry.instance(record->id);
@@ -121,7 +110,7 @@ bool any_deferred(const Registry& registry) {
 }  // namespace
 
 bool serves_current_platform(const PluginRecord& record) {
-    for (auto& p : split_list(platforms_of(record), ','))
+    for (auto& p : split_list(record.platforms(), ','))
         if (p == current_platform()) return true;
     return false;
 }

@@ -49,14 +49,8 @@ std::optional<PluginRecord> deferred_record(const std::string& file, const Known
     return record;
 }
 
-std::string platforms_of(const PluginRecord& record) {
-    const char* platforms = record.backend()->platforms;
-    return platforms ? platforms : "";
-}
-
 KnownBackend known_of(const PluginRecord& record) {
-    if (record.status == PluginStatus::Deferred) return *record.known;
-    return KnownBackend{record.file, record.identity, record.id, record.backend()->strength, platforms_of(record)};
+    return KnownBackend{record.file, record.identity, record.id, record.strength(), record.platforms()};
 }
 
 }  // namespace
@@ -123,8 +117,8 @@ bool Registry::load_deferred(const PluginRecord& target) const {
                               remembered.id + "')");
                 as_remembered = false;
             } else {
-                as_remembered = record.backend()->strength == remembered.strength &&
-                                platforms_of(record) == remembered.platforms;
+                as_remembered =
+                    record.strength() == remembered.strength && record.platforms() == remembered.platforms;
             }
         }
         if (record.status == PluginStatus::Loaded && config_) instantiate_one(record);

@@ -39,6 +39,13 @@ struct PluginRecord {
     PluginFileIdentity identity;       // of the file as it was checked and loaded
     std::optional<KnownBackend> known;  // a Deferred record's remembered strength and platforms
 
+    // A backend's rank and platforms: its descriptor's, or for a Deferred
+    // record what known-backends remembers.
+    uint32_t strength() const { return status == PluginStatus::Deferred ? known->strength : backend()->strength; }
+    std::string platforms() const {
+        if (status == PluginStatus::Deferred) return known->platforms;
+        return backend()->platforms ? backend()->platforms : "";
+    }
     bool is_backend() const { return kind == OMS_KIND_BACKEND; }
     bool is_policy() const { return kind == OMS_KIND_POLICY; }
     const oms_backend_api* backend() const { return backend_of(descriptor); }
