@@ -7,7 +7,6 @@
 #include "launcher.hpp"
 #include "task_network.hpp"
 #include "child_steps.hpp"
-#include "mask_sources.hpp"
 #include "fresh_dev_plan.hpp"
 #include "plan_render.hpp"
 #include "policy_values.hpp"
@@ -18,7 +17,6 @@
 #include "rung3_filter.hpp"
 
 #include <oms/launch_phase.hpp>
-#include <oms/run_folder.hpp>
 
 namespace oms::landlock {
 
@@ -202,13 +200,10 @@ void LandlockBackend::check_enforceable(const oms::sdk::Context& context) {
 }
 
 // The child for `plan`, in the task's network when `network` has a member to
-// join. The mask sources live until the child has exec'd (its mounts are
-// made by then).
-std::unique_ptr<ConfinedRun> LandlockBackend::launch_confined(const Plan& plan, const std::string& mask_folder,
-                                                              oms_stdio stdio, TaskNetwork* network) {
+// join.
+std::unique_ptr<ConfinedRun> LandlockBackend::launch_confined(const Plan& plan, oms_stdio stdio, TaskNetwork* network) {
     const uint32_t resolver = network ? network->resolver_address() : TaskNetwork::kOwnResolver;
-    MaskSources masks(mask_folder, resolver);
-    ChildSpec spec = make_child_spec(plan, features_, seccomp_for(plan), masks);
+    ChildSpec spec = make_child_spec(plan, features_, seccomp_for(plan));
     spec.join_pidfd = network ? network->join_pidfd() : -1;
     spec.task_lock_fd = network ? network->lock_descriptor() : -1;
     spec.resolver_address = resolver;
@@ -257,9 +252,7 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
     for (const auto& line : link_scratch_trees_into_private_home(std::string(context.home()),
                                                                  std::string(context.private_home()), plan.scratch_trees))
         host().log(OMS_LOG_WARN, line);
-    const auto run_folder = sdk::run_folder_of(context.private_home(), context.temp_dir());
-    const std::string mask_folder = run_folder.known() ? run_folder.own : "/tmp";
-    auto run = launch_in_task_network(plan, mask_folder, stdio, state_dir, std::string(context.worktree()));
+    auto run = launch_in_task_network(plan, stdio, state_dir, std::string(context.worktree()));
     host().log(OMS_LOG_DEBUG, launch_phase_mark("command-started"));  // the child set up, the command exec'd
     return run;
 }
@@ -268,8 +261,8 @@ std::unique_ptr<oms::sdk::Run> LandlockBackend::spawn(const oms::sdk::Context& c
 // network of its own: a run of the task that joins one whose member has
 // ended since the look looks again, three times at most, then makes a
 // network of its own.
-std::unique_ptr<ConfinedRun> LandlockBackend::launch_in_task_network(const Plan& plan, const std::string& mask_folder,
-                                                                     oms_stdio stdio, const std::string& state_dir,
+std::unique_ptr<ConfinedRun> LandlockBackend::launch_in_task_network(const Plan& plan, oms_stdio stdio,
+                                                                     const std::string& state_dir,
                                                                      const std::string& worktree) {
     constexpr int kLooks = 3;
     auto look = [&](int looks) {
@@ -281,7 +274,7 @@ std::unique_ptr<ConfinedRun> LandlockBackend::launch_in_task_network(const Plan&
     std::unique_ptr<TaskNetwork> network = look(looks);
     for (;;) {
         try {
-            auto run = launch_confined(plan, mask_folder, stdio, network.get());
+            auto run = launch_confined(plan, stdio, network.get());
             if (network) run->keep_member(std::move(network));
             return run;
         } catch (const LaunchFailure& failure) {

@@ -58,10 +58,8 @@ private:
     const SeccompProgram& seccomp_for(const Plan& plan) const {
         return plan.own_network ? seccomp_own_network_ : seccomp_;
     }
-    std::unique_ptr<ConfinedRun> launch_confined(const Plan& plan, const std::string& mask_folder, oms_stdio stdio,
-                                                 TaskNetwork* network);
-    std::unique_ptr<ConfinedRun> launch_in_task_network(const Plan& plan, const std::string& mask_folder,
-                                                        oms_stdio stdio, const std::string& state_dir,
+    std::unique_ptr<ConfinedRun> launch_confined(const Plan& plan, oms_stdio stdio, TaskNetwork* network);
+    std::unique_ptr<ConfinedRun> launch_in_task_network(const Plan& plan, oms_stdio stdio, const std::string& state_dir,
                                                         const std::string& worktree);
     PlanOptions options_;
     long task_network_idle_ = 0;  // [plugin.landlock] task_network_idle (task_network.hpp)

@@ -51,16 +51,6 @@ void bind_in_place(const ChildSpec& spec, const char* path, bool read_only) {
 
 namespace {
 
-// Opens a mask source without following symlinks and checks it is the inode
-// the parent created.
-int open_verified(const ChildSpec& spec, const char* path, const unsigned long long* id, bool folder) {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (folder ? O_DIRECTORY : 0));
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) child_fail(spec, "open the mask source", path);
-    if (st.st_dev != id[0] || st.st_ino != id[1]) child_fail(spec, "trust the mask source (it was replaced)", path, EPERM);
-    return fd;
-}
-
 // Covers `target` with `source` if it is still the object the keypair search
 // matched (`id`: st_dev, st_ino; 0, 0 for a path hidden by name). The path is
 // opened once, checked, and the mask attached to that very object: a folder
@@ -111,13 +101,11 @@ void apply_mounts(const ChildSpec& spec) {
     // Nothing done here may leak back to the host's mount table.
     if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
         child_fail(spec, "make the mount namespace private");
-    // Opened after unshare (a bind source must belong to this mount
-    // namespace) and before the private temp folders cover where they live.
+    // Made before anything covers /proc (the run's own proc comes later).
     const bool masks = !spec.hide_folders.empty() || !spec.hide_files.empty();
-    int folder = masks ? open_verified(spec, spec.empty_folder, spec.empty_folder_id, true) : -1;
-    int file = masks ? open_verified(spec, spec.empty_file, spec.empty_file_id, false) : -1;
+    const MaskSourceFds sources = make_mask_sources(spec, masks, spec.resolv_conf_target != nullptr);
+    const int folder = sources.folder, file = sources.file, resolv = sources.resolv_conf;
     int null_device = spec.hide_files.empty() ? -1 : open_device_null(spec);
-    int resolv = spec.resolv_conf_target ? open_verified(spec, spec.resolv_conf_source, spec.resolv_conf_id, false) : -1;
     if (spec.fresh_dev) copy_granted_devices(spec);
     make_root_read_only(spec);
     set_up_private_temps(spec);

@@ -33,8 +33,7 @@ std::vector<char*> c_list(std::vector<std::string>& items) {
 
 }  // namespace
 
-ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, const SeccompProgram& seccomp,
-                          const MaskSources& masks) {
+ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, const SeccompProgram& seccomp) {
     ChildSpec spec;
     spec.storage_argv = plan.argv;
     spec.storage_env = plan.env;
@@ -88,18 +87,7 @@ ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, cons
     if (plan.own_network) spec.publish_ports = plan.publish_ports;
     if (!plan.refusal_log.empty()) spec.refusal_log = plan.refusal_log.c_str();
     spec.watch_connects = plan.watch_connects;
-    spec.empty_folder = masks.folder().c_str();
-    spec.empty_file = masks.file().c_str();
-    spec.empty_folder_id[0] = masks.folder_identity().device;
-    spec.empty_folder_id[1] = masks.folder_identity().inode;
-    spec.empty_file_id[0] = masks.file_identity().device;
-    spec.empty_file_id[1] = masks.file_identity().inode;
-    if (!plan.resolv_conf.empty()) {
-        spec.resolv_conf_target = plan.resolv_conf.c_str();
-        spec.resolv_conf_source = masks.resolv_conf().c_str();
-        spec.resolv_conf_id[0] = masks.resolv_conf_identity().device;
-        spec.resolv_conf_id[1] = masks.resolv_conf_identity().inode;
-    }
+    if (!plan.resolv_conf.empty()) spec.resolv_conf_target = plan.resolv_conf.c_str();
     spec.uid = getuid();
     spec.gid = getgid();
     spec.namespaces = plan.namespaces;

@@ -3,7 +3,6 @@
 // reads this structure and makes system calls.
 #pragma once
 #include "kernel_features.hpp"
-#include "mask_sources.hpp"
 #include "sandbox_plan.hpp"
 #include "seccomp_program.hpp"
 
@@ -55,14 +54,9 @@ struct ChildSpec {
     int not_found_status = 127;
     const char* worktree = nullptr;
     const char* working_dir_below = nullptr;  // relative to the worktree, entered without leaving it
-    const char* empty_folder = nullptr;  // source of hide_folders mounts
-    const char* empty_file = nullptr;    // source of hide_files mounts
-    const char* resolv_conf_source = nullptr;  // the sandbox's resolv.conf (MaskSources)
-    const char* resolv_conf_target = nullptr;  // the host's file it covers, or null
-    // {st_dev, st_ino} they had when created: checked before mounting.
-    unsigned long long empty_folder_id[2] = {0, 0};
-    unsigned long long empty_file_id[2] = {0, 0};
-    unsigned long long resolv_conf_id[2] = {0, 0};
+    // The host's file the sandbox's resolv.conf covers, or null; the child
+    // makes the sandbox's one (child_mask_sources.cpp).
+    const char* resolv_conf_target = nullptr;
     int stdio[3] = {0, 1, 2};
     int error_fd = -1;     // CLOEXEC pipe: a failure report, or EOF at exec
     int channel_fd = -1;   // unix socket carrying the relay listeners, then published sockets, to the parent
@@ -110,8 +104,7 @@ struct ChildSpec {
 };
 
 // Builds the spec for `plan`, masking rights to what the kernel knows.
-ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, const SeccompProgram& seccomp,
-                          const MaskSources& masks);
+ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, const SeccompProgram& seccomp);
 
 // The child's whole life: confine itself, then exec. Never returns; on any
 // failure it writes {errno, step} to error_fd and exits 127.

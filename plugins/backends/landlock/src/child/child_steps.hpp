@@ -63,6 +63,13 @@ void bind_back_keeps(const ChildSpec& spec, const std::vector<const char*>& path
                      const char* step);
 // O_PATH descriptor of a mount path with no link in it, or the child ends.
 int open_mount_path(const ChildSpec& spec, const char* path);
+// O_PATH descriptors of the masks' sources (child_mask_sources.cpp), -1 for
+// those not asked for: an empty folder and an empty file when `masks`, the
+// sandbox's resolv.conf when `resolv_conf`.
+struct MaskSourceFds {
+    int folder = -1, file = -1, resolv_conf = -1;
+};
+MaskSourceFds make_mask_sources(const ChildSpec& spec, bool masks, bool resolv_conf);
 void setup_loopback(const ChildSpec& spec);        // lo up, relay listeners handed to the parent
 void drop_capabilities(const ChildSpec& spec);     // bounding, ambient, effective sets
 void apply_landlock(const ChildSpec& spec);        // the allow-list ruleset

@@ -5,7 +5,6 @@
 #include "landlock_only_plan.hpp"
 #include "fresh_dev_plan.hpp"
 #include "launcher.hpp"
-#include "mask_sources.hpp"
 #include <oms/scoped_fd.hpp>
 #include "start_refusal.hpp"
 
@@ -55,8 +54,7 @@ StartVerdict start_true(const char* program, const KernelFeatures& features, con
     Plan plan = probe_plan(program, mode.watch_connects);
     if (!mode.namespaces) adapt_for_landlock_only(plan);
     else plan_fresh_dev(plan);
-    MaskSources masks("/tmp");
-    ChildSpec spec = make_child_spec(plan, features, *mode.seccomp, masks);
+    ChildSpec spec = make_child_spec(plan, features, *mode.seccomp);
     spec.extra_seccomp = mode.extra_seccomp;
     for (int& fd : spec.stdio) fd = null_device.get();
     try {
