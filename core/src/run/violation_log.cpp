@@ -4,13 +4,15 @@
 
 #include <oms/refusal_log.hpp>
 
+#include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -145,6 +147,31 @@ nlohmann::json to_json(const RunRecord& r) {
 
 }  // namespace
 
+namespace {
+
+// last-run.json, open and locked (LOCK_EX to write, LOCK_SH to read), or -1.
+// Written over in place on every run: a new file renamed over it freed the
+// old one's block each time, which costs a device round trip where /tmp's
+// file system discards on free. Only a regular file of ours with one name
+// is written through: anything else there (a hard link to another of our
+// files, someone else's file) is removed and made again.
+int open_locked_record(const std::string& path, bool for_writing) {
+    const int flags = (for_writing ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        const int fd = ::open(path.c_str(), flags, 0600);
+        struct stat st;
+        const bool ours = fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() &&
+                          st.st_nlink == 1;
+        if (fd >= 0 && (!for_writing || ours) && ::flock(fd, for_writing ? LOCK_EX : LOCK_SH) == 0) return fd;
+        const bool a_link = fd < 0 && errno == ELOOP;  // O_NOFOLLOW met one
+        if (fd >= 0) ::close(fd);
+        if (!for_writing || (fd < 0 && !a_link) || ::unlink(path.c_str()) != 0) return -1;
+    }
+    return -1;
+}
+
+}  // namespace
+
 std::optional<std::string> write_run_record(const std::string& state_dir, const RunRecord& record) {
     std::error_code error;
     fs::create_directories(state_dir, error);
@@ -155,24 +182,26 @@ std::optional<std::string> write_run_record(const std::string& state_dir, const 
     } catch (const std::exception& e) {
         return std::string(e.what());
     }
-    std::string temporary = last_run_path(state_dir) + ".XXXXXX";
-    const int fd = ::mkstemp(temporary.data());
-    if (fd < 0) return "cannot create a file in " + state_dir;
-    const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    const std::string path = last_run_path(state_dir);
+    const int fd = open_locked_record(path, true);
+    if (fd < 0) return "cannot write " + path;
+    const bool written = ::pwrite(fd, text.data(), text.size(), 0) == static_cast<ssize_t>(text.size()) &&
+                         ::ftruncate(fd, static_cast<off_t>(text.size())) == 0;
     ::close(fd);
-    if (!written || ::rename(temporary.c_str(), last_run_path(state_dir).c_str()) != 0) {
-        ::unlink(temporary.c_str());
-        return "cannot write " + last_run_path(state_dir);
-    }
+    if (!written) return "cannot write " + path;
     return std::nullopt;
 }
 
 std::optional<RunRecord> read_run_record(const std::string& state_dir) {
     const std::string path = last_run_path(state_dir);
-    std::ifstream in(path);
-    if (!in) return std::nullopt;
+    const int fd = open_locked_record(path, false);
+    if (fd < 0) return std::nullopt;
+    std::string text;
+    char piece[4096];
+    for (ssize_t n; (n = ::read(fd, piece, sizeof piece)) > 0;) text.append(piece, static_cast<size_t>(n));
+    ::close(fd);
     try {
-        const nlohmann::json j = nlohmann::json::parse(in);
+        const nlohmann::json j = nlohmann::json::parse(text);
         RunRecord r;
         r.command = j.at("command").get<std::vector<std::string>>();
         r.backend = j.at("backend").get<std::string>();

@@ -75,8 +75,9 @@ struct RunRecord {
 };
 
 std::string last_run_path(const std::string& state_dir);
-// Writes the record to a temporary file in state_dir and renames it over
-// last-run.json; a failure is returned as text (the run's result stands).
+// Writes the record over last-run.json in state_dir, in place under an
+// exclusive lock (a reader takes a shared one); a failure is returned as
+// text (the run's result stands).
 std::optional<std::string> write_run_record(const std::string& state_dir, const RunRecord& record);
 // nullopt when no run has ended yet; throws UserError when the file is unreadable.
 std::optional<RunRecord> read_run_record(const std::string& state_dir);
