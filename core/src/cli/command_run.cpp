@@ -125,7 +125,7 @@ int command_run(const Args& all_args) {
     warn_once(context.inputs().state_dir, backend.record->id, backend.report.warn_once);
     warn_lost_guarantees(backend, context.inputs());
     remember_repository(context.inputs().state_dir, context.inputs().worktree);  // before any command runs here
-    write_run_about(run_dir.root_fd(), context.inputs().argv, backend.record->id, context.inputs().worktree);
+    write_run_about(run_dir.owner_fd(), context.inputs().argv, backend.record->id, context.inputs().worktree);
     ViolationLog violations(context.inputs().refusal_log);
     log_launch_phase("launch");
     int exit_code = 0;

@@ -1,7 +1,6 @@
 #include "oms/core/running_runs.hpp"
 
 #include "oms/core/folder_removal.hpp"
-#include "oms/core/folder_writes.hpp"
 #include "oms/core/run_dir.hpp"
 #include "oms/core/utc_time.hpp"
 
@@ -49,7 +48,7 @@ bool owner_lock_held(int folder) {
 }
 
 void read_about(int folder, RunningRun& run) {
-    const int fd = open_file_at(folder, kRunAboutFile);
+    const int fd = open_file_at(folder, kRunDirOwnerFile);
     if (fd < 0) return;
     const auto text = sdk::read_text_fd(fd, kMaxAboutBytes);
     close(fd);
@@ -80,15 +79,14 @@ void read_refusals(int folder, RunningRun& run) {
 
 }  // namespace
 
-bool write_run_about(int run_folder, const std::vector<std::string>& command, const std::string& backend,
+bool write_run_about(int owner_file, const std::vector<std::string>& command, const std::string& backend,
                      const std::string& worktree) {
     const nlohmann::json about{{"command", command},   {"backend", backend},
                                {"worktree", worktree}, {"started", utc_now()},
                                {"pid", static_cast<long>(getpid())}};
     // Replaced bytes: a worktree path or command word need not be UTF-8.
-    return run_folder >= 0 &&
-           write_new_file_at(run_folder, kRunAboutFile,
-                             about.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    const std::string text = about.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return owner_file >= 0 && ::pwrite(owner_file, text.data(), text.size(), 0) == static_cast<ssize_t>(text.size());
 }
 
 std::vector<RunningRun> running_runs(const std::string& base_path) {

@@ -42,6 +42,9 @@ public:
     const std::string& refusal_log() const { return refusals_; }
     // The run folder, open: make things in it relative to this (folder_writes.hpp).
     int root_fd() const { return root_fd_; }
+    // Its .owner, open and locked while the run lasts (running_runs.hpp
+    // writes the run's description in it).
+    int owner_fd() const { return owner_lock_; }
 
 private:
     void release();

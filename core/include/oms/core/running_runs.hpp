@@ -2,9 +2,10 @@
 // folder of the caller's in the run folders' base (the caller's TMPDIR)
 // whose oms still holds its .owner lock, with what that run has refused so
 // far (its refusals file, which the backend and oms's proxy append to while
-// the command runs). oms writes a small description of the run (run.json)
-// into its folder before the command starts; no command can write either
-// file (the run folder's top is no write root of any backend).
+// the command runs). oms writes a small description of the run (JSON) into
+// the .owner file it holds the lock on, before the command starts: one file
+// for both, one entry fewer made and removed per run. No command can write
+// either file (the run folder's top is no write root of any backend).
 #pragma once
 #include "oms/core/violation_log.hpp"
 
@@ -12,8 +13,6 @@
 #include <vector>
 
 namespace oms::core {
-
-constexpr const char* kRunAboutFile = "run.json";
 
 struct RunningRun {
     std::vector<std::string> command;
@@ -23,9 +22,10 @@ struct RunningRun {
     size_t refused_count = 0;
 };
 
-// Writes run.json into the open run folder `run_folder` (O_EXCL, no link).
-// False when it cannot: the run goes on, `--running` then lists it without.
-bool write_run_about(int run_folder, const std::vector<std::string>& command, const std::string& backend,
+// Writes the description into the run folder's .owner, open and still
+// empty (RunDir::owner_fd). False when it cannot: the run goes on,
+// `--running` then lists it without.
+bool write_run_about(int owner_file, const std::vector<std::string>& command, const std::string& backend,
                      const std::string& worktree);
 
 // The runs of this user going on now in `base`, oldest first.
