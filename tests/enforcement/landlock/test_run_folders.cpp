@@ -82,3 +82,32 @@ TEST_CASE("the run folders' folder as a --rw folder is refused, naming it", "[la
     CHECK_THAT(r.err, Catch::Contains(base + " is " + base + ", where oms keeps the runs' private folders"));
     CHECK(run_in_oms_with_rw(w, w.outside, "echo RAN").out == "RAN\n");  // positive control: another --rw folder
 }
+
+TEST_CASE("the run's TMPDIR is an empty 0700 folder of the private /tmp: what a command writes there never reaches "
+          "the host's disk",
+          "[landlock][isolation][run-folders]") {
+    require_landlock();
+    World w;
+    const std::string mark = unique_mark(w.work + "/tmpdir");
+    // The command names its TMPDIR and writes there, then waits while the
+    // test looks at the host's folder of that name.
+    auto run = std::async(std::launch::async, [&] {
+        return run_in_oms(w, "stat -f -c 'type %T' \"$TMPDIR\"; stat -c 'mode %a' \"$TMPDIR\"; "
+                             "echo \"entries $(ls -A \"$TMPDIR\" | wc -l)\"; "
+                             "echo x > \"$TMPDIR/made\" && cat \"$TMPDIR/made\" && echo TMPDIR-WRITABLE; "
+                             "echo \"$TMPDIR\" > '" + mark + ".path'; " + shell_wait_for(mark + ".looked") +
+                                 "cat \"$TMPDIR/made\" && echo STILL-THERE");
+    });
+    REQUIRE(file_appears(mark + ".path", std::chrono::seconds(30)));
+    std::string host_temp = read_file(mark + ".path");
+    host_temp.pop_back();  // the newline
+    const bool host_folder_there = exists(host_temp);
+    const bool host_file_there = exists(host_temp + "/made");
+    write_file(mark + ".looked", "");
+    const RunOutcome r = run.get();
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::StartsWith("type tmpfs\nmode 700\nentries 0\nx\nTMPDIR-WRITABLE\nx\nSTILL-THERE\n"));
+    CHECK(host_folder_there);  // positive: oms made the host's folder for the run (rung 3 uses it)
+    CHECK_FALSE(host_file_there);
+}

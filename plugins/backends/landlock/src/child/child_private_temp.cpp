@@ -1,7 +1,8 @@
 // Private /tmp and /var/tmp: a fresh tmpfs each, gone with the run. What the
 // policy names below them (a worktree or HOME under /tmp, the run's own
-// folders...) is cloned first, with the rights the read-only step gave it,
-// and attached again at the same path inside the new tmpfs.
+// HOME...) is cloned first, with the rights the read-only step gave it,
+// and attached again at the same path inside the new tmpfs; the run's own
+// TMPDIR is made there as an empty folder.
 #include "child_steps.hpp"
 #include "mount_uapi.hpp"
 
@@ -92,6 +93,10 @@ void set_up_private_temps(const ChildSpec& spec) {
             child_fail(spec, "mount a private temp folder on", temp);
     bind_back_keeps(spec, spec.temp_keeps, spec.mount_fds, spec.keep_is_folder,
                     "bind back into the private temp folder");
+    for (const char* path : spec.temp_fresh) {  // 0700, as oms makes the host's
+        close(make_mount_point(spec, path, true));
+        if (chmod(path, 0700) != 0) child_fail(spec, "make private the run's temp folder", path);
+    }
 }
 
 }  // namespace oms::landlock

@@ -53,6 +53,7 @@ ChildSpec make_child_spec(const Plan& plan, const KernelFeatures& features, cons
     spec.writable_mounts = c_strings(plan.writable_mounts);
     spec.private_temps = c_strings(plan.private_temps);
     spec.temp_keeps = c_strings(plan.temp_keeps);
+    spec.temp_fresh = c_strings(plan.temp_fresh);
     spec.scratch_trees = c_strings(plan.scratch_trees);
     spec.scratch_read_only = c_strings(plan.scratch_read_only);
     if (!plan.home_skeleton.empty()) spec.home_skeleton = plan.home_skeleton.c_str();

@@ -25,7 +25,7 @@ struct ChildSpec {
     // Two per hide_folders / hide_files entry: the st_dev and st_ino the
     // keypair search saw there (0, 0: not a search match, covered by path).
     std::vector<unsigned long long> hide_folder_ids, hide_file_ids;
-    std::vector<const char*> writable_mounts, private_temps, temp_keeps, scratch_trees, scratch_read_only;
+    std::vector<const char*> writable_mounts, private_temps, temp_keeps, temp_fresh, scratch_trees, scratch_read_only;
     // HOME's skeleton (home_skeleton_plan.hpp): null when HOME is left as it is.
     const char* home_skeleton = nullptr;
     std::vector<const char*> home_keeps;

@@ -72,10 +72,25 @@ void plan_temp_keeps(Plan& plan, const oms::sdk::Context& context, const oms::sd
             if (sdk::path::is_inside(*real, temp) && *real != temp) keeps.push_back(*real);
     }
     plan.temp_keeps = outermost(keeps);
+    // The run's TMPDIR, when it is a keep of its own (nothing above it is
+    // kept), is made fresh instead: oms made it empty for this run, and no
+    // other process writes there (a run folder is no write root).
+    const auto run = sdk::run_folder_of(context.private_home(), context.temp_dir());
+    const auto temp = run.known() ? real_path_without_links(std::string(context.temp_dir())) : std::nullopt;
+    const auto own = temp ? std::find(plan.temp_keeps.begin(), plan.temp_keeps.end(), *temp) : plan.temp_keeps.end();
+    if (own == plan.temp_keeps.end()) return;
+    plan.temp_fresh.push_back(*own);
+    plan.temp_keeps.erase(own);
+    // Its write root's clone would only be covered by the private temp.
+    auto& mounts = plan.writable_mounts;
+    mounts.erase(std::remove(mounts.begin(), mounts.end(), plan.temp_fresh.back()), mounts.end());
 }
 
-// Host entries of a temp folder that were not kept do not exist inside.
+// Host entries of a temp folder that were not kept do not exist inside, nor
+// anything below a folder made fresh (the folder itself does).
 bool gone_inside(const Plan& plan, const std::string& path) {
+    for (const auto& fresh : plan.temp_fresh)
+        if (sdk::path::is_inside(path, fresh)) return path != fresh;
     return sdk::path::is_inside_any(path, plan.private_temps) && !sdk::path::is_inside_any(path, plan.temp_keeps) &&
            std::find(plan.private_temps.begin(), plan.private_temps.end(), path) == plan.private_temps.end();
 }

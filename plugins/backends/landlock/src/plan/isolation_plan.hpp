@@ -10,6 +10,10 @@
 //  - temp_keeps: what the policy names below a private temp (worktree, HOME,
 //    read and write roots...), bound back at the same path with the rights
 //    it had; everything else of the host's temp folders is gone.
+//  - temp_fresh: the run's own TMPDIR when it would be a keep of its own:
+//    made as an empty folder in the private temp instead (the host's is
+//    empty, oms just made it), so temporary files live in memory as the
+//    rest of the private temp does, not on the host's disk.
 //  - scratch_trees: WRITE_SCRATCH_TREE paths, an overlay whose upper layer
 //    lives in the private /tmp; scratch_read_only when no overlay is possible.
 #pragma once

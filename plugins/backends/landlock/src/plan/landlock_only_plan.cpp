@@ -108,12 +108,15 @@ void adapt_for_landlock_only(Plan& plan) {
             protect_in_keeps.push_back(p);
     std::vector<PathRule> kept, others;
     for (auto& rule : plan.path_rules)
-        (path::is_inside_any(rule.path, plan.temp_keeps) ? kept : others).push_back(std::move(rule));
+        (path::is_inside_any(rule.path, plan.temp_keeps) || path::is_inside_any(rule.path, plan.temp_fresh) ? kept
+                                                                                                        : others)
+            .push_back(std::move(rule));
     plan.path_rules = split_around(others, protect);
     for (auto& rule : split_around(kept, protect_in_keeps)) plan.path_rules.push_back(std::move(rule));
     plan.writable_mounts.clear();
     plan.private_temps.clear();
     plan.temp_keeps.clear();
+    plan.temp_fresh.clear();  // the host's TMPDIR, as it is
     plan.scratch_trees.clear();
     plan.scratch_read_only.clear();
     plan.home_skeleton.clear();

@@ -37,6 +37,7 @@ void render_mounts(std::vector<std::string>& out, const Plan& plan) {
     for (const auto& p : plan.private_temps)
         out.push_back("  private temp   " + p + "  (fresh tmpfs for this run, nosuid; the host's is not visible)");
     for (const auto& p : plan.temp_keeps) out.push_back("  bound back     " + p + "  (same path, same rights, in the private temp)");
+    for (const auto& p : plan.temp_fresh) out.push_back("  made empty     " + p + "  (the run's TMPDIR, in the private temp's memory)");
     if (!plan.home_skeleton.empty())
         out.push_back("  home skeleton  " + plan.home_skeleton +
                       "  (read-only tmpfs: only the granted paths below are there, the rest of HOME has no name inside)");

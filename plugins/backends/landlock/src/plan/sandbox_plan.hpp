@@ -36,6 +36,11 @@ struct Plan {
     std::vector<std::string> writable_mounts;  // write roots kept writable when / becomes read-only
     std::vector<std::string> private_temps;    // /tmp, /var/tmp: a fresh tmpfs each, per run
     std::vector<std::string> temp_keeps;       // paths under a private temp bound back at the same path
+    // The run's own TMPDIR when it lies in a private temp: made there as an
+    // empty folder (memory, like the rest of the private temp) instead of
+    // bound back from the host's disk, where a compiler's temporary files
+    // cost a disk's round trip each (isolation_plan.hpp).
+    std::vector<std::string> temp_fresh;
     // HOME covered by a read-only tmpfs holding only home_keeps, bound back at
     // the same path (home_skeleton_plan.hpp); empty: HOME is left as it is.
     std::string home_skeleton;
