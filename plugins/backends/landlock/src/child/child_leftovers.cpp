@@ -22,24 +22,26 @@ namespace oms::landlock {
 
 namespace {
 
-// The kernel's list of this thread's children ("12 34 "), every one killed.
-void kill_children() {
+// The kernel's list of this thread's children ("12 34 "), every one killed;
+// returns how many were.
+long kill_children() {
     int fd = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;  // checked at the start (become_subreaper)
+    if (fd < 0) return 0;  // checked at the start (become_subreaper)
     char text[4096];
     ssize_t n;
-    long pid = 0;
+    long pid = 0, killed = 0;
     while ((n = read(fd, text, sizeof text)) > 0)
         for (ssize_t i = 0; i < n; ++i) {
             if (text[i] >= '0' && text[i] <= '9') {
                 pid = pid * 10 + (text[i] - '0');
             } else if (pid > 0) {
-                kill(static_cast<pid_t>(pid), SIGKILL);
+                killed += kill(static_cast<pid_t>(pid), SIGKILL) == 0;
                 pid = 0;
             }
         }
-    if (pid > 0) kill(static_cast<pid_t>(pid), SIGKILL);
+    if (pid > 0) killed += kill(static_cast<pid_t>(pid), SIGKILL) == 0;
     close(fd);
+    return killed;
 }
 
 }  // namespace
@@ -53,13 +55,20 @@ void become_subreaper(const ChildSpec& spec) {
     close(fd);
 }
 
+// Round after round: every child listed now is killed, then as many ends
+// are reaped (each killed child ends, so these waits never block for good)
+// before the list is read again for the orphans reparented meanwhile. The
+// list was once read again after each end: quadratic in what was left.
 void end_leftovers() {
     for (;;) {
-        kill_children();
-        int status = 0;
-        const pid_t done = waitpid(-1, &status, 0);
-        if (done < 0 && errno == EINTR) continue;
-        if (done < 0) return;  // ECHILD: none left
+        const long killed = kill_children();
+        for (long reaped = 0; reaped < killed;) {
+            if (waitpid(-1, nullptr, 0) > 0) ++reaped;
+            else if (errno != EINTR) return;  // ECHILD: none left
+        }
+        // None listed: done once nothing is left to reap (a child not
+        // listed yet, reparented while the list was read, comes round again).
+        if (killed == 0 && waitpid(-1, nullptr, WNOHANG) < 0 && errno == ECHILD) return;
     }
 }
 
