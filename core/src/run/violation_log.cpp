@@ -149,20 +149,19 @@ nlohmann::json to_json(const RunRecord& r) {
 
 namespace {
 
-// last-run.json, open and locked (LOCK_EX to write, LOCK_SH to read), or -1.
-// Written over in place on every run: a new file renamed over it freed the
-// old one's block each time, which costs a device round trip where /tmp's
-// file system discards on free. Only a regular file of ours with one name
-// is written through: anything else there (a hard link to another of our
-// files, someone else's file) is removed and made again.
-int open_locked_record(const std::string& path, bool for_writing) {
-    const int flags = (for_writing ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC;
+constexpr size_t kMaxRecordBytes = 1 << 20;  // a record is a few KiB; more is not one
+
+// last-run.json, open, or -1. To write: a regular file of ours with one
+// name; anything else there (a hard link to another of our files, someone
+// else's file, a link) is removed and the file made again. To read: a
+// regular file (O_NONBLOCK: a FIFO there never makes the open wait).
+int open_record(const std::string& path, bool for_writing) {
+    const int flags = (for_writing ? O_RDWR | O_CREAT : O_RDONLY | O_NONBLOCK) | O_NOFOLLOW | O_CLOEXEC;
     for (int attempt = 0; attempt < 2; ++attempt) {
         const int fd = ::open(path.c_str(), flags, 0600);
         struct stat st;
-        const bool ours = fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() &&
-                          st.st_nlink == 1;
-        if (fd >= 0 && (!for_writing || ours) && ::flock(fd, for_writing ? LOCK_EX : LOCK_SH) == 0) return fd;
+        const bool regular = fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+        if (regular && (!for_writing || (st.st_uid == ::geteuid() && st.st_nlink == 1))) return fd;
         const bool a_link = fd < 0 && errno == ELOOP;  // O_NOFOLLOW met one
         if (fd >= 0) ::close(fd);
         if (!for_writing || (fd < 0 && !a_link) || ::unlink(path.c_str()) != 0) return -1;
@@ -170,8 +169,25 @@ int open_locked_record(const std::string& path, bool for_writing) {
     return -1;
 }
 
+// A new file renamed over the record: for when its lock is held.
+bool replace_record(const std::string& state_dir, const std::string& text) {
+    std::string temporary = last_run_path(state_dir) + ".XXXXXX";
+    const int fd = ::mkstemp(temporary.data());
+    if (fd < 0) return false;
+    const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    ::close(fd);
+    if (written && ::rename(temporary.c_str(), last_run_path(state_dir).c_str()) == 0) return true;
+    ::unlink(temporary.c_str());
+    return false;
+}
+
 }  // namespace
 
+// Written over in place on every run, under an exclusive lock: a new file
+// renamed over it freed the old one's block each time, which costs a
+// device round trip where the file system discards on free. Nobody waits
+// for a lock: a record whose lock is held (another oms writing, or any
+// process that opened the file to hold it) is replaced by a new file.
 std::optional<std::string> write_run_record(const std::string& state_dir, const RunRecord& record) {
     std::error_code error;
     fs::create_directories(state_dir, error);
@@ -183,22 +199,28 @@ std::optional<std::string> write_run_record(const std::string& state_dir, const 
         return std::string(e.what());
     }
     const std::string path = last_run_path(state_dir);
-    const int fd = open_locked_record(path, true);
-    if (fd < 0) return "cannot write " + path;
-    const bool written = ::pwrite(fd, text.data(), text.size(), 0) == static_cast<ssize_t>(text.size()) &&
-                         ::ftruncate(fd, static_cast<off_t>(text.size())) == 0;
-    ::close(fd);
-    if (!written) return "cannot write " + path;
+    const int fd = open_record(path, true);
+    if (fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        const bool written = ::pwrite(fd, text.data(), text.size(), 0) == static_cast<ssize_t>(text.size()) &&
+                             ::ftruncate(fd, static_cast<off_t>(text.size())) == 0;
+        ::close(fd);
+        if (written) return std::nullopt;
+    } else if (fd >= 0) {
+        ::close(fd);
+    }
+    if (!replace_record(state_dir, text)) return "cannot write " + path;
     return std::nullopt;
 }
 
 std::optional<RunRecord> read_run_record(const std::string& state_dir) {
     const std::string path = last_run_path(state_dir);
-    const int fd = open_locked_record(path, false);
+    const int fd = open_record(path, false);
     if (fd < 0) return std::nullopt;
+    ::flock(fd, LOCK_SH | LOCK_NB);  // a writer's moment; held by anyone else, read all the same
     std::string text;
     char piece[4096];
-    for (ssize_t n; (n = ::read(fd, piece, sizeof piece)) > 0;) text.append(piece, static_cast<size_t>(n));
+    for (ssize_t n; text.size() < kMaxRecordBytes && (n = ::read(fd, piece, sizeof piece)) > 0;)
+        text.append(piece, static_cast<size_t>(n));
     ::close(fd);
     try {
         const nlohmann::json j = nlohmann::json::parse(text);

@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -66,4 +68,31 @@ TEST_CASE("run record: a second name or a link at last-run.json is replaced, wha
     const auto back = read_run_record(state);
     REQUIRE(back.has_value());
     CHECK(back->command == std::vector<std::string>{"true"});
+}
+
+TEST_CASE("run record: nobody waits for the record's lock, and a FIFO there never blocks a read",
+          "[run-record]") {
+    TempDir dir("oms-run-record-lock");
+    const std::string state = dir.path();
+    REQUIRE_FALSE(write_run_record(state, record_of({"first"}, 0)).has_value());
+    {
+        // Another process (a command that could open the file) holds the lock.
+        const int holder = ::open(last_run_path(state).c_str(), O_RDONLY | O_CLOEXEC);
+        REQUIRE(holder >= 0);
+        REQUIRE(::flock(holder, LOCK_EX) == 0);
+        REQUIRE_FALSE(write_run_record(state, record_of({"second"}, 3)).has_value());  // returns, no wait
+        const auto back = read_run_record(state);
+        REQUIRE(back.has_value());
+        CHECK(back->command == std::vector<std::string>{"second"});
+        CHECK(back->exit_code == 3);
+        ::close(holder);
+    }
+    // Positive control: with the lock free, written over in place again.
+    const ino_t before = inode_of(last_run_path(state));
+    REQUIRE_FALSE(write_run_record(state, record_of({"third"}, 0)).has_value());
+    CHECK(inode_of(last_run_path(state)) == before);
+
+    REQUIRE(::unlink(last_run_path(state).c_str()) == 0);
+    REQUIRE(::mkfifo(last_run_path(state).c_str(), 0600) == 0);
+    CHECK_FALSE(read_run_record(state).has_value());  // no writer would ever come: not waited for
 }

@@ -76,8 +76,8 @@ struct RunRecord {
 
 std::string last_run_path(const std::string& state_dir);
 // Writes the record over last-run.json in state_dir, in place under an
-// exclusive lock (a reader takes a shared one); a failure is returned as
-// text (the run's result stands).
+// exclusive lock, or as a new file renamed over it when that lock is held
+// (nobody waits); a failure is returned as text (the run's result stands).
 std::optional<std::string> write_run_record(const std::string& state_dir, const RunRecord& record);
 // nullopt when no run has ended yet; throws UserError when the file is unreadable.
 std::optional<RunRecord> read_run_record(const std::string& state_dir);

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -22,26 +23,59 @@ namespace oms::landlock {
 
 namespace {
 
-// The kernel's list of this thread's children ("12 34 "), every one killed;
-// returns how many were.
-long kill_children() {
+// True when /proc says `pid` has ended (a zombie: state Z or X after the
+// name in parentheses). A zombie keeps its place until reaped.
+bool has_ended(long pid) {
+    char path[40] = "/proc/";
+    int at = 6;
+    char digits[24];
+    int n = 0;
+    do digits[n++] = static_cast<char>('0' + pid % 10); while ((pid /= 10) > 0 && n < 20);
+    while (n > 0) path[at++] = digits[--n];
+    const char tail[] = "/stat";
+    for (const char c : tail) path[at++] = c;
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return true;  // gone already
+    char text[512];
+    const ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0) return true;
+    text[got] = '\0';
+    const char* end = nullptr;  // the last ')': a name may hold one
+    for (const char* c = text; *c; ++c)
+        if (*c == ')') end = c;
+    return end && end[1] == ' ' && (end[2] == 'Z' || end[2] == 'X');
+}
+
+struct Listed {
+    long children = 0, living = 0;  // how many the list named; of them, not ended yet
+};
+
+// The kernel's list of this thread's children ("12 34 "), every one killed.
+Listed kill_children() {
     int fd = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;  // checked at the start (become_subreaper)
+    Listed listed;
+    if (fd < 0) return listed;  // checked at the start (become_subreaper)
     char text[4096];
     ssize_t n;
-    long pid = 0, killed = 0;
+    long pid = 0;
+    auto end_one = [&listed](long child) {
+        kill(static_cast<pid_t>(child), SIGKILL);
+        ++listed.children;
+        listed.living += !has_ended(child);
+    };
     while ((n = read(fd, text, sizeof text)) > 0)
         for (ssize_t i = 0; i < n; ++i) {
             if (text[i] >= '0' && text[i] <= '9') {
                 pid = pid * 10 + (text[i] - '0');
             } else if (pid > 0) {
-                killed += kill(static_cast<pid_t>(pid), SIGKILL) == 0;
+                end_one(pid);
                 pid = 0;
             }
         }
-    if (pid > 0) killed += kill(static_cast<pid_t>(pid), SIGKILL) == 0;
+    if (pid > 0) end_one(pid);
     close(fd);
-    return killed;
+    return listed;
 }
 
 }  // namespace
@@ -55,20 +89,27 @@ void become_subreaper(const ChildSpec& spec) {
     close(fd);
 }
 
-// Round after round: every child listed now is killed, then as many ends
-// are reaped (each killed child ends, so these waits never block for good)
-// before the list is read again for the orphans reparented meanwhile. The
-// list was once read again after each end: quadratic in what was left.
+// Nothing is reaped while a child still lives: each killed child's zombie
+// keeps its place (RLIMIT_NPROC, a pids cgroup), so a fork storm cannot
+// fill the places a kill frees, and the orphans each death hands to the
+// init are killed in the next round. Done when a round finds every child
+// ended and no more children than the round before: with nothing reaped
+// the list only grows, so it is the same list, whose members had all ended
+// (and so handed over their own children) before it was read. Then all are
+// reaped. (Reaping while killing let a storm refill every freed place: the
+// init never finished. Reading the list again after each reaped end was
+// quadratic in what was left.)
 void end_leftovers() {
+    for (long before = -1;;) {
+        const Listed listed = kill_children();
+        if (listed.living == 0 && listed.children == before) break;
+        before = listed.children;
+        if (listed.living > 0) sched_yield();  // the killed need the CPU to end
+    }
     for (;;) {
-        const long killed = kill_children();
-        for (long reaped = 0; reaped < killed;) {
-            if (waitpid(-1, nullptr, 0) > 0) ++reaped;
-            else if (errno != EINTR) return;  // ECHILD: none left
-        }
-        // None listed: done once nothing is left to reap (a child not
-        // listed yet, reparented while the list was read, comes round again).
-        if (killed == 0 && waitpid(-1, nullptr, WNOHANG) < 0 && errno == ECHILD) return;
+        if (waitpid(-1, nullptr, 0) > 0) continue;
+        if (errno == EINTR) continue;
+        return;  // ECHILD: none left
     }
 }
 

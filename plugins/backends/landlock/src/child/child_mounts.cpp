@@ -101,10 +101,7 @@ void apply_mounts(const ChildSpec& spec) {
     // Nothing done here may leak back to the host's mount table.
     if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
         child_fail(spec, "make the mount namespace private");
-    // Made before anything covers /proc (the run's own proc comes later).
     const bool masks = !spec.hide_folders.empty() || !spec.hide_files.empty();
-    const MaskSourceFds sources = make_mask_sources(spec, masks, spec.resolv_conf_target != nullptr);
-    const int folder = sources.folder, file = sources.file, resolv = sources.resolv_conf;
     int null_device = spec.hide_files.empty() ? -1 : open_device_null(spec);
     if (spec.fresh_dev) copy_granted_devices(spec);
     make_root_read_only(spec);
@@ -116,6 +113,10 @@ void apply_mounts(const ChildSpec& spec) {
     // The folder oms was started in may now lie under a cover (the real HOME
     // below its skeleton, the host's /tmp): the init keeps no hold on it.
     if (chdir("/") != 0) child_fail(spec, "enter / of the mount namespace");
+    // Attached on /proc right before the run's own /proc covers them; after
+    // the write roots are put back, so a --rw folder below /proc still is.
+    const MaskSourceFds sources = make_mask_sources(spec, masks, spec.resolv_conf_target != nullptr);
+    const int folder = sources.folder, file = sources.file, resolv = sources.resolv_conf;
     mount_fresh_proc(spec);
     if (spec.fresh_dev) mount_fresh_dev(spec);
     mount_scratch_trees(spec);
