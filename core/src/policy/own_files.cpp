@@ -142,7 +142,11 @@ void deny_writes_to_own_files(const std::vector<OwnFile>& own, Policy& policy) {
     }
 }
 
-void hide_state_folder(const std::string& state_folder, Policy& policy) {
+void hide_state_folder(const std::string& state_folder, const std::string& home, Policy& policy) {
+    if (!sdk::path::is_inside(state_folder, home)) {
+        policy.rules.push_back(PolicyRule{OMS_RULE_READ_DENY, state_folder, 0, "core: oms's state folder"});
+        return;
+    }
     for (const PolicyRule& rule : policy.rules) {
         const bool root = rule.kind == OMS_RULE_READ_ALLOW_TREE || rule.kind == OMS_RULE_WRITE_ALLOW_TREE;
         if (!root) continue;

@@ -115,7 +115,7 @@ void assemble_policy(const Registry& registry, const RunContext& context, Policy
     const sdk::PathResolverScope resolving;  // the guard and own_files resolve HOME's folders once
     guard_assembled_policy(context, policy);
     deny_writes_to_own_files(own_files(registry.named_folders()), policy);
-    hide_state_folder(resolved_path(state_dir()), policy);
+    hide_state_folder(resolved_path(state_dir()), resolved_path(in.home), policy);
 }
 
 const oms_policy* Policy::view() {

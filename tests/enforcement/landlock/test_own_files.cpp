@@ -212,3 +212,19 @@ TEST_CASE("oms's state folder is hidden from a command that a read root would sh
     CHECK(policy.out.find("read-deny            " + xdg_state + "/oms") != std::string::npos);
     CHECK(policy.out.find("(core: oms's state folder)") != std::string::npos);
 }
+
+TEST_CASE("oms's state folder outside HOME is hidden from a command though no root names it",
+          "[landlock][own-files]") {
+    require_landlock();
+    REQUIRE(oms_run_available());
+    World w;  // in the build tree: XDG_STATE_HOME lies beside HOME, where reads are allowed
+    const std::string xdg_state = w.root / "xdg-state";
+    REQUIRE(run_in_oms(w, "true").exit_code == 0);
+    REQUIRE(fs::exists(xdg_state + "/oms/last-run.json"));
+    write_file(xdg_state + "/beside.txt", "BESIDE");
+    auto r = run_in_oms(w, "cat " + xdg_state + "/beside.txt; echo; ls -A " + xdg_state + "/oms | wc -l; cat " +
+                               xdg_state + "/oms/last-run.json 2>/dev/null || echo HIDDEN");
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out == "BESIDE\n0\nHIDDEN\n");  // the control first: the folder beside it reads
+}

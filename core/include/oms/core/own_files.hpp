@@ -34,12 +34,14 @@ std::vector<OwnFile> own_files(const std::vector<std::string>& named_plugin_fold
 void deny_writes_to_own_files(const std::vector<OwnFile>& own, Policy& policy);
 
 // Hides oms's state folder (`state_folder`, resolved) from the command when
-// a read or write root of the policy is it or holds it (`--ro ~/.local`):
+// a read or write root of the policy is it or holds it (`--ro ~/.local`),
+// or when it lies outside HOME (`home`, resolved), where a backend may show
+// what no root names (landlock reads outside HOME by design):
 // a READ_DENY rule, origin "core: oms's state folder". It holds the unix
 // sockets of the task's warm containers (a runner's, which runs commands
 // there, and its published ports'), and other runs' records; a command that
 // connected to another container's runner socket would run a command of its
 // own in that container. A run never needs it.
-void hide_state_folder(const std::string& state_folder, Policy& policy);
+void hide_state_folder(const std::string& state_folder, const std::string& home, Policy& policy);
 
 }  // namespace oms::core
