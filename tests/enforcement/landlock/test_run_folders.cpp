@@ -46,7 +46,15 @@ TEST_CASE("with /tmp writable, a command reaches no other run's private folder, 
                     mark + ".a-done'",
                 attacker_env);
         });
-        REQUIRE(file_appears(mark + ".a", std::chrono::seconds(30)));
+        if (!file_appears(mark + ".a", std::chrono::seconds(30))) {
+            // Say why: an attacker that ended (refused) has its output.
+            if (attacker.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+                const RunOutcome a = attacker.get();
+                INFO("attacker ended before its command started: " << a.exit_code << "\n" << a.out << a.err);
+                FAIL("the attacker's command never started");
+            }
+            FAIL("the attacker's command did not start within 30 s");
+        }
         const RunOutcome victim =
             run_in_oms_with_rw(w, "/tmp",
                                "echo \"$HOME\" > '" + mark + ".b-home'; " + shell_wait_for(mark + ".a-done") +
