@@ -417,16 +417,19 @@ TEST_CASE("task network: runs started together share one network and one holder;
     }
     CHECK(networks.size() == 1);
     CHECK(holders_of(task) == 1);
-    // A command that can read the key's lock file (root's commands read other
-    // users' state folders) takes every lock a read-only descriptor can.
+    // A process that can read the key's lock file takes every lock a
+    // read-only descriptor can: root's commands can read other users' state
+    // folders; here a process of the user's own, outside oms (the user's own
+    // commands see no state folder of theirs, not even one outside HOME).
     const std::string locker =
         "python3 -c 'import fcntl, glob, os, time\nfor path in glob.glob(\"" + (task.root / "xdg-state") +
         "/oms/landlock-net/*/.lock\"):\n    fd = os.open(path, os.O_RDONLY)\n    fcntl.flock(fd, fcntl.LOCK_EX)\n"
         "    try:\n        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n        print(\"write-lock taken\")\n"
         "    except OSError as e:\n        print(\"write-lock refused\", e.errno)\nopen(\"locked\", \"w\").close()\n"
         "while not os.path.exists(\"done\"):\n    time.sleep(0.1)'";
-    RunOutcome holding;
-    std::thread lock_holder([&] { holding = run_in_oms(task, locker); });
+    ProcessResult holding;
+    std::thread lock_holder(
+        [&] { holding = run_process({"/bin/sh", "-c", locker}, {oms_world_env(task), std::nullopt, task.work, 60}); });
     REQUIRE(file_appears(task.work + "/locked", std::chrono::seconds(20)));
     const auto before = std::chrono::steady_clock::now();
     const std::string joined = resolver_of(task);
